@@ -1,0 +1,70 @@
+import Foundation
+
+/// Optional parameters of an authorization request (OAuth 2.0 and OIDC Core §3.1.2.1).
+public struct AuthorizationOptions: Sendable, Equatable {
+    /// `prompt`, such as `login` or `consent`.
+    public var prompt: [String]
+    /// `login_hint`.
+    public var loginHint: String?
+    /// `max_age` in seconds; the ID token's `auth_time` is then checked.
+    public var maxAge: Int?
+    /// `acr_values`.
+    public var acrValues: [String]
+    /// `ui_locales`.
+    public var uiLocales: [String]
+    /// More parameters, in order. Reserved names are refused by
+    /// ``OAuthClient/authorizationRequest(redirectURI:scopes:options:)``.
+    public var additionalParameters: [Parameter]
+
+    /// A name and value for ``additionalParameters``.
+    public struct Parameter: Sendable, Equatable, Codable {
+        public var name: String
+        public var value: String
+        public init(_ name: String, _ value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// Parameters that AuthFlow sets itself and that cannot be overridden.
+    public static let reservedParameters: Set<String> = [
+        "response_type", "client_id", "redirect_uri", "state", "nonce",
+        "code_challenge", "code_challenge_method", "scope",
+    ]
+
+    /// Creates options.
+    public init(prompt: [String] = [], loginHint: String? = nil, maxAge: Int? = nil, acrValues: [String] = [],
+                uiLocales: [String] = [], additionalParameters: [Parameter] = []) {
+        self.prompt = prompt
+        self.loginHint = loginHint
+        self.maxAge = maxAge
+        self.acrValues = acrValues
+        self.uiLocales = uiLocales
+        self.additionalParameters = additionalParameters
+    }
+
+    /// The query parameters these options add, in order.
+    func parameters() throws -> [(String, String)] {
+        var pairs: [(String, String)] = []
+        if !prompt.isEmpty { pairs.append(("prompt", prompt.joined(separator: " "))) }
+        if let loginHint { pairs.append(("login_hint", loginHint)) }
+        if let maxAge {
+            guard maxAge >= 0 else { throw AuthFlowError.configuration("max_age must not be negative") }
+            pairs.append(("max_age", String(maxAge)))
+        }
+        if !acrValues.isEmpty { pairs.append(("acr_values", acrValues.joined(separator: " "))) }
+        if !uiLocales.isEmpty { pairs.append(("ui_locales", uiLocales.joined(separator: " "))) }
+        var seen = Set(pairs.map(\.0))
+        for parameter in additionalParameters {
+            guard !parameter.name.isEmpty else { throw AuthFlowError.configuration("a parameter name is empty") }
+            guard !AuthorizationOptions.reservedParameters.contains(parameter.name) else {
+                throw AuthFlowError.configuration("parameter \(parameter.name) is set by AuthFlow and cannot be overridden")
+            }
+            guard seen.insert(parameter.name).inserted else {
+                throw AuthFlowError.configuration("parameter \(parameter.name) is given twice")
+            }
+            pairs.append((parameter.name, parameter.value))
+        }
+        return pairs
+    }
+}

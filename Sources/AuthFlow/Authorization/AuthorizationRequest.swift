@@ -1,0 +1,85 @@
+import Foundation
+
+/// One authorization request (RFC 6749 §4.1.1 with PKCE and OIDC), with the
+/// secrets needed to check its callback and redeem its code.
+///
+/// Create it with ``OAuthClient/authorizationRequest(redirectURI:scopes:options:)``,
+/// send the user to ``url``, then pass the callback URL to ``validateCallback(_:)``.
+public struct AuthorizationRequest: Sendable, Codable {
+    /// The URL to open in the browser.
+    public let url: URL
+    /// The client the request is for.
+    public let clientID: String
+    /// The exact redirect URI sent; the token request repeats it.
+    public let redirectURI: URL
+    /// Requested scopes.
+    public let scopes: [String]
+    /// The `state` value (32 random bytes). Secret until the callback.
+    public let state: String
+    /// The `nonce` (32 random bytes), sent when `openid` is requested.
+    public let nonce: String?
+    /// The PKCE pair; the verifier is secret.
+    public let pkce: PKCE
+    /// The issuer the response must come from, when known.
+    public let issuer: String?
+    /// Whether the callback must carry `iss` (RFC 9207 metadata says so).
+    public let requiresIssuerParameter: Bool
+    /// `max_age`, when sent.
+    public let maxAge: Int?
+
+    init(metadata: ProviderMetadata, clientID: String, redirectURI: URL, scopes: [String], options: AuthorizationOptions,
+         state: String = SecureRandom.token(), nonce: String? = SecureRandom.token(), pkce: PKCE = PKCE()) throws {
+        guard !clientID.isEmpty else { throw AuthFlowError.configuration("client_id is empty") }
+        guard redirectURI.scheme != nil, redirectURI.fragment == nil else {
+            throw AuthFlowError.configuration("redirect URI must be absolute and have no fragment")
+        }
+        for scope in scopes where scope.isEmpty || scope.contains(" ") {
+            throw AuthFlowError.configuration("a scope is empty or contains a space")
+        }
+        self.clientID = clientID
+        self.redirectURI = redirectURI
+        self.scopes = scopes
+        self.state = state
+        self.nonce = scopes.contains("openid") ? nonce : nil
+        self.pkce = pkce
+        issuer = metadata.issuer
+        requiresIssuerParameter = metadata.authorizationResponseIssParameterSupported
+        maxAge = options.maxAge
+
+        var pairs: [(String, String)] = [
+            ("response_type", "code"),
+            ("client_id", clientID),
+            ("redirect_uri", redirectURI.absoluteString),
+        ]
+        if !scopes.isEmpty { pairs.append(("scope", scopes.joined(separator: " "))) }
+        pairs.append(("state", state))
+        if let nonce = self.nonce { pairs.append(("nonce", nonce)) }
+        pairs.append(("code_challenge", pkce.challenge))
+        pairs.append(("code_challenge_method", pkce.method))
+        pairs += try options.parameters()
+        url = try AuthorizationRequest.appending(pairs, to: metadata.authorizationEndpoint)
+    }
+
+    /// Appends form-encoded pairs to an endpoint, keeping its own query.
+    static func appending(_ pairs: [(String, String)], to endpoint: URL) throws -> URL {
+        guard var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false) else {
+            throw AuthFlowError.configuration("authorization endpoint is not a valid URL")
+        }
+        let existing = components.percentEncodedQuery.flatMap { $0.isEmpty ? nil : $0 }
+        if let existing, let names = FormEncoding.decode(existing)?.map(\.0),
+           let clash = names.first(where: { name in pairs.contains { $0.0 == name } }) {
+            throw AuthFlowError.configuration("authorization endpoint already has a \(clash) parameter")
+        }
+        let added = FormEncoding.encode(pairs)
+        components.percentEncodedQuery = existing.map { "\($0)&\(added)" } ?? added
+        guard let url = components.url else { throw AuthFlowError.configuration("authorization URL could not be built") }
+        return url
+    }
+}
+
+extension AuthorizationRequest: CustomStringConvertible {
+    /// Names the client and redirect URI only; state, nonce and verifier are secret.
+    public var description: String {
+        "AuthorizationRequest(client_id: \(clientID), redirect_uri: \(redirectURI.absoluteString), scopes: \(scopes.joined(separator: " ")))"
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+extension AuthorizationRequest {
+    /// Checks an authorization response delivered to the redirect URI
+    /// (RFC 6749 §4.1.2, RFC 9207), in this order:
+    ///
+    /// 1. the callback is for the redirect URI sent
+    ///    (else ``AuthFlowError/Category/invalidResponse``);
+    /// 2. `state` is present and equal, compared in constant time
+    ///    (else ``AuthFlowError/Category/stateMismatch``);
+    /// 3. `iss` equals the issuer when present, and is present when the
+    ///    provider advertises `authorization_response_iss_parameter_supported`
+    ///    (else ``AuthFlowError/Category/issuerMismatch``);
+    /// 4. an `error` response becomes ``AuthFlowError/Category/oauthError``;
+    /// 5. a missing `code` is ``AuthFlowError/Category/invalidResponse``.
+    public func validateCallback(_ callback: URL) throws -> AuthorizationGrant {
+        guard AuthorizationRequest.sameEndpoint(callback, redirectURI) else {
+            throw AuthFlowError.invalidResponse("callback is not for the redirect URI that was sent")
+        }
+        let query = URLComponents(url: callback, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
+        guard let pairs = FormEncoding.decode(query) else {
+            throw AuthFlowError.invalidResponse("callback query is malformed")
+        }
+        var parameters: [String: String] = [:]
+        for (name, value) in pairs {
+            guard parameters.updateValue(value, forKey: name) == nil else {
+                throw AuthFlowError.invalidResponse("callback repeats the \(name) parameter")
+            }
+        }
+
+        guard let returnedState = parameters["state"] else {
+            throw AuthFlowError(.stateMismatch, "callback has no state")
+        }
+        guard constantTimeEquals(returnedState, state) else {
+            throw AuthFlowError(.stateMismatch, "callback state does not match the request")
+        }
+
+        if let iss = parameters["iss"] {
+            guard let issuer else {
+                throw AuthFlowError(.issuerMismatch, "callback names an issuer but none is configured")
+            }
+            guard iss == issuer else {
+                throw AuthFlowError(.issuerMismatch, "callback comes from issuer \(iss), expected \(issuer)")
+            }
+        } else if requiresIssuerParameter {
+            throw AuthFlowError(.issuerMismatch, "callback has no iss although the provider promises one (RFC 9207)")
+        }
+
+        if let error = parameters["error"] {
+            throw AuthFlowError(.oauthError, error, oauth: OAuthErrorResponse(
+                error: error, errorDescription: parameters["error_description"], errorURI: parameters["error_uri"]))
+        }
+        guard let code = parameters["code"], !code.isEmpty else {
+            throw AuthFlowError.invalidResponse("callback has neither code nor error")
+        }
+        return AuthorizationGrant(code: code, codeVerifier: pkce.verifier, redirectURI: redirectURI, clientID: clientID,
+                                  nonce: nonce, issuer: issuer, requestedScopes: scopes, maxAge: maxAge)
+    }
+
+    /// Whether `value` equals this request's `state`, compared in constant time.
+    public func matchesState(_ value: String) -> Bool { constantTimeEquals(value, state) }
+
+    /// Scheme, host, port and path equal; query and fragment ignored.
+    static func sameEndpoint(_ a: URL, _ b: URL) -> Bool {
+        guard let x = URLComponents(url: a, resolvingAgainstBaseURL: false),
+              let y = URLComponents(url: b, resolvingAgainstBaseURL: false) else { return false }
+        func path(_ c: URLComponents) -> String { c.percentEncodedPath.isEmpty ? "/" : c.percentEncodedPath }
+        return x.scheme?.lowercased() == y.scheme?.lowercased()
+            && x.host?.lowercased() == y.host?.lowercased()
+            && x.port == y.port
+            && path(x) == path(y)
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// What a sign-in produces: tokens, with the ID token verified.
+public struct Credentials: Sendable, Equatable, Codable {
+    /// The issuer, when known.
+    public var issuer: String?
+    /// The client the tokens belong to.
+    public var clientID: String
+    /// The token response.
+    public var token: TokenResponse
+    /// The verified ID token claims, when an ID token was issued.
+    public var idToken: IDTokenClaims?
+
+    /// Creates credentials.
+    public init(issuer: String?, clientID: String, token: TokenResponse, idToken: IDTokenClaims?) {
+        self.issuer = issuer
+        self.clientID = clientID
+        self.token = token
+        self.idToken = idToken
+    }
+
+    /// The access token. Secret.
+    public var accessToken: String { token.accessToken }
+    /// Granted scopes.
+    public var scopes: [String] { token.scopes }
+    /// When the access token expires, when known.
+    public var expiresAt: Date? { token.expiresAt }
+    /// The signed-in user's `sub`, when an ID token was issued.
+    public var subject: String? { idToken?.subject }
+}
+
+extension Credentials: CustomStringConvertible {
+    /// Redacts every token.
+    public var description: String {
+        "Credentials(issuer: \(issuer ?? "-"), subject: \(subject ?? "-"), \(token))"
+    }
+}

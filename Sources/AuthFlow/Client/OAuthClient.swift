@@ -1,0 +1,126 @@
+import Foundation
+import Logging
+
+/// An OAuth 2.0 / OpenID Connect client for one provider: builds
+/// authorization requests, validates callbacks, redeems codes and verifies
+/// ID tokens.
+///
+/// ```swift
+/// let client = try await OAuthClient(issuer: URL(string: "https://id.example.com")!,
+///                                    clientID: "com.example.app")
+/// let credentials = try await client.signIn(redirectURI: redirect,
+///                                           scopes: ["openid", "profile"],
+///                                           userAgent: agent)
+/// ```
+public struct OAuthClient: Sendable {
+    /// The provider's metadata (discovered or given).
+    public let metadata: ProviderMetadata
+    /// The client identifier.
+    public let clientID: String
+    /// How the client authenticates at the token endpoint.
+    public let authentication: ClientAuthentication
+    /// Bound on each network request, in seconds.
+    public let timeout: TimeInterval
+    /// Allowed clock skew for ID tokens, in seconds.
+    public let leeway: TimeInterval
+    /// The network.
+    public let transport: any HTTPTransport
+    /// Where AuthFlow logs. Nothing secret is ever logged.
+    public let logger: Logger
+    /// The ID-token verifier (keys of this issuer, cached).
+    public let idTokenVerifier: IDTokenVerifier
+
+    /// A client for a provider whose metadata is known (explicit endpoints).
+    ///
+    /// - Throws: ``AuthFlowError/Category/configuration`` if an endpoint is
+    ///   not https (loopback hosts excepted) or the client id is empty.
+    public init(metadata: ProviderMetadata, clientID: String, authentication: ClientAuthentication = .none,
+                transport: any HTTPTransport = URLSessionTransport(), timeout: TimeInterval = 30, leeway: TimeInterval = 60,
+                acceptedAlgorithms: Set<String>? = nil, logger: Logger = Logger(label: "AuthFlow")) throws {
+        guard !clientID.isEmpty else { throw AuthFlowError.configuration("client_id is empty") }
+        guard timeout > 0 else { throw AuthFlowError.configuration("timeout must be positive") }
+        try metadata.validateTransportSecurity()
+        self.metadata = metadata
+        self.clientID = clientID
+        self.authentication = authentication
+        self.transport = transport
+        self.timeout = timeout
+        self.leeway = leeway
+        self.logger = logger
+        let keys = try metadata.jwksURI.map { try KeySetCache(jwksURI: $0, transport: transport, timeout: timeout, logger: logger) }
+        idTokenVerifier = IDTokenVerifier(keys: keys, clientSecret: authentication.secret, acceptedAlgorithms: acceptedAlgorithms,
+                                          providerAlgorithms: metadata.idTokenSigningAlgValuesSupported)
+    }
+
+    /// A client for `issuer`, discovered first (OpenID Connect Discovery, then RFC 8414).
+    public init(issuer: URL, clientID: String, authentication: ClientAuthentication = .none,
+                transport: any HTTPTransport = URLSessionTransport(), timeout: TimeInterval = 30, leeway: TimeInterval = 60,
+                acceptedAlgorithms: Set<String>? = nil, logger: Logger = Logger(label: "AuthFlow")) async throws {
+        let metadata = try await ProviderMetadata.discover(issuer: issuer, transport: transport, timeout: timeout, logger: logger)
+        try self.init(metadata: metadata, clientID: clientID, authentication: authentication, transport: transport,
+                      timeout: timeout, leeway: leeway, acceptedAlgorithms: acceptedAlgorithms, logger: logger)
+    }
+
+    /// A new authorization request with fresh state, nonce and PKCE verifier.
+    public func authorizationRequest(redirectURI: URL, scopes: [String], options: AuthorizationOptions = .init()) throws -> AuthorizationRequest {
+        if let methods = metadata.codeChallengeMethodsSupported, !methods.contains("S256") {
+            throw AuthFlowError.configuration("the provider does not support PKCE with S256")
+        }
+        let request = try AuthorizationRequest(metadata: metadata, clientID: clientID, redirectURI: redirectURI, scopes: scopes, options: options)
+        logger.debug("authorization request created", metadata: ["redirect_uri": "\(redirectURI.absoluteString)", "scope": "\(scopes.joined(separator: " "))"])
+        return request
+    }
+
+    /// Redeems an authorization code (RFC 6749 §4.1.3 with the PKCE verifier)
+    /// and verifies the ID token, if one is returned.
+    public func exchange(_ grant: AuthorizationGrant) async throws -> Credentials {
+        guard grant.clientID == clientID else { throw AuthFlowError.configuration("the grant was issued to another client") }
+        if let issuer = grant.issuer, let own = metadata.issuer, issuer != own {
+            throw AuthFlowError(.issuerMismatch, "the grant comes from issuer \(issuer), this client is for \(own)")
+        }
+        _ = try PKCE(verifier: grant.codeVerifier)
+        let form: [(String, String)] = [
+            ("grant_type", "authorization_code"),
+            ("code", grant.code),
+            ("redirect_uri", grant.redirectURI.absoluteString),
+            ("code_verifier", grant.codeVerifier),
+        ]
+        let token = try await tokenEndpoint.request(form, requestedScopes: grant.requestedScopes)
+        let claims = try await verifyIDToken(in: token, nonce: grant.nonce, maxAge: grant.maxAge, required: grant.requestedScopes.contains("openid"))
+        logger.info("signed in", metadata: ["issuer": "\(metadata.issuer ?? "-")", "id_token": "\(claims == nil ? "none" : "verified")"])
+        return Credentials(issuer: metadata.issuer, clientID: clientID, token: token, idToken: claims)
+    }
+
+    /// The whole authorization code flow: request, user agent, callback
+    /// validation, code exchange, ID-token verification.
+    public func signIn(redirectURI: URL, scopes: [String], options: AuthorizationOptions = .init(),
+                       userAgent: some AuthorizationUserAgent) async throws -> Credentials {
+        let request = try authorizationRequest(redirectURI: redirectURI, scopes: scopes, options: options)
+        let callback = try await userAgent.authorize(request)
+        let grant = try request.validateCallback(callback)
+        logger.debug("callback validated")
+        return try await exchange(grant)
+    }
+
+    var tokenEndpoint: TokenEndpoint {
+        TokenEndpoint(url: metadata.tokenEndpoint, clientID: clientID, authentication: authentication,
+                      transport: transport, timeout: timeout, logger: logger)
+    }
+
+    /// Verifies the ID token of a token response. An `openid` request with no
+    /// ID token in the answer is `invalid_response`. Without a known issuer
+    /// (explicit endpoints, no discovery) an ID token cannot be verified: its
+    /// claims are then not used at all and `nil` is returned.
+    func verifyIDToken(in token: TokenResponse, nonce: String?, maxAge: Int?, required: Bool) async throws -> IDTokenClaims? {
+        guard let issuer = metadata.issuer else {
+            if token.idToken != nil { logger.warning("ID token ignored: no issuer is configured, so it cannot be verified") }
+            return nil
+        }
+        guard let idToken = token.idToken else {
+            if required { throw AuthFlowError.invalidResponse("openid was requested but the token response has no id_token") }
+            return nil
+        }
+        let rules = IDTokenRules(issuer: issuer, clientID: clientID, nonce: nonce, maxAge: maxAge, leeway: leeway)
+        return try await idTokenVerifier.verify(idToken, rules: rules, accessToken: token.accessToken)
+    }
+}

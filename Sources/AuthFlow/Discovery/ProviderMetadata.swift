@@ -1,0 +1,142 @@
+import Foundation
+
+/// Authorization server metadata: OpenID Connect Discovery 1.0 §3 and RFC 8414 §2.
+///
+/// Build one by hand for providers without discovery (only the two endpoints
+/// are needed), or get one from ``ProviderMetadata/discover(issuer:transport:timeout:logger:)``.
+public struct ProviderMetadata: Sendable, Equatable, Codable {
+    /// The issuer identifier, compared exactly (no normalisation).
+    public var issuer: String?
+    /// Where the browser is sent.
+    public var authorizationEndpoint: URL
+    /// Where codes and refresh tokens are exchanged.
+    public var tokenEndpoint: URL
+    public var userinfoEndpoint: URL?
+    public var jwksURI: URL?
+    public var revocationEndpoint: URL?
+    public var introspectionEndpoint: URL?
+    public var endSessionEndpoint: URL?
+    public var deviceAuthorizationEndpoint: URL?
+    public var pushedAuthorizationRequestEndpoint: URL?
+    public var scopesSupported: [String]?
+    public var responseTypesSupported: [String]?
+    public var grantTypesSupported: [String]?
+    public var codeChallengeMethodsSupported: [String]?
+    public var tokenEndpointAuthMethodsSupported: [String]?
+    public var idTokenSigningAlgValuesSupported: [String]?
+    /// RFC 9207: when true, authorization responses must carry `iss`.
+    public var authorizationResponseIssParameterSupported: Bool
+    /// Every member of the document, including ones AuthFlow does not model.
+    public var document: [String: JSONValue]
+
+    /// Metadata for a provider without discovery.
+    public init(issuer: String? = nil, authorizationEndpoint: URL, tokenEndpoint: URL) {
+        self.issuer = issuer
+        self.authorizationEndpoint = authorizationEndpoint
+        self.tokenEndpoint = tokenEndpoint
+        authorizationResponseIssParameterSupported = false
+        document = [:]
+    }
+
+    /// Parses a metadata document. Known members of the wrong type, or a
+    /// missing `issuer`, `authorization_endpoint` or `token_endpoint`, are
+    /// ``AuthFlowError/Category/invalidResponse``.
+    public init(json data: Data) throws {
+        guard let object = JSONValue.object(from: data) else {
+            throw AuthFlowError.invalidResponse("provider metadata is not a JSON object")
+        }
+        let reader = MemberReader(object: object, context: "provider metadata")
+        issuer = try reader.requiredString("issuer")
+        authorizationEndpoint = try reader.requiredURL("authorization_endpoint")
+        tokenEndpoint = try reader.requiredURL("token_endpoint")
+        userinfoEndpoint = try reader.url("userinfo_endpoint")
+        jwksURI = try reader.url("jwks_uri")
+        revocationEndpoint = try reader.url("revocation_endpoint")
+        introspectionEndpoint = try reader.url("introspection_endpoint")
+        endSessionEndpoint = try reader.url("end_session_endpoint")
+        deviceAuthorizationEndpoint = try reader.url("device_authorization_endpoint")
+        pushedAuthorizationRequestEndpoint = try reader.url("pushed_authorization_request_endpoint")
+        scopesSupported = try reader.strings("scopes_supported")
+        responseTypesSupported = try reader.strings("response_types_supported")
+        grantTypesSupported = try reader.strings("grant_types_supported")
+        codeChallengeMethodsSupported = try reader.strings("code_challenge_methods_supported")
+        tokenEndpointAuthMethodsSupported = try reader.strings("token_endpoint_auth_methods_supported")
+        idTokenSigningAlgValuesSupported = try reader.strings("id_token_signing_alg_values_supported")
+        authorizationResponseIssParameterSupported = try reader.bool("authorization_response_iss_parameter_supported") ?? false
+        document = object
+    }
+
+    /// Every endpoint present, with its metadata name.
+    public var endpointList: [(name: String, url: URL)] {
+        let all: [(String, URL?)] = [
+            ("authorization_endpoint", authorizationEndpoint), ("token_endpoint", tokenEndpoint),
+            ("userinfo_endpoint", userinfoEndpoint), ("jwks_uri", jwksURI),
+            ("revocation_endpoint", revocationEndpoint), ("introspection_endpoint", introspectionEndpoint),
+            ("end_session_endpoint", endSessionEndpoint), ("device_authorization_endpoint", deviceAuthorizationEndpoint),
+            ("pushed_authorization_request_endpoint", pushedAuthorizationRequestEndpoint),
+        ]
+        return all.compactMap { name, url in url.map { (name: name, url: $0) } }
+    }
+
+    /// Requires https (or a loopback host) for the issuer and every endpoint.
+    func validateTransportSecurity() throws {
+        if let issuer {
+            guard let url = URL(string: issuer) else { throw AuthFlowError.configuration("issuer is not a URL") }
+            try URLPolicy.requireSecure(url, "issuer")
+        }
+        for (name, url) in endpointList { try URLPolicy.requireSecure(url, name) }
+    }
+}
+
+/// Typed access to the members of a JSON object.
+struct MemberReader {
+    let object: [String: JSONValue]
+    let context: String
+
+    private func wrongType(_ name: String, _ expected: String) -> AuthFlowError {
+        .invalidResponse("\(context): \(name) must be \(expected)")
+    }
+
+    func string(_ name: String) throws -> String? {
+        switch object[name] {
+        case nil, .null?: return nil
+        case .string(let value)?: return value
+        default: throw wrongType(name, "a string")
+        }
+    }
+
+    func requiredString(_ name: String) throws -> String {
+        guard let value = try string(name), !value.isEmpty else {
+            throw AuthFlowError.invalidResponse("\(context): \(name) is missing")
+        }
+        return value
+    }
+
+    func url(_ name: String) throws -> URL? {
+        guard let text = try string(name) else { return nil }
+        guard let url = URL(string: text), url.scheme != nil, url.host != nil else { throw wrongType(name, "an absolute URL") }
+        return url
+    }
+
+    func requiredURL(_ name: String) throws -> URL {
+        guard let url = try url(name) else { throw AuthFlowError.invalidResponse("\(context): \(name) is missing") }
+        return url
+    }
+
+    func strings(_ name: String) throws -> [String]? {
+        switch object[name] {
+        case nil, .null?: return nil
+        case .array(let values)?:
+            return try values.map { guard case .string(let value) = $0 else { throw wrongType(name, "an array of strings") }; return value }
+        default: throw wrongType(name, "an array of strings")
+        }
+    }
+
+    func bool(_ name: String) throws -> Bool? {
+        switch object[name] {
+        case nil, .null?: return nil
+        case .bool(let value)?: return value
+        default: throw wrongType(name, "a boolean")
+        }
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+
+/// The one error type AuthFlow throws.
+///
+/// `category` is stable and machine readable; scripts and apps branch on it.
+/// For OAuth error responses, ``oauth`` carries the server's `error`,
+/// `error_description` and `error_uri`. ``description`` never contains a
+/// token, code, verifier, state, nonce or client secret.
+public struct AuthFlowError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What kind of failure happened.
+    public enum Category: String, Sendable, Codable, CaseIterable {
+        /// The authorization server answered with an OAuth error.
+        case oauthError = "oauth_error"
+        /// The `state` of a callback was missing or did not match.
+        case stateMismatch = "state_mismatch"
+        /// An issuer did not match the one expected (discovery, RFC 9207 `iss`).
+        case issuerMismatch = "issuer_mismatch"
+        /// The ID token failed verification; see ``AuthFlowError/reason``.
+        case idTokenInvalid = "id_token_invalid"
+        /// The userinfo `sub` differs from the ID token's.
+        case userinfoSubjectMismatch = "userinfo_subject_mismatch"
+        /// The server sent something that is not a valid protocol message.
+        case invalidResponse = "invalid_response"
+        /// The client is configured wrongly (bad URL, reserved parameter, …).
+        case configuration
+        /// The network failed (connection refused, DNS, TLS, …).
+        case network
+        /// A request or the wait for the browser took too long.
+        case timeout
+        /// The user or the app cancelled.
+        case cancelled
+        /// The session ended; the user must sign in again.
+        case reauthenticationRequired = "reauthentication_required"
+    }
+
+    /// Why an ID token was refused (only with ``Category/idTokenInvalid``).
+    public enum Reason: String, Sendable, Codable, CaseIterable {
+        case signature, algorithm
+        case keyNotFound = "key_not_found"
+        case issuer, audience
+        case authorizedParty = "authorized_party"
+        case expired
+        case issuedAt = "issued_at"
+        case nonce
+        case atHash = "at_hash"
+        case authTime = "auth_time"
+        case subject
+        case malformed
+    }
+
+    /// The category of failure.
+    public let category: Category
+    /// The ID token rule that failed, for ``Category/idTokenInvalid``.
+    public let reason: Reason?
+    /// The server's error response, for ``Category/oauthError``.
+    public let oauth: OAuthErrorResponse?
+    /// A short human explanation. Never contains secrets.
+    public let message: String
+
+    /// Creates an error. `message` must not contain secrets.
+    public init(_ category: Category, _ message: String, reason: Reason? = nil, oauth: OAuthErrorResponse? = nil) {
+        self.category = category
+        self.message = message
+        self.reason = reason
+        self.oauth = oauth
+    }
+
+    /// A one-line description, safe to log and show.
+    public var description: String {
+        var text = "\(category.rawValue)"
+        if let reason { text += " (\(reason.rawValue))" }
+        if let oauth {
+            text += ": \(oauth.error)"
+            if let detail = oauth.errorDescription { text += " – \(detail)" }
+            if message != oauth.error { text += " [\(message)]" }
+        } else {
+            text += ": \(message)"
+        }
+        return text
+    }
+
+    /// What an app can tell its user to do next.
+    public var recoverySuggestion: String {
+        switch category {
+        case .oauthError:
+            switch oauth?.error {
+            case "access_denied": return "Sign-in was declined. Try again and approve the request."
+            case "invalid_client", "unauthorized_client": return "The app is not registered correctly with the sign-in provider. Contact the app's developer."
+            case "invalid_grant": return "The sign-in expired or was already used. Sign in again."
+            case "temporarily_unavailable", "server_error": return "The sign-in service has a problem. Try again later."
+            default: return "The sign-in provider refused the request. Try again, or contact the app's developer if it keeps happening."
+            }
+        case .stateMismatch, .issuerMismatch, .idTokenInvalid, .userinfoSubjectMismatch:
+            return "The sign-in response could not be trusted and was discarded. Start the sign-in again."
+        case .invalidResponse:
+            return "The sign-in provider sent an unexpected answer. Try again later."
+        case .configuration:
+            return "The app's sign-in settings are wrong. Contact the app's developer."
+        case .network:
+            return "Check the internet connection and try again."
+        case .timeout:
+            return "That took too long. Check the connection and try again."
+        case .cancelled:
+            return "Sign-in was cancelled. Start it again when ready."
+        case .reauthenticationRequired:
+            return "The session has ended. Sign in again."
+        }
+    }
+}
+
+extension AuthFlowError: LocalizedError {
+    public var errorDescription: String? { description }
+}
+
+extension AuthFlowError {
+    static func configuration(_ message: String) -> AuthFlowError { .init(.configuration, message) }
+    static func invalidResponse(_ message: String) -> AuthFlowError { .init(.invalidResponse, message) }
+    static func idToken(_ reason: Reason, _ message: String) -> AuthFlowError {
+        .init(.idTokenInvalid, message, reason: reason)
+    }
+}
+
+/// An OAuth 2.0 error response (RFC 6749 §4.1.2.1 and §5.2).
+public struct OAuthErrorResponse: Sendable, Equatable, Codable {
+    /// The `error` code, such as `invalid_grant`.
+    public let error: String
+    /// The server's `error_description`, if any.
+    public let errorDescription: String?
+    /// The server's `error_uri`, if any.
+    public let errorURI: String?
+
+    /// Creates an error response value.
+    public init(error: String, errorDescription: String? = nil, errorURI: String? = nil) {
+        self.error = error
+        self.errorDescription = errorDescription
+        self.errorURI = errorURI
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case error
+        case errorDescription = "error_description"
+        case errorURI = "error_uri"
+    }
+}

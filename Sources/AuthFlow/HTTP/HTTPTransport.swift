@@ -1,0 +1,70 @@
+import Foundation
+
+/// An HTTP request as AuthFlow sends it: a value, so it can be inspected in
+/// tests and replayed by custom transports.
+public struct HTTPRequest: Sendable {
+    /// `GET` or `POST`.
+    public var method: String
+    /// The full URL.
+    public var url: URL
+    /// Header fields, in order. May hold an `Authorization` header: never log it.
+    public var headers: [(name: String, value: String)]
+    /// The body, if any. May hold secrets: never log it.
+    public var body: Data?
+    /// The longest this request may take, in seconds.
+    public var timeout: TimeInterval
+
+    /// Creates a request.
+    public init(method: String, url: URL, headers: [(name: String, value: String)] = [], body: Data? = nil, timeout: TimeInterval = 30) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+    }
+
+    /// The value of the first header with `name` (case-insensitive).
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+}
+
+/// An HTTP response.
+public struct HTTPResponse: Sendable {
+    /// The status code.
+    public var status: Int
+    /// Header fields.
+    public var headers: [(name: String, value: String)]
+    /// The body.
+    public var body: Data
+
+    /// Creates a response.
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: Data = Data()) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The value of the first header with `name` (case-insensitive).
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    /// The media type of `Content-Type`, lowercased, without parameters.
+    public var mediaType: String? {
+        header("Content-Type").map {
+            $0.split(separator: ";", maxSplits: 1)[0].trimmingCharacters(in: .whitespaces).lowercased()
+        }
+    }
+}
+
+/// The network seam. AuthFlow sends every request through one of these.
+///
+/// Implementations must not follow redirects (a token request must never be
+/// re-sent elsewhere), must honour ``HTTPRequest/timeout``, and must throw
+/// ``AuthFlowError`` with category ``AuthFlowError/Category/network`` or
+/// ``AuthFlowError/Category/timeout`` when no response arrives.
+public protocol HTTPTransport: Sendable {
+    /// Sends one request and returns the response, whatever its status.
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse
+}

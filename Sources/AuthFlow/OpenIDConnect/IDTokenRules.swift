@@ -1,0 +1,77 @@
+import Crypto
+import Foundation
+
+/// The claim rules of OIDC Core §3.1.3.7 that follow signature verification.
+public struct IDTokenRules: Sendable {
+    /// The issuer the token must name exactly.
+    public var issuer: String
+    /// The client that must be an audience.
+    public var clientID: String
+    /// Allowed clock skew, in seconds (default 60).
+    public var leeway: TimeInterval
+    /// The nonce sent, if any; the token must carry it.
+    public var nonce: String?
+    /// `max_age` sent, if any; `auth_time` must then be recent enough.
+    public var maxAge: Int?
+
+    /// Creates the rules for one token.
+    public init(issuer: String, clientID: String, nonce: String?, maxAge: Int? = nil, leeway: TimeInterval = 60) {
+        self.issuer = issuer
+        self.clientID = clientID
+        self.nonce = nonce
+        self.maxAge = maxAge
+        self.leeway = leeway
+    }
+
+    /// Checks `claims`, in the order of OIDC Core §3.1.3.7, each failure with its reason.
+    public func check(_ claims: IDTokenClaims, now: Date) throws {
+        guard claims.issuer == issuer else {
+            throw AuthFlowError.idToken(.issuer, "the ID token's iss is \(claims.issuer), expected \(issuer)")
+        }
+        guard claims.audience.contains(clientID) else {
+            throw AuthFlowError.idToken(.audience, "the ID token is not addressed to this client")
+        }
+        if claims.audience.count > 1, claims.authorizedParty == nil {
+            throw AuthFlowError.idToken(.authorizedParty, "the ID token has several audiences and no azp")
+        }
+        if let azp = claims.authorizedParty, azp != clientID {
+            throw AuthFlowError.idToken(.authorizedParty, "the ID token's azp is another client")
+        }
+        guard now.timeIntervalSince(claims.expiresAt) < leeway else {
+            throw AuthFlowError.idToken(.expired, "the ID token has expired")
+        }
+        guard claims.issuedAt.timeIntervalSince(now) <= leeway else {
+            throw AuthFlowError.idToken(.issuedAt, "the ID token was issued in the future")
+        }
+        if let nonce {
+            guard let received = claims.nonce else { throw AuthFlowError.idToken(.nonce, "the ID token has no nonce") }
+            guard constantTimeEquals(received, nonce) else { throw AuthFlowError.idToken(.nonce, "the ID token's nonce does not match") }
+        }
+        if let maxAge {
+            guard let authTime = claims.authTime else {
+                throw AuthFlowError.idToken(.authTime, "max_age was sent but the ID token has no auth_time")
+            }
+            guard now.timeIntervalSince(authTime) <= TimeInterval(maxAge) + leeway else {
+                throw AuthFlowError.idToken(.authTime, "the user authenticated longer ago than max_age")
+            }
+        }
+    }
+
+    /// Checks `at_hash` when present: the left half of the hash of the access
+    /// token, with the hash that matches `algorithm`, base64url.
+    public static func checkAccessTokenHash(_ claims: IDTokenClaims, accessToken: String, algorithm: String) throws {
+        guard let atHash = claims.accessTokenHash else { return }
+        let bytes = Array(accessToken.utf8)
+        let digest: [UInt8]
+        switch algorithm {
+        case "RS256", "PS256", "ES256", "HS256": digest = Array(SHA256.hash(data: bytes))
+        case "RS384", "PS384", "ES384", "HS384": digest = Array(SHA384.hash(data: bytes))
+        case "RS512", "PS512", "ES512", "HS512", "EdDSA": digest = Array(SHA512.hash(data: bytes))
+        default: throw AuthFlowError.idToken(.atHash, "no hash is defined for \(algorithm)")
+        }
+        let expected = Base64URL.encode(digest.prefix(digest.count / 2))
+        guard constantTimeEquals(expected, atHash) else {
+            throw AuthFlowError.idToken(.atHash, "the ID token's at_hash does not match the access token")
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Logging
+
+/// The JWK Set of one issuer, cached, refetched when it expires or when a
+/// token names a key it does not hold (key rotation), at most once per
+/// ``minimumRefetchInterval``.
+public actor KeySetCache {
+    private let jwksURI: URL
+    private let transport: any HTTPTransport
+    private let timeout: TimeInterval
+    private let logger: Logger
+    /// The shortest time between two fetches caused by unknown keys.
+    public let minimumRefetchInterval: TimeInterval
+    private var current: JSONWebKeySet?
+    private var expiresAt: Date = .distantPast
+    private var lastFetch: Date = .distantPast
+    private var inFlight: Task<JSONWebKeySet, any Error>?
+
+    /// Creates a cache for `jwksURI` (must be https or loopback).
+    public init(jwksURI: URL, transport: any HTTPTransport, timeout: TimeInterval = 30,
+                minimumRefetchInterval: TimeInterval = 30, logger: Logger = Logger(label: "AuthFlow")) throws {
+        try URLPolicy.requireSecure(jwksURI, "jwks_uri")
+        self.jwksURI = jwksURI
+        self.transport = transport
+        self.timeout = timeout
+        self.minimumRefetchInterval = minimumRefetchInterval
+        self.logger = logger
+    }
+
+    /// The cached set, fetched first when absent or expired.
+    public func keySet() async throws -> JSONWebKeySet {
+        if let current, Date() < expiresAt { return current }
+        return try await fetch()
+    }
+
+    /// Fetches again because a token named an unknown key; returns nil when a
+    /// fetch happened too recently to try again.
+    func refetchForUnknownKey() async throws -> JSONWebKeySet? {
+        guard Date().timeIntervalSince(lastFetch) >= minimumRefetchInterval else {
+            logger.debug("not refetching the JWK Set: fetched too recently")
+            return nil
+        }
+        return try await fetch()
+    }
+
+    private func fetch() async throws -> JSONWebKeySet {
+        if let inFlight { return try await inFlight.value }
+        let task = Task { [jwksURI, transport, timeout, logger] in
+            logger.debug("fetching JWK Set", metadata: ["url": "\(jwksURI.absoluteString)"])
+            let response = try await transport.send(HTTPRequest(method: "GET", url: jwksURI, headers: [("Accept", "application/json")], timeout: timeout))
+            guard response.status == 200 else { throw AuthFlowError.invalidResponse("JWK Set request answered HTTP \(response.status)") }
+            return (try JSONWebKeySet(json: response.body), KeySetCache.maxAge(response.header("Cache-Control")))
+        }
+        let wrapped = Task { try await task.value.0 }
+        inFlight = wrapped
+        defer { inFlight = nil }
+        let (set, maxAge) = try await task.value
+        current = set
+        lastFetch = Date()
+        expiresAt = lastFetch.addingTimeInterval(maxAge)
+        logger.debug("JWK Set loaded", metadata: ["keys": "\(set.keys.count)", "max_age": "\(Int(maxAge))"])
+        return set
+    }
+
+    /// `max-age` from Cache-Control, clamped to 1 minute … 1 day (default 1 hour).
+    static func maxAge(_ header: String?) -> TimeInterval {
+        guard let header else { return 3600 }
+        for directive in header.split(separator: ",") {
+            let parts = directive.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
+            if parts.count == 2, parts[0].lowercased() == "max-age", let seconds = Double(parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))) {
+                return min(max(seconds, 60), 86_400)
+            }
+            if parts.first?.lowercased() == "no-store" || parts.first?.lowercased() == "no-cache" { return 60 }
+        }
+        return 3600
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Crash-safe file replacement for credential files: the data goes to a new
+/// temporary file (mode 0600) in the same directory, which is fsynced and
+/// renamed over the target; then the directory is fsynced. A reader sees the
+/// old file or the new one, never a torn one.
+public enum AtomicFile {
+    /// Writes `data` to `url` atomically with mode 0600, creating the
+    /// directory with mode 0700 when missing.
+    public static func write(_ data: Data, to url: URL) throws {
+        let directory = url.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw AuthFlowError(.configuration, "cannot create a file in \(directory.path) (errno \(errno))") }
+        var closed = false
+        defer {
+            if !closed { close(fd) }
+        }
+        do {
+            try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+                var offset = 0
+                while offset < buffer.count {
+                    let written = Glue.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        throw AuthFlowError(.configuration, "cannot write \(temporary.path) (errno \(errno))")
+                    }
+                    offset += written
+                }
+            }
+            guard fsync(fd) == 0 else { throw AuthFlowError(.configuration, "cannot sync \(temporary.path) (errno \(errno))") }
+            close(fd)
+            closed = true
+            guard rename(temporary.path, url.path) == 0 else {
+                throw AuthFlowError(.configuration, "cannot replace \(url.path) (errno \(errno))")
+            }
+        } catch {
+            unlink(temporary.path)
+            throw error
+        }
+        let directoryFD = open(directory.path, O_RDONLY | O_CLOEXEC)
+        if directoryFD >= 0 {
+            _ = fsync(directoryFD)
+            close(directoryFD)
+        }
+    }
+}
+
+/// Names the libc `write` unambiguously inside `AtomicFile`.
+private enum Glue {
+    static func write(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
+        #if canImport(Glibc)
+        return Glibc.write(fd, pointer, count)
+        #elseif canImport(Musl)
+        return Musl.write(fd, pointer, count)
+        #else
+        return Darwin.write(fd, pointer, count)
+        #endif
+    }
+}

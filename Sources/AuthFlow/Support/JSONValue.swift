@@ -1,0 +1,52 @@
+import Foundation
+
+/// A JSON value, for members AuthFlow keeps without knowing their meaning
+/// (unknown token-response members, extra claims, extra metadata).
+public enum JSONValue: Sendable, Hashable, Codable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null }
+        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
+        else if let value = try? container.decode(Double.self) { self = .number(value) }
+        else if let value = try? container.decode(String.self) { self = .string(value) }
+        else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
+        else { self = .object(try container.decode([String: JSONValue].self)) }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .number(let value):
+            if value.rounded() == value, abs(value) < 1e15 { try container.encode(Int64(value)) } else { try container.encode(value) }
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+
+    /// The string, if this is a string.
+    public var stringValue: String? { if case .string(let value) = self { value } else { nil } }
+    /// The number, if this is a number.
+    public var numberValue: Double? { if case .number(let value) = self { value } else { nil } }
+    /// The object, if this is an object.
+    public var objectValue: [String: JSONValue]? { if case .object(let value) = self { value } else { nil } }
+    /// The array, if this is an array.
+    public var arrayValue: [JSONValue]? { if case .array(let value) = self { value } else { nil } }
+    /// The boolean, if this is a boolean.
+    public var boolValue: Bool? { if case .bool(let value) = self { value } else { nil } }
+
+    /// Parses a JSON object; nil if `data` is not one.
+    static func object(from data: Data) -> [String: JSONValue]? {
+        guard let value = try? JSONDecoder().decode(JSONValue.self, from: data) else { return nil }
+        return value.objectValue
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+
+/// Cryptographically secure random values for state, nonce and PKCE verifiers.
+enum SecureRandom {
+    /// `count` bytes from the system CSPRNG.
+    static func bytes(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+    }
+
+    /// 32 random bytes, base64url encoded (43 characters).
+    static func token() -> String { Base64URL.encode(bytes(32)) }
+}
+
+/// Compares two strings in time that depends only on their lengths.
+func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
+    let a = Array(lhs.utf8), b = Array(rhs.utf8)
+    var difference = UInt8(truncatingIfNeeded: a.count ^ b.count)
+    let count = max(a.count, b.count)
+    for index in 0..<count {
+        let x = index < a.count ? a[index] : 0
+        let y = index < b.count ? b[index] : 0
+        difference |= x ^ y
+    }
+    return difference == 0 && a.count == b.count
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Logging
+
+/// Sends grants to a token endpoint and interprets the answer (RFC 6749 §5).
+struct TokenEndpoint: Sendable {
+    let url: URL
+    let clientID: String
+    let authentication: ClientAuthentication
+    let transport: any HTTPTransport
+    let timeout: TimeInterval
+    let logger: Logger
+
+    /// Posts `grant` (without client authentication, which is added here).
+    func request(_ grant: [(String, String)], requestedScopes: [String], allowDPoP: Bool = false) async throws -> TokenResponse {
+        let grantType = grant.first { $0.0 == "grant_type" }?.1 ?? "?"
+        let response = try await post(grant, what: "token request (\(grantType))")
+        do {
+            let token = try TokenResponse(json: response.body, requestedScopes: requestedScopes, allowDPoP: allowDPoP)
+            logger.debug("token response accepted", metadata: [
+                "grant_type": "\(grantType)", "token_type": "\(token.tokenType)",
+                "expires_in": "\(token.expiresIn.map(String.init) ?? "-")",
+                "refresh_token": "\(token.refreshToken == nil ? "absent" : "present")",
+                "id_token": "\(token.idToken == nil ? "absent" : "present")",
+            ])
+            return token
+        } catch let error as AuthFlowError {
+            if let oauth = TokenEndpoint.oauthError(in: response.body) {
+                throw AuthFlowError(.oauthError, oauth.error, oauth: oauth)
+            }
+            throw error
+        }
+    }
+
+    /// Posts a form with client authentication; returns a 2xx response or throws.
+    func post(_ form: [(String, String)], what: String) async throws -> HTTPResponse {
+        var body = form
+        var headers: [(name: String, value: String)] = [
+            ("Content-Type", "application/x-www-form-urlencoded"),
+            ("Accept", "application/json"),
+        ]
+        authentication.apply(clientID: clientID, to: &body, headers: &headers)
+        let request = HTTPRequest(method: "POST", url: url, headers: headers, body: Data(FormEncoding.encode(body).utf8), timeout: timeout)
+        logger.debug("sending \(what)", metadata: ["url": "\(url.absoluteString)", "client_auth": "\(authentication.methodName)"])
+        let response = try await transport.send(request)
+        logger.debug("\(what) answered", metadata: ["status": "\(response.status)"])
+        return try TokenEndpoint.requireSuccess(response, what: what)
+    }
+
+    /// Maps a non-2xx response to the error it stands for.
+    ///
+    /// A JSON body with `error` is ``AuthFlowError/Category/oauthError``. A 5xx
+    /// without one is also `oauth_error`, with the code `server_error`, so that
+    /// callers treat it as "the server failed" (retryable) rather than as a
+    /// protocol violation. Anything else, including redirects (never
+    /// followed), is ``AuthFlowError/Category/invalidResponse``.
+    static func requireSuccess(_ response: HTTPResponse, what: String) throws -> HTTPResponse {
+        if (200..<300).contains(response.status) { return response }
+        if let oauth = oauthError(in: response.body) {
+            throw AuthFlowError(.oauthError, oauth.error, oauth: oauth)
+        }
+        if (500..<600).contains(response.status) {
+            throw AuthFlowError(.oauthError, "server_error", oauth: OAuthErrorResponse(
+                error: "server_error", errorDescription: "\(what) failed with HTTP \(response.status)"))
+        }
+        if (300..<400).contains(response.status) {
+            throw AuthFlowError.invalidResponse("\(what) was answered with a redirect (HTTP \(response.status)), which is not followed")
+        }
+        throw AuthFlowError.invalidResponse("\(what) failed with HTTP \(response.status) and no OAuth error")
+    }
+
+    /// The OAuth error in a JSON body, if there is one.
+    static func oauthError(in body: Data) -> OAuthErrorResponse? {
+        guard let object = JSONValue.object(from: body), let code = object["error"]?.stringValue, !code.isEmpty else { return nil }
+        return OAuthErrorResponse(error: code, errorDescription: object["error_description"]?.stringValue,
+                                  errorURI: object["error_uri"]?.stringValue)
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// A successful token response (RFC 6749 §5.1).
+public struct TokenResponse: Sendable, Equatable, Codable {
+    /// The access token. Secret.
+    public var accessToken: String
+    /// `Bearer` or `DPoP`, normalised to that spelling.
+    public var tokenType: String
+    /// Lifetime in seconds from the response, when given.
+    public var expiresIn: Int?
+    /// When the access token expires, computed at receipt.
+    public var expiresAt: Date?
+    /// The refresh token, when issued. Secret.
+    public var refreshToken: String?
+    /// Granted scopes: the response's `scope`, else the requested ones.
+    public var scopes: [String]
+    /// The raw ID token, when issued.
+    public var idToken: String?
+    /// Members AuthFlow does not model, kept as they came.
+    public var additional: [String: JSONValue]
+
+    /// Parses a 2xx token-endpoint body.
+    ///
+    /// - Parameters:
+    ///   - requestedScopes: reported as granted when the response has no `scope`.
+    ///   - allowDPoP: whether a `DPoP` token type is acceptable.
+    ///   - now: the time of receipt, for ``expiresAt``.
+    public init(json data: Data, requestedScopes: [String], allowDPoP: Bool = false, now: Date = Date()) throws {
+        guard let object = JSONValue.object(from: data) else {
+            throw AuthFlowError.invalidResponse("token response is not a JSON object")
+        }
+        let reader = MemberReader(object: object, context: "token response")
+        accessToken = try reader.requiredString("access_token")
+        let type = try reader.requiredString("token_type")
+        switch type.lowercased() {
+        case "bearer": tokenType = "Bearer"
+        case "dpop" where allowDPoP: tokenType = "DPoP"
+        default: throw AuthFlowError.invalidResponse("token response has unsupported token_type \(type)")
+        }
+        switch object["expires_in"] {
+        case nil, .null?:
+            expiresIn = nil
+        case .number(let value)? where value >= 0 && value < 1e10 && value.rounded() == value:
+            expiresIn = Int(value)
+        case .string(let text)? where Int(text).map({ $0 >= 0 }) == true:
+            expiresIn = Int(text)
+        default:
+            throw AuthFlowError.invalidResponse("token response has an invalid expires_in")
+        }
+        expiresAt = expiresIn.map { now.addingTimeInterval(TimeInterval($0)) }
+        refreshToken = try reader.string("refresh_token")
+        if let scope = try reader.string("scope") {
+            scopes = scope.split(separator: " ").map(String.init)
+        } else {
+            scopes = requestedScopes
+        }
+        idToken = try reader.string("id_token")
+        let known: Set<String> = ["access_token", "token_type", "expires_in", "refresh_token", "scope", "id_token"]
+        additional = object.filter { !known.contains($0.key) }
+    }
+}
+
+extension TokenResponse: CustomStringConvertible {
+    /// Shows type, expiry and scopes; tokens are redacted.
+    public var description: String {
+        "TokenResponse(token_type: \(tokenType), expires_in: \(expiresIn.map(String.init) ?? "-"), scope: \(scopes.joined(separator: " ")), refresh_token: \(refreshToken == nil ? "no" : "yes"), id_token: \(idToken == nil ? "no" : "yes"))"
+    }
+}

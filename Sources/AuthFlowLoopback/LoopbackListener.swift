@@ -1,0 +1,105 @@
+import AuthFlow
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// The RFC 8252 §7.3 loopback redirect listener: an HTTP server on
+/// 127.0.0.1 that waits for the one authorization response a native app
+/// expects.
+///
+/// It binds the literal IPv4 loopback address (never `localhost`, which may
+/// resolve elsewhere), on an ephemeral port unless one is given. Requests for
+/// any other path get 404; callback requests whose `state` does not match are
+/// answered with 400 and ignored. Pages never echo anything from the request.
+public final class LoopbackListener: Sendable {
+    /// The redirect URI to register and send: `http://127.0.0.1:PORT/callback`.
+    public let redirectURI: URL
+    /// The port actually bound.
+    public let port: Int
+    private let channel: any Channel
+    private let inbox: CallbackInbox
+    private let logger: Logger
+
+    private init(channel: any Channel, port: Int, path: String, inbox: CallbackInbox, logger: Logger) {
+        self.channel = channel
+        self.port = port
+        self.inbox = inbox
+        self.logger = logger
+        redirectURI = URL(string: "http://127.0.0.1:\(port)\(path)")!
+    }
+
+    /// Starts listening on 127.0.0.1.
+    ///
+    /// - Parameters:
+    ///   - port: the port, or 0 for an ephemeral one.
+    ///   - path: the callback path (default `/callback`).
+    /// - Throws: ``AuthFlowError`` (`configuration`) when the port cannot be bound.
+    public static func start(port: Int = 0, path: String = "/callback", logger: Logger = Logger(label: "AuthFlow.Loopback")) async throws -> LoopbackListener {
+        guard (0...65535).contains(port) else { throw AuthFlowError(.configuration, "port must be 0…65535") }
+        guard path.hasPrefix("/"), !path.contains("?"), !path.contains("#") else {
+            throw AuthFlowError(.configuration, "callback path must start with / and have no query")
+        }
+        let inbox = CallbackInbox()
+        let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.backlog, value: 16)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.pipeline.configureHTTPServerPipeline(withErrorHandling: true).flatMap {
+                    channel.pipeline.addHandler(CallbackHandler(path: path, inbox: inbox, logger: logger))
+                }
+            }
+            .childChannelOption(.maxMessagesPerRead, value: 1)
+        let channel: any Channel
+        do {
+            channel = try await bootstrap.bind(host: "127.0.0.1", port: port).get()
+        } catch {
+            throw AuthFlowError(.configuration, "could not listen on 127.0.0.1:\(port) (\(error))")
+        }
+        guard let bound = channel.localAddress?.port else {
+            try? await channel.close()
+            throw AuthFlowError(.configuration, "could not read the bound port")
+        }
+        logger.debug("loopback listener started", metadata: ["port": "\(bound)", "path": "\(path)"])
+        return LoopbackListener(channel: channel, port: bound, path: path, inbox: inbox, logger: logger)
+    }
+
+    /// Waits for the callback whose `state` is the state of `request` and returns its full URL.
+    ///
+    /// - Throws: ``AuthFlowError`` `timeout` after `timeout` seconds, `cancelled`
+    ///   when the task is cancelled.
+    public func waitForCallback(for request: AuthorizationRequest, timeout: TimeInterval) async throws -> URL {
+        inbox.expect(request)
+        let id = UUID()
+        return try await withTaskCancellationHandler {
+            try await withThrowingTaskGroup(of: String.self) { group in
+                group.addTask { [inbox] in
+                    try await withCheckedThrowingContinuation { continuation in inbox.wait(id: id, continuation) }
+                }
+                group.addTask {
+                    try await Task.sleep(nanoseconds: UInt64(max(timeout, 0.001) * 1_000_000_000))
+                    throw AuthFlowError(.timeout, "no redirect reached the loopback listener within \(Int(timeout.rounded(.up))) s")
+                }
+                defer {
+                    group.cancelAll()
+                    inbox.cancel(id: id, with: AuthFlowError(.cancelled, "stopped waiting for the redirect"))
+                }
+                let target = try await group.next()!
+                guard let url = URL(string: "http://127.0.0.1:\(port)\(target)") else {
+                    throw AuthFlowError(.invalidResponse, "the callback request target is not a valid URL")
+                }
+                return url
+            }
+        } onCancel: { [inbox] in
+            inbox.cancel(id: id, with: AuthFlowError(.cancelled, "sign-in cancelled"))
+        }
+    }
+
+    /// Stops listening. Safe to call more than once.
+    public func close() async {
+        try? await channel.close()
+        logger.debug("loopback listener closed")
+    }
+}

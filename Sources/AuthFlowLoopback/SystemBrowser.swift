@@ -1,0 +1,72 @@
+import AuthFlow
+import Foundation
+
+/// Opens URLs in the user's browser: `$BROWSER` when set, else the
+/// platform's opener (`open` on macOS, `xdg-open` elsewhere).
+public enum SystemBrowser {
+    /// The command line for `url`: `$BROWSER` split into words, with `%s`
+    /// replaced by the URL, or the URL appended as the last argument. The URL
+    /// is always one argument of its own; no shell ever sees it.
+    public static func command(for url: URL, browser: String?) -> [String] {
+        let link = url.absoluteString
+        if let browser, !browser.trimmingCharacters(in: .whitespaces).isEmpty {
+            let words = splitWords(browser)
+            if words.contains(where: { $0.contains("%s") }) {
+                return words.map { $0.replacingOccurrences(of: "%s", with: link) }
+            }
+            return words + [link]
+        }
+        #if os(macOS)
+        return ["open", link]
+        #else
+        return ["xdg-open", link]
+        #endif
+    }
+
+    /// Starts the browser for `url` and returns without waiting for it.
+    /// Its output goes to standard error, so standard output stays clean.
+    public static func open(_ url: URL) throws {
+        #if os(macOS) || os(Linux) || os(Windows) || os(FreeBSD) || os(OpenBSD)
+        let arguments = command(for: url, browser: ProcessInfo.processInfo.environment["BROWSER"])
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        process.standardOutput = FileHandle.standardError
+        process.standardInput = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            throw AuthFlowError(.configuration, "could not start the browser \(arguments.first ?? "")")
+        }
+        #else
+        throw AuthFlowError(.configuration, "no system browser on this platform; use the platform's user agent")
+        #endif
+    }
+
+    /// Splits a command line into words, honouring single and double quotes
+    /// and backslash escapes.
+    static func splitWords(_ line: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        var inWord = false
+        var quote: Character?
+        var escaped = false
+        for character in line {
+            if escaped { current.append(character); escaped = false; inWord = true; continue }
+            if character == "\\" && quote != "'" { escaped = true; continue }
+            if let open = quote {
+                if character == open { quote = nil } else { current.append(character) }
+                continue
+            }
+            if character == "'" || character == "\"" { quote = character; inWord = true; continue }
+            if character.isWhitespace {
+                if inWord { words.append(current); current = ""; inWord = false }
+                continue
+            }
+            current.append(character)
+            inWord = true
+        }
+        if inWord { words.append(current) }
+        return words
+    }
+}

@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+
+/// The `authflow` command: sign in from a terminal, print tokens for scripts.
+@main
+struct Authflow: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "authflow",
+        abstract: "OAuth 2.0 and OpenID Connect sign-in from the terminal.",
+        discussion: """
+        Exit codes: 0 success, 1 other failure, 2 usage, 3 the server refused, \
+        4 a security check failed, 5 network failure or timeout.
+        """,
+        subcommands: [Login.self, Token.self, Status.self, Discover.self, Decode.self]
+    )
+
+    /// Runs the command, mapping every usage error to exit code 2
+    /// (ArgumentParser's default is 64).
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let code as ExitCode {
+            Foundation.exit(code.rawValue)
+        } catch {
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if code == .success {
+                print(message)
+                Foundation.exit(0)
+            }
+            FileHandle.standardError.write(Data((message + "\n").utf8))
+            Foundation.exit(2)
+        }
+    }
+}

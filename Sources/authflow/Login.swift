@@ -1,0 +1,155 @@
+import AuthFlow
+import AuthFlowLoopback
+import ArgumentParser
+import Foundation
+
+/// `authflow login`: the authorization code flow with PKCE through the
+/// system browser and a loopback redirect (RFC 8252 §7.3).
+struct Login: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Sign in through the browser and store the tokens in a profile.")
+
+    enum ClientAuth: String, ExpressibleByArgument, CaseIterable { case none, basic, post }
+
+    @Option(help: "The issuer; its metadata is discovered.")
+    var issuer: String?
+    @Option(help: "The authorization endpoint (instead of --issuer).")
+    var authorizationEndpoint: String?
+    @Option(help: "The token endpoint (instead of --issuer).")
+    var tokenEndpoint: String?
+    @Option(help: "The client identifier.")
+    var clientID: String
+    @Option(help: "The client secret (prefer --client-secret-env).")
+    var clientSecret: String?
+    @Option(help: "An environment variable that holds the client secret.")
+    var clientSecretEnv: String?
+    @Option(help: "Client authentication at the token endpoint: none, basic or post.")
+    var clientAuth: ClientAuth?
+    @Option(help: "Space-separated scopes (default: openid with --issuer, none otherwise).")
+    var scope: String?
+    @Option(name: .customLong("param"), help: "An extra authorization parameter NAME=VALUE (repeatable).")
+    var params: [String] = []
+    @Option(help: "The loopback port (default: an ephemeral port).")
+    var port: Int = 0
+    @OptionGroup var profileOption: ProfileOption
+    @Option(help: "Seconds each network request may take.")
+    var timeout: Double = 30
+    @Option(help: "Seconds to wait for the browser's redirect.")
+    var browserTimeout: Double = 300
+    @Flag(help: "Do not open a browser; only print the URL.")
+    var noBrowser = false
+    @Flag(help: "Print the result as JSON on stdout.")
+    var json = false
+    @Flag(help: "Include the raw tokens in the output.")
+    var showTokens = false
+    @OptionGroup var verboseOption: VerboseOption
+
+    func validate() throws {
+        switch (issuer, authorizationEndpoint, tokenEndpoint) {
+        case (.some, nil, nil), (nil, .some, .some): break
+        case (.some, _, _): throw ValidationError("use either --issuer or --authorization-endpoint with --token-endpoint")
+        default: throw ValidationError("give --issuer, or both --authorization-endpoint and --token-endpoint")
+        }
+        if clientSecret != nil, clientSecretEnv != nil { throw ValidationError("use either --client-secret or --client-secret-env") }
+        if clientAuth == ClientAuth.none, clientSecret != nil || clientSecretEnv != nil {
+            throw ValidationError("--client-auth none takes no client secret")
+        }
+        _ = try parameters()
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
+        guard timeout > 0, browserTimeout > 0 else { throw ValidationError("timeouts must be positive") }
+    }
+
+    /// `--param` values, refusing the reserved names.
+    func parameters() throws -> [AuthorizationOptions.Parameter] {
+        try params.map { text in
+            guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+                throw ValidationError("--param takes NAME=VALUE")
+            }
+            let name = String(text[..<equals])
+            guard !AuthorizationOptions.reservedParameters.contains(name) else {
+                throw ValidationError("--param \(name) is reserved: AuthFlow sets it itself")
+            }
+            return AuthorizationOptions.Parameter(name, String(text[text.index(after: equals)...]))
+        }
+    }
+
+    func run() async throws {
+        do {
+            try await signIn()
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            throw Output.fail(error, json: json)
+        }
+    }
+
+    private func secret() throws -> String? {
+        if let clientSecret { return clientSecret }
+        guard let variable = clientSecretEnv else { return nil }
+        guard let value = ProcessInfo.processInfo.environment[variable], !value.isEmpty else {
+            throw AuthFlowError(.configuration, "environment variable \(variable) is not set")
+        }
+        return value
+    }
+
+    private func authentication(secret: String?, metadata: ProviderMetadata) throws -> ClientAuthentication {
+        let method = clientAuth ?? {
+            guard secret != nil else { return .none }
+            if let methods = metadata.tokenEndpointAuthMethodsSupported, !methods.contains("client_secret_basic"),
+               methods.contains("client_secret_post") { return .post }
+            return .basic
+        }()
+        switch method {
+        case .none: return .none
+        case .basic, .post:
+            guard let secret else { throw AuthFlowError(.configuration, "--client-auth \(method.rawValue) needs --client-secret or --client-secret-env") }
+            return method == .basic ? .clientSecretBasic(secret: secret) : .clientSecretPost(secret: secret)
+        }
+    }
+
+    private func signIn() async throws {
+        let logger = verboseOption.makeLogger()
+        let secret = try secret()
+        let metadata: ProviderMetadata
+        if let issuer {
+            guard let url = URL(string: issuer), url.scheme != nil else { throw AuthFlowError(.configuration, "--issuer is not a URL") }
+            metadata = try await ProviderMetadata.discover(issuer: url, timeout: timeout, logger: logger)
+        } else {
+            guard let authorization = authorizationEndpoint.flatMap(URL.init(string:)), authorization.scheme != nil,
+                  let token = tokenEndpoint.flatMap(URL.init(string:)), token.scheme != nil else {
+                throw AuthFlowError(.configuration, "--authorization-endpoint and --token-endpoint must be URLs")
+            }
+            metadata = ProviderMetadata(authorizationEndpoint: authorization, tokenEndpoint: token)
+        }
+        let client = try OAuthClient(metadata: metadata, clientID: clientID, authentication: authentication(secret: secret, metadata: metadata),
+                                     timeout: timeout, logger: logger)
+        let scopes = (scope ?? (issuer == nil ? "" : "openid")).split(separator: " ").map(String.init)
+        let options = AuthorizationOptions(additionalParameters: try parameters())
+
+        let listener = try await LoopbackListener.start(port: port, logger: logger)
+        let openBrowser = !noBrowser
+        let agent = LoopbackUserAgent(listener: listener, timeout: browserTimeout) { url in
+            Output.stderr("Open this URL in a browser to sign in:\n\(url.absoluteString)")
+            guard openBrowser else { return }
+            do { try SystemBrowser.open(url) } catch { Output.stderr("warning: \(error)") }
+        }
+        let credentials: Credentials
+        do {
+            credentials = try await client.signIn(redirectURI: listener.redirectURI, scopes: scopes, options: options, userAgent: agent)
+            await listener.close()
+        } catch {
+            await listener.close()
+            throw error
+        }
+
+        let profile = Profile(version: Profile.currentVersion, name: profileOption.profile, issuer: metadata.issuer,
+                              authorizationEndpoint: metadata.authorizationEndpoint, tokenEndpoint: metadata.tokenEndpoint,
+                              clientAuthentication: client.authentication.methodName, credentials: credentials, savedAt: Date())
+        let path = try profile.save()
+        let summary = Summary(profile: profile, showTokens: showTokens)
+        if json {
+            Output.json(summary)
+        } else {
+            summary.printHuman(path: path)
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import AuthFlow
+import ArgumentParser
+import Foundation
+
+/// Printing and exit codes: the CLI contract of DESIGN.md.
+enum Output {
+    static func stderr(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    static func stdout(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    /// One JSON value on stdout, keys sorted.
+    static func json(_ value: some Encodable) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        guard let data = try? encoder.encode(value) else { return }
+        stdout(String(decoding: data, as: UTF8.self))
+    }
+
+    /// The exit code for an error category.
+    static func exitCode(for category: AuthFlowError.Category) -> Int32 {
+        switch category {
+        case .oauthError: 3
+        case .stateMismatch, .issuerMismatch, .idTokenInvalid, .userinfoSubjectMismatch: 4
+        case .network, .timeout: 5
+        case .invalidResponse, .configuration, .cancelled, .reauthenticationRequired: 1
+        }
+    }
+
+    /// Reports `error` (a line on stderr, or the error object on stdout with
+    /// `--json`) and returns the exit code to throw.
+    static func fail(_ error: any Error, json: Bool) -> ExitCode {
+        let failure = error as? AuthFlowError ?? AuthFlowError(.configuration, "\(type(of: error))")
+        if json {
+            self.json(ErrorEnvelope(error: .init(failure)))
+        } else {
+            stderr("error: \(failure.description)")
+            stderr("hint: \(failure.recoverySuggestion)")
+        }
+        return ExitCode(exitCode(for: failure.category))
+    }
+
+    struct ErrorEnvelope: Encodable {
+        struct Body: Encodable {
+            let category: String
+            let reason: String?
+            let oauthError: String?
+            let description: String
+            let errorURI: String?
+
+            init(_ error: AuthFlowError) {
+                category = error.category.rawValue
+                reason = error.reason?.rawValue
+                oauthError = error.oauth?.error
+                description = error.oauth?.errorDescription ?? error.message
+                errorURI = error.oauth?.errorURI
+            }
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(category, forKey: .category)
+                try container.encode(reason, forKey: .reason)
+                try container.encode(oauthError, forKey: .oauthError)
+                try container.encode(description, forKey: .description)
+                try container.encodeIfPresent(errorURI, forKey: .errorURI)
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case category, reason, description
+                case oauthError = "oauth_error"
+                case errorURI = "error_uri"
+            }
+        }
+
+        let error: Body
+    }
+}

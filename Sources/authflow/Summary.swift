@@ -1,0 +1,76 @@
+import AuthFlow
+import Foundation
+
+/// The success object of `login --json` and the basis of `status`.
+struct Summary: Encodable {
+    let profile: String
+    let issuer: String?
+    let subject: String?
+    let scope: String
+    let expiresAt: Date?
+    let tokenType: String
+    let hasRefreshToken: Bool
+    let idTokenClaims: [String: JSONValue]?
+    let expired: Bool?
+    let tokens: (access: String, refresh: String?, id: String?)?
+
+    init(profile: Profile, showTokens: Bool, includeExpired: Bool = false, now: Date = Date()) {
+        let credentials = profile.credentials
+        self.profile = profile.name
+        issuer = profile.issuer
+        subject = credentials.subject
+        scope = credentials.scopes.joined(separator: " ")
+        expiresAt = credentials.expiresAt
+        tokenType = credentials.token.tokenType
+        hasRefreshToken = credentials.token.refreshToken != nil
+        idTokenClaims = credentials.idToken?.all
+        expired = includeExpired ? credentials.expiresAt.map { $0 <= now } ?? false : nil
+        tokens = showTokens ? (credentials.accessToken, credentials.token.refreshToken, credentials.token.idToken) : nil
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case profile, issuer, subject, scope, expired
+        case expiresAt = "expires_at"
+        case tokenType = "token_type"
+        case hasRefreshToken = "has_refresh_token"
+        case idTokenClaims = "id_token_claims"
+        case accessToken = "access_token"
+        case refreshToken = "refresh_token"
+        case idToken = "id_token"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(profile, forKey: .profile)
+        try container.encode(issuer, forKey: .issuer)
+        try container.encode(subject, forKey: .subject)
+        try container.encode(scope, forKey: .scope)
+        try container.encode(expiresAt, forKey: .expiresAt)
+        try container.encode(tokenType, forKey: .tokenType)
+        try container.encode(hasRefreshToken, forKey: .hasRefreshToken)
+        try container.encode(idTokenClaims, forKey: .idTokenClaims)
+        try container.encodeIfPresent(expired, forKey: .expired)
+        if let tokens {
+            try container.encode(tokens.access, forKey: .accessToken)
+            try container.encode(tokens.refresh, forKey: .refreshToken)
+            try container.encode(tokens.id, forKey: .idToken)
+        }
+    }
+
+    func printHuman(path: URL?) {
+        var lines: [String] = []
+        if let path { lines.append("Signed in. Profile \(profile) saved to \(path.path)") } else { lines.append("Profile \(profile)") }
+        lines.append("  issuer:   \(issuer ?? "(not discovered)")")
+        lines.append("  subject:  \(subject ?? "(no verified ID token)")")
+        lines.append("  scope:    \(scope.isEmpty ? "(none)" : scope)")
+        let expiry = expiresAt.map { ISO8601DateFormatter().string(from: $0) } ?? "(not given)"
+        lines.append("  expires:  \(expiry)\(expired == true ? " (expired)" : "")")
+        lines.append("  refresh:  \(hasRefreshToken ? "yes" : "no")")
+        if let tokens {
+            lines.append("  access_token:  \(tokens.access)")
+            if let refresh = tokens.refresh { lines.append("  refresh_token: \(refresh)") }
+            if let id = tokens.id { lines.append("  id_token:      \(id)") }
+        }
+        Output.stdout(lines.joined(separator: "\n"))
+    }
+}

@@ -1,0 +1,1 @@
+"""Minimal Django project running django-oauth-toolkit for AuthFlow interop tests."""
