@@ -54,7 +54,12 @@ let package = Package(
         ),
         .testTarget(
             name: "AuthFlowTests",
-            dependencies: ["AuthFlow", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "AuthFlow",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

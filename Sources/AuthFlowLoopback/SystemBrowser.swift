@@ -23,11 +23,18 @@ public enum SystemBrowser {
         #endif
     }
 
-    /// Starts the browser for `url` and returns without waiting for it.
-    /// Its output goes to standard error, so standard output stays clean.
+    /// Starts the browser named by `$BROWSER` (else the platform's opener)
+    /// for `url` and returns without waiting for it.
     public static func open(_ url: URL) throws {
+        try open(url, browser: ProcessInfo.processInfo.environment["BROWSER"])
+    }
+
+    /// Starts `browser` (a command line, as in `$BROWSER`) for `url` and
+    /// returns without waiting for it. Its output goes to standard error, so
+    /// standard output stays clean.
+    public static func open(_ url: URL, browser: String?) throws {
         #if os(macOS) || os(Linux) || os(Windows) || os(FreeBSD) || os(OpenBSD)
-        let arguments = command(for: url, browser: ProcessInfo.processInfo.environment["BROWSER"])
+        let arguments = command(for: url, browser: browser)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments

@@ -106,6 +106,21 @@ struct Login: AsyncParsableCommand {
         }
     }
 
+    /// Userinfo, when the provider has an endpoint and OpenID Connect was
+    /// used. A `sub` that differs from the ID token's fails the sign-in;
+    /// other failures only warn (the tokens are valid without it).
+    private func fetchUserInfo(client: OAuthClient, credentials: Credentials) async throws -> UserInfo? {
+        guard client.metadata.userinfoEndpoint != nil, let subject = credentials.subject else { return nil }
+        do {
+            return try await client.userInfo(accessToken: credentials.accessToken, expectedSubject: subject)
+        } catch let error as AuthFlowError where Output.exitCode(for: error.category) == 4 {
+            throw error
+        } catch {
+            Output.stderr("warning: userinfo failed: \(error)")
+            return nil
+        }
+    }
+
     private func signIn() async throws {
         let logger = verboseOption.makeLogger()
         let secret = try secret()
@@ -141,11 +156,12 @@ struct Login: AsyncParsableCommand {
             throw error
         }
 
+        let userInfo = try await fetchUserInfo(client: client, credentials: credentials)
         let profile = Profile(version: Profile.currentVersion, name: profileOption.profile, issuer: metadata.issuer,
                               authorizationEndpoint: metadata.authorizationEndpoint, tokenEndpoint: metadata.tokenEndpoint,
                               clientAuthentication: client.authentication.methodName, credentials: credentials, savedAt: Date())
         let path = try profile.save()
-        let summary = Summary(profile: profile, showTokens: showTokens)
+        let summary = Summary(profile: profile, showTokens: showTokens, userInfo: userInfo)
         if json {
             Output.json(summary)
         } else {

@@ -13,8 +13,10 @@ struct Summary: Encodable {
     let idTokenClaims: [String: JSONValue]?
     let expired: Bool?
     let tokens: (access: String, refresh: String?, id: String?)?
+    let userInfo: UserInfo?
 
-    init(profile: Profile, showTokens: Bool, includeExpired: Bool = false, now: Date = Date()) {
+    init(profile: Profile, showTokens: Bool, userInfo: UserInfo? = nil, includeExpired: Bool = false, now: Date = Date()) {
+        self.userInfo = userInfo
         let credentials = profile.credentials
         self.profile = profile.name
         issuer = profile.issuer
@@ -37,6 +39,7 @@ struct Summary: Encodable {
         case accessToken = "access_token"
         case refreshToken = "refresh_token"
         case idToken = "id_token"
+        case userInfo = "userinfo"
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -50,11 +53,19 @@ struct Summary: Encodable {
         try container.encode(hasRefreshToken, forKey: .hasRefreshToken)
         try container.encode(idTokenClaims, forKey: .idTokenClaims)
         try container.encodeIfPresent(expired, forKey: .expired)
+        try container.encodeIfPresent(userInfo?.all, forKey: .userInfo)
         if let tokens {
             try container.encode(tokens.access, forKey: .accessToken)
             try container.encode(tokens.refresh, forKey: .refreshToken)
             try container.encode(tokens.id, forKey: .idToken)
         }
+    }
+
+    static func render(_ value: JSONValue) -> String {
+        if let text = value.stringValue { return text }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "?"
     }
 
     func printHuman(path: URL?) {
@@ -66,6 +77,14 @@ struct Summary: Encodable {
         let expiry = expiresAt.map { ISO8601DateFormatter().string(from: $0) } ?? "(not given)"
         lines.append("  expires:  \(expiry)\(expired == true ? " (expired)" : "")")
         lines.append("  refresh:  \(hasRefreshToken ? "yes" : "no")")
+        if let claims = idTokenClaims {
+            lines.append("  verified ID token claims:")
+            for (name, value) in claims.sorted(by: { $0.key < $1.key }) { lines.append("    \(name): \(Summary.render(value))") }
+        }
+        if let userInfo {
+            lines.append("  userinfo:")
+            for (name, value) in userInfo.all.sorted(by: { $0.key < $1.key }) { lines.append("    \(name): \(Summary.render(value))") }
+        }
         if let tokens {
             lines.append("  access_token:  \(tokens.access)")
             if let refresh = tokens.refresh { lines.append("  refresh_token: \(refresh)") }

@@ -10,7 +10,8 @@ extension AuthorizationRequest {
     ///    (else ``AuthFlowError/Category/stateMismatch``);
     /// 3. `iss` equals the issuer when present, and is present when the
     ///    provider advertises `authorization_response_iss_parameter_supported`
-    ///    (else ``AuthFlowError/Category/issuerMismatch``);
+    ///    (else ``AuthFlowError/Category/issuerMismatch``); when no issuer is
+    ///    known (explicit endpoints), `iss` cannot be checked and is ignored;
     /// 4. an `error` response becomes ``AuthFlowError/Category/oauthError``;
     /// 5. a missing `code` is ``AuthFlowError/Category/invalidResponse``.
     public func validateCallback(_ callback: URL) throws -> AuthorizationGrant {
@@ -35,10 +36,9 @@ extension AuthorizationRequest {
             throw AuthFlowError(.stateMismatch, "callback state does not match the request")
         }
 
-        if let iss = parameters["iss"] {
-            guard let issuer else {
-                throw AuthFlowError(.issuerMismatch, "callback names an issuer but none is configured")
-            }
+        // Without a configured issuer (explicit endpoints, no discovery) there
+        // is nothing to compare `iss` with; it is then not used at all.
+        if let iss = parameters["iss"], let issuer {
             guard iss == issuer else {
                 throw AuthFlowError(.issuerMismatch, "callback comes from issuer \(iss), expected \(issuer)")
             }

@@ -1,0 +1,74 @@
+import Foundation
+
+/// Checks the signature of a compact JWS from one issuer: the algorithm
+/// against the accepted set (never widened by the token's header), then the
+/// signature with a key from the issuer's JWK Set — refetched once when the
+/// token names a key the cached set lacks — or, for HS256/384/512, with the
+/// client secret.
+public struct JWSSignatureVerifier: Sendable {
+    /// Keys of the issuer, when it has a `jwks_uri`.
+    public let keys: KeySetCache?
+    /// Algorithms accepted, before intersecting with ``providerAlgorithms``.
+    public let acceptedAlgorithms: Set<String>
+    /// What the provider publishes for this kind of token, when it does.
+    public let providerAlgorithms: Set<String>?
+    let clientSecret: String?
+
+    /// Creates a verifier. `acceptedAlgorithms` defaults to every asymmetric
+    /// algorithm AuthFlow supports (RS/PS 256/384/512, ES256/384, EdDSA),
+    /// plus HS256/384/512 when a client secret is given.
+    public init(keys: KeySetCache?, clientSecret: String?, acceptedAlgorithms: Set<String>? = nil, providerAlgorithms: [String]? = nil) {
+        self.keys = keys
+        self.clientSecret = clientSecret
+        let defaults = JWSVerifier.asymmetric.union(clientSecret == nil ? [] : JWSVerifier.symmetric)
+        self.acceptedAlgorithms = acceptedAlgorithms ?? defaults
+        self.providerAlgorithms = providerAlgorithms.map(Set.init)
+    }
+
+    /// Parses `token` and checks its signature; returns it with its algorithm.
+    public func verify(_ token: String) async throws -> (jws: CompactJWS, algorithm: String) {
+        let jws = try CompactJWS(token)
+        let algorithm = try checkedAlgorithm(jws)
+        if jws.header["crit"] != nil {
+            throw AuthFlowError.idToken(.malformed, "the token has critical header extensions AuthFlow does not understand")
+        }
+        if JWSVerifier.symmetric.contains(algorithm) {
+            guard let clientSecret, JWSVerifier.verifyHMAC(jws, algorithm: algorithm, secret: clientSecret) else {
+                throw AuthFlowError.idToken(.signature, "the token's signature is invalid")
+            }
+        } else {
+            try await verifyWithKeys(jws, algorithm: algorithm)
+        }
+        return (jws, algorithm)
+    }
+
+    /// The token's `alg`, if this client and the provider accept it; `none`
+    /// is always refused and HMAC needs a client secret.
+    func checkedAlgorithm(_ jws: CompactJWS) throws -> String {
+        guard let algorithm = jws.algorithm else { throw AuthFlowError.idToken(.malformed, "the token has no alg") }
+        guard algorithm != "none" else { throw AuthFlowError.idToken(.algorithm, "unsigned tokens (alg none) are refused") }
+        if JWSVerifier.symmetric.contains(algorithm), clientSecret == nil {
+            throw AuthFlowError.idToken(.algorithm, "\(algorithm) needs a client secret; this is a public client")
+        }
+        guard acceptedAlgorithms.contains(algorithm), JWSVerifier.asymmetric.union(JWSVerifier.symmetric).contains(algorithm) else {
+            throw AuthFlowError.idToken(.algorithm, "the algorithm \(algorithm) is not accepted")
+        }
+        if let providerAlgorithms, !providerAlgorithms.contains(algorithm) {
+            throw AuthFlowError.idToken(.algorithm, "the provider does not list \(algorithm)")
+        }
+        return algorithm
+    }
+
+    private func verifyWithKeys(_ jws: CompactJWS, algorithm: String) async throws {
+        guard let keys else { throw AuthFlowError.idToken(.keyNotFound, "the provider publishes no jwks_uri") }
+        var candidates = try await keys.keySet().candidates(keyID: jws.keyID, algorithm: algorithm)
+        if candidates.isEmpty, let refreshed = try await keys.refetchForUnknownKey() {
+            candidates = refreshed.candidates(keyID: jws.keyID, algorithm: algorithm)
+        }
+        guard !candidates.isEmpty else {
+            throw AuthFlowError.idToken(.keyNotFound, "no key in the provider's JWK Set fits the token")
+        }
+        for key in candidates where try JWSVerifier.verify(jws, algorithm: algorithm, key: key) { return }
+        throw AuthFlowError.idToken(.signature, "the token's signature is invalid")
+    }
+}

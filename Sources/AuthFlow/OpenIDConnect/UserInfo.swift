@@ -1,0 +1,98 @@
+import Foundation
+
+/// Claims from the userinfo endpoint (OIDC Core §5.3), typed.
+public struct UserInfo: Sendable, Equatable, Codable {
+    /// `sub`; equal to the ID token's (checked).
+    public let subject: String
+    /// Every claim returned.
+    public let all: [String: JSONValue]
+
+    /// `name`, when present.
+    public var name: String? { all["name"]?.stringValue }
+    /// `email`, when present.
+    public var email: String? { all["email"]?.stringValue }
+    /// `email_verified`, when present.
+    public var emailVerified: Bool? { all["email_verified"]?.boolValue }
+    /// `preferred_username`, when present.
+    public var preferredUsername: String? { all["preferred_username"]?.stringValue }
+
+    init(claims: [String: JSONValue]) throws {
+        guard let subject = claims["sub"]?.stringValue, !subject.isEmpty else {
+            throw AuthFlowError.invalidResponse("the userinfo response has no sub")
+        }
+        self.subject = subject
+        all = claims
+    }
+}
+
+extension OAuthClient {
+    /// Calls the userinfo endpoint with the access token (`Authorization:
+    /// Bearer`, never the query). JSON and signed-JWT (`application/jwt`)
+    /// answers are accepted; a signed one is verified like an ID token's
+    /// signature, and its `iss`/`aud`, when present, must be this issuer and
+    /// client. When `expectedSubject` is given, a different `sub` is
+    /// ``AuthFlowError/Category/userinfoSubjectMismatch`` and nothing is returned.
+    public func userInfo(accessToken: String, expectedSubject: String?) async throws -> UserInfo {
+        guard let endpoint = metadata.userinfoEndpoint else {
+            throw AuthFlowError.configuration("the provider has no userinfo endpoint")
+        }
+        let request = HTTPRequest(method: "GET", url: endpoint, headers: [
+            ("Authorization", "Bearer \(accessToken)"), ("Accept", "application/json, application/jwt"),
+        ], timeout: timeout)
+        logger.debug("requesting userinfo", metadata: ["url": "\(endpoint.absoluteString)"])
+        let response = try await transport.send(request)
+        logger.debug("userinfo answered", metadata: ["status": "\(response.status)"])
+        if response.status == 401 || response.status == 403, let challenge = BearerChallenge(response.header("WWW-Authenticate")) {
+            throw AuthFlowError(.oauthError, challenge.error, oauth: OAuthErrorResponse(error: challenge.error, errorDescription: challenge.description))
+        }
+        let body = try TokenEndpoint.requireSuccess(response, what: "userinfo request").body
+        let claims: [String: JSONValue]
+        if response.mediaType == "application/jwt" {
+            let text = String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            if text.split(separator: ".", omittingEmptySubsequences: false).count == 5 {
+                throw AuthFlowError.invalidResponse("encrypted userinfo responses are not supported")
+            }
+            let algorithms = metadata.document["userinfo_signing_alg_values_supported"]?.arrayValue?.compactMap(\.stringValue)
+            let verifier = JWSSignatureVerifier(keys: idTokenVerifier.keys, clientSecret: authentication.secret, providerAlgorithms: algorithms)
+            claims = try await verifier.verify(text).jws.claims
+            if let iss = claims["iss"], iss.stringValue != metadata.issuer {
+                throw AuthFlowError(.issuerMismatch, "the signed userinfo names another issuer")
+            }
+            if let aud = claims["aud"] {
+                let audiences = aud.stringValue.map { [$0] } ?? aud.arrayValue?.compactMap(\.stringValue) ?? []
+                guard audiences.contains(clientID) else { throw AuthFlowError.idToken(.audience, "the signed userinfo is for another client") }
+            }
+        } else {
+            guard let object = JSONValue.object(from: body) else {
+                throw AuthFlowError.invalidResponse("the userinfo response is not a JSON object")
+            }
+            claims = object
+        }
+        let info = try UserInfo(claims: claims)
+        if let expectedSubject, info.subject != expectedSubject {
+            throw AuthFlowError(.userinfoSubjectMismatch, "the userinfo sub differs from the ID token's")
+        }
+        return info
+    }
+}
+
+/// The parameters of a `WWW-Authenticate: Bearer …` challenge (RFC 6750 §3).
+struct BearerChallenge {
+    let error: String
+    let description: String?
+
+    init?(_ header: String?) {
+        guard let header, header.lowercased().hasPrefix("bearer") else { return nil }
+        var values: [String: String] = [:]
+        let pattern = #"([A-Za-z_]+)\s*=\s*"([^"]*)""#
+        guard let regex = try? NSRegularExpression(pattern: pattern) else { return nil }
+        let range = NSRange(header.startIndex..., in: header)
+        for match in regex.matches(in: header, range: range) {
+            guard let name = Range(match.range(at: 1), in: header), let value = Range(match.range(at: 2), in: header) else { continue }
+            values[header[name].lowercased()] = String(header[value])
+        }
+        guard let error = values["error"] else { return nil }
+        self.error = error
+        description = values["error_description"]
+    }
+}

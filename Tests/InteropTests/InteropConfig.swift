@@ -1,0 +1,49 @@
+import Foundation
+
+/// The servers `Tests/Interop/servers.py` started, read from the file named by
+/// `AUTHFLOW_INTEROP_CONFIG`. Without it the interop suite is disabled
+/// (`swift test` alone needs no outside program); `scripts/test` always sets it.
+struct InteropConfig: Decodable {
+    struct Server: Decodable {
+        let issuer: String
+        let username: String
+        let password: String
+        let publicClientID: String
+        let confidentialClientID: String
+        let confidentialClientSecret: String
+        let postClientID: String?
+        let postClientSecret: String?
+
+        enum CodingKeys: String, CodingKey {
+            case issuer, username, password
+            case publicClientID = "public_client_id"
+            case confidentialClientID = "confidential_client_id"
+            case confidentialClientSecret = "confidential_client_secret"
+            case postClientID = "post_client_id"
+            case postClientSecret = "post_client_secret"
+        }
+    }
+
+    let browser: String
+    let servers: [String: Server]
+
+    static let path = ProcessInfo.processInfo.environment["AUTHFLOW_INTEROP_CONFIG"]
+    static var isAvailable: Bool { path != nil }
+
+    static func load() throws -> InteropConfig {
+        guard let path, let data = FileManager.default.contents(atPath: path) else {
+            throw InteropError.missingConfig
+        }
+        return try JSONDecoder().decode(InteropConfig.self, from: data)
+    }
+
+    func server(_ name: String) throws -> Server {
+        guard let server = servers[name] else { throw InteropError.missingServer(name) }
+        return server
+    }
+}
+
+enum InteropError: Error {
+    case missingConfig
+    case missingServer(String)
+}
