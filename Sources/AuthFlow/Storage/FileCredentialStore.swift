@@ -56,7 +56,10 @@ public enum VersionedFile {
     public static func encode(_ value: some Encodable) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true)))
+        }
         return try encoder.encode(value)
     }
 
@@ -64,7 +67,12 @@ public enum VersionedFile {
     /// or anything unreadable is a `configuration` error naming `path`.
     public static func decode<T: Decodable>(_ type: T.Type, from data: Data, current: Int, path: String) throws -> T {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let text = try decoder.singleValueContainer().decode(String.self)
+            if let date = try? Date(text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true)) { return date }
+            if let date = try? Date(text, strategy: .iso8601) { return date }
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an ISO 8601 date"))
+        }
         guard let found = (try? decoder.decode(VersionOnly.self, from: data))?.version else {
             throw AuthFlowError(.configuration, "\(path) is corrupt; move it away and sign in again")
         }
