@@ -13,8 +13,6 @@ import Darwin
 /// ``AuthFlowError/Category/configuration`` error; it is never overwritten
 /// silently and never crashes.
 public struct FileCredentialStore: CredentialStore {
-    /// The format version this code writes and reads.
-    public static let version = 1
     /// The credentials file.
     public let url: URL
     private let lock: FileLock
@@ -27,11 +25,11 @@ public struct FileCredentialStore: CredentialStore {
 
     public func load() async throws -> Credentials? {
         guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
-        return try VersionedFile.decode(Envelope.self, from: data, current: FileCredentialStore.version, path: url.path).credentials
+        return try CredentialCoding.decode(data, source: url.path)
     }
 
     public func save(_ credentials: Credentials) async throws {
-        try AtomicFile.write(try VersionedFile.encode(Envelope(version: FileCredentialStore.version, credentials: credentials)), to: url)
+        try AtomicFile.write(try CredentialCoding.encode(credentials), to: url)
     }
 
     public func delete() async throws {
@@ -42,11 +40,6 @@ public struct FileCredentialStore: CredentialStore {
 
     public func withExclusiveAccess<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         try await lock.withLock(body)
-    }
-
-    struct Envelope: Codable {
-        let version: Int
-        let credentials: Credentials
     }
 }
 
