@@ -140,3 +140,22 @@ import Testing
         #expect(transport.urls == ["https://idp.example/token"])
     }
 }
+
+/// Servers sometimes echo what they were sent; AuthFlow scrubs it.
+@Suite("Token endpoint error redaction")
+struct TokenEndpointRedactionTests {
+    @Test("an error_description that echoes the code, verifier or client secret is redacted")
+    func echoedSecrets() async throws {
+        let transport = ScriptedTransport { request in
+            let body = String(decoding: request.body ?? Data(), as: UTF8.self)
+            return .json(#"{"error":"invalid_grant","error_description":"rejected \#(body)"}"#, status: 400)
+        }
+        let client = try OAuthClient(metadata: metadata(), clientID: "app", authentication: .clientSecretPost(secret: "S3CRET-value"), transport: transport)
+        let grant = AuthorizationGrant(code: "CODE-1234", codeVerifier: fixedVerifier, redirectURI: url("com.example.app:/cb"), clientID: "app")
+        let error = await expectError(.oauthError) { try await client.exchange(grant) }
+        let text = error?.description ?? ""
+        #expect(error?.oauth?.error == "invalid_grant")
+        for secret in ["CODE-1234", fixedVerifier, "S3CRET-value"] { #expect(!text.contains(secret)) }
+        #expect(text.contains("<redacted>"))
+    }
+}
