@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "AuthFlow", targets: ["AuthFlow"]),
         .library(name: "AuthFlowLoopback", targets: ["AuthFlowLoopback"]),
+        .library(name: "TerminalQR", targets: ["TerminalQR"]),
         .executable(name: "authflow", targets: ["authflow"]),
     ],
     dependencies: [
@@ -42,11 +43,13 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .target(name: "TerminalQR", swiftSettings: strict),
         .executableTarget(
             name: "authflow",
             dependencies: [
                 "AuthFlow",
                 "AuthFlowLoopback",
+                "TerminalQR",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -65,6 +68,11 @@ let package = Package(
         .testTarget(
             name: "AuthFlowLoopbackTests",
             dependencies: ["AuthFlow", "AuthFlowLoopback"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "TerminalQRTests",
+            dependencies: ["TerminalQR"],
             swiftSettings: strict
         ),
         .testTarget(
