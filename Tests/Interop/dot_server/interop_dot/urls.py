@@ -19,6 +19,15 @@ class ShortLivedDeviceServer(DeviceApplicationServer):
 class ShortLivedDeviceAuthorizationView(DeviceAuthorizationView):
     server_class = ShortLivedDeviceServer
 
+    @classmethod
+    def get_oauthlib_core(cls):
+        # DOT caches the core in a class attribute found through hasattr(), so a
+        # subclass would inherit the parent view's core (1800 s) once that one
+        # has served a request. Cache on this class itself.
+        if "_oauthlib_core" not in cls.__dict__:
+            cls._oauthlib_core = cls.get_oauthlib_backend_class()(cls.get_server())
+        return cls._oauthlib_core
+
 
 def index(request):
     return HttpResponse("AuthFlow interop DOT server\n", content_type="text/plain")
