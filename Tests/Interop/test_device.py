@@ -136,3 +136,9 @@ def test_device_endpoint_required_when_not_published(cli, interop_config):
     proc = cli.run("login", "--device", "--issuer", server["issuer"], "--client-id", server["device_client_id"],
                    "--no-browser", "--json")
     assert_failure(proc, 1, "configuration")
+
+
+def test_device_refuses_browser_only_flags(cli, interop_config):
+    server = interop_config["servers"]["authlib"]
+    proc = device_login(cli, server, "--no-browser", "--param", "prompt=login")
+    assert proc.returncode == 2, describe(proc)
