@@ -12,7 +12,10 @@ Config keys used (written by the servers, collected by servers.py):
 
 import os
 import re
+import shutil
 import stat
+import subprocess
+import tempfile
 
 import pytest
 import requests
@@ -46,6 +49,39 @@ def user_code(proc):
     return match.group(1)
 
 
+def decode_terminal_qr(stderr):
+    """Reads the half-block QR code on stderr back with zbarimg: each
+    character is two modules, a drawn (light) half is white, the rest black,
+    as a light-on-dark terminal shows it."""
+    lines = [line for line in stderr.splitlines() if line and set(line) <= set(QR_BLOCKS + (" ",))]
+    assert lines, "no QR code lines on stderr"
+    width = max(len(line) for line in lines)
+    rows = []
+    for line in lines:
+        line = line.ljust(width)
+        rows.append([ch in ("\u2588", "\u2580") for ch in line])
+        rows.append([ch in ("\u2588", "\u2584") for ch in line])
+    # A black margin stands for the terminal background; the drawn quiet zone is inside it.
+    scale, margin = 4, 4
+    side_w, side_h = (width + 2 * margin) * scale, (len(rows) + 2 * margin) * scale
+    pixels = bytearray(side_w * side_h)
+    for y, row in enumerate(rows):
+        for x, light in enumerate(row):
+            if light:
+                for dy in range(scale):
+                    start = ((y + margin) * scale + dy) * side_w + (x + margin) * scale
+                    pixels[start:start + scale] = b"\xff" * scale
+    with tempfile.NamedTemporaryFile(suffix=".pgm", delete=False) as f:
+        f.write(f"P5\n{side_w} {side_h}\n255\n".encode() + bytes(pixels))
+        path = f.name
+    try:
+        result = subprocess.run(["zbarimg", "--raw", "-q", path], capture_output=True, text=True, timeout=30)
+    finally:
+        os.unlink(path)
+    assert result.returncode == 0, "zbarimg cannot read the terminal QR code"
+    return result.stdout.strip()
+
+
 def test_device_login_approved(cli, server):
     proc = device_login(cli, server, "--scope", "openid profile")
     out = assert_success(proc)
@@ -68,6 +104,10 @@ def test_device_login_approved(cli, server):
     assert re.search(r"open this URL on any device:\s*\n\s*\n\s+http://127\.0\.0\.1:\d+/", proc.stderr), proc.stderr
     assert any(block in proc.stderr for block in QR_BLOCKS), "no QR code drawn"
     assert code not in proc.stdout
+    if shutil.which("zbarimg"):
+        link = re.search(r"Or scan this QR code \(it opens (\S+)\):", proc.stderr).group(1)
+        assert code in link
+        assert decode_terminal_qr(proc.stderr) == link
 
     path = cli.profile_path()
     assert os.path.isfile(path)
