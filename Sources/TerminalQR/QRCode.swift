@@ -45,10 +45,13 @@ public struct QRCode: Sendable, Equatable {
                                           version: version, errorCorrection)
         var matrix = QRMatrix(version: version)
         matrix.placeCodewords(codewords)
-        let chosen = mask ?? (0..<8).min { a, b in
-            QRMatrix.penalty(matrix.masked(a, errorCorrection)) < QRMatrix.penalty(matrix.masked(b, errorCorrection))
-        }!
-        let final = matrix.masked(chosen, errorCorrection)
+        let candidates = mask.map { [$0] } ?? Array(0..<8)
+        // The lowest penalty wins; on a tie, the lower mask number.
+        let scored = candidates.map { (mask: $0, matrix: matrix.masked($0, errorCorrection)) }
+            .map { (mask: $0.mask, matrix: $0.matrix, score: QRMatrix.penalty($0.matrix)) }
+        let best = scored.min { $0.score < $1.score }!
+        let chosen = best.mask
+        let final = best.matrix
         self.version = version
         self.errorCorrection = errorCorrection
         self.mask = chosen
