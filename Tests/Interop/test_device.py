@@ -182,3 +182,16 @@ def test_device_refuses_browser_only_flags(cli, interop_config):
     server = interop_config["servers"]["authlib"]
     proc = device_login(cli, server, "--no-browser", "--param", "prompt=login")
     assert proc.returncode == 2, describe(proc)
+
+
+def test_device_with_explicit_endpoints_only(cli, interop_config):
+    """No discovery: --token-endpoint and --device-authorization-endpoint are
+    enough; the issuer is unknown, so an ID token's claims are not used."""
+    server = interop_config["servers"]["authlib"]
+    proc = cli.run("login", "--token-endpoint", server["token_endpoint"],
+                   "--device-authorization-endpoint", server["device_authorization_endpoint"],
+                   "--client-id", server["device_client_id"], "--scope", "openid read", "--no-qr",
+                   "--profile", "p", "--json")
+    out = assert_success(proc)
+    assert out["issuer"] is None and out["subject"] is None and out["id_token_claims"] is None
+    assert "read" in out["scope"].split()
