@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "AuthFlow", targets: ["AuthFlow"]),
         .library(name: "AuthFlowLoopback", targets: ["AuthFlowLoopback"]),
         .library(name: "AuthFlowApple", targets: ["AuthFlowApple"]),
+        .library(name: "TerminalQR", targets: ["TerminalQR"]),
         .executable(name: "authflow", targets: ["authflow"]),
     ],
     dependencies: [
@@ -48,11 +49,13 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .target(name: "TerminalQR", swiftSettings: strict),
         .executableTarget(
             name: "authflow",
             dependencies: [
                 "AuthFlow",
                 "AuthFlowLoopback",
+                "TerminalQR",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -71,6 +74,11 @@ let package = Package(
         .testTarget(
             name: "AuthFlowLoopbackTests",
             dependencies: ["AuthFlow", "AuthFlowLoopback"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "TerminalQRTests",
+            dependencies: ["TerminalQR"],
             swiftSettings: strict
         ),
         .testTarget(

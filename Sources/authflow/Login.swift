@@ -2,11 +2,15 @@ import AuthFlow
 import AuthFlowLoopback
 import ArgumentParser
 import Foundation
+import Logging
 
 /// `authflow login`: the authorization code flow with PKCE through the
-/// system browser and a loopback redirect (RFC 8252 §7.3).
+/// system browser and a loopback redirect (RFC 8252 §7.3), or with
+/// `--device` the device authorization grant (RFC 8628, DeviceLogin.swift).
 struct Login: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Sign in through the browser and store the tokens in a profile.")
+    static let configuration = CommandConfiguration(
+        abstract: "Sign in through the browser and store the tokens in a profile.",
+        discussion: "With --device, sign in on another device with a user code instead (RFC 8628).")
 
     enum ClientAuth: String, ExpressibleByArgument, CaseIterable { case none, basic, post }
 
@@ -37,18 +41,29 @@ struct Login: AsyncParsableCommand {
     var browserTimeout: Double = 300
     @Flag(help: "Do not open a browser; only print the URL.")
     var noBrowser = false
+    @Flag(help: "Use the device authorization grant: print a user code to enter on another device.")
+    var device = false
+    @Option(help: "The device authorization endpoint, when the provider does not publish one (implies --device).")
+    var deviceAuthorizationEndpoint: String?
+    @Flag(help: "With --device, do not draw a QR code of the verification URL.")
+    var noQr = false
     @Flag(help: "Print the result as JSON on stdout.")
     var json = false
     @Flag(help: "Include the raw tokens in the output.")
     var showTokens = false
     @OptionGroup var verboseOption: VerboseOption
 
+    /// Whether the device grant is used.
+    var usesDevice: Bool { device || deviceAuthorizationEndpoint != nil }
+
     func validate() throws {
         switch (issuer, authorizationEndpoint, tokenEndpoint) {
         case (.some, nil, nil), (nil, .some, .some): break
+        case (nil, nil, .some) where deviceAuthorizationEndpoint != nil: break  // a device-only provider
         case (.some, _, _): throw ValidationError("use either --issuer or --authorization-endpoint with --token-endpoint")
         default: throw ValidationError("give --issuer, or both --authorization-endpoint and --token-endpoint")
         }
+        if usesDevice, !params.isEmpty { throw ValidationError("--param applies to the browser flow, not to --device") }
         if clientSecret != nil, clientSecretEnv != nil { throw ValidationError("use either --client-secret or --client-secret-env") }
         if clientAuth == ClientAuth.none, clientSecret != nil || clientSecretEnv != nil {
             throw ValidationError("--client-auth none takes no client secret")
@@ -129,32 +144,20 @@ struct Login: AsyncParsableCommand {
             guard let url = URL(string: issuer), url.scheme != nil else { throw AuthFlowError(.configuration, "--issuer is not a URL") }
             metadata = try await ProviderMetadata.discover(issuer: url, timeout: timeout, logger: logger)
         } else {
-            guard let authorization = authorizationEndpoint.flatMap(URL.init(string:)), authorization.scheme != nil,
-                  let token = tokenEndpoint.flatMap(URL.init(string:)), token.scheme != nil else {
+            guard let token = tokenEndpoint.flatMap(URL.init(string:)), token.scheme != nil,
+                  let authorization = (authorizationEndpoint ?? deviceAuthorizationEndpoint).flatMap(URL.init(string:)),
+                  authorization.scheme != nil else {
                 throw AuthFlowError(.configuration, "--authorization-endpoint and --token-endpoint must be URLs")
             }
+            // A device-only provider has no authorization endpoint; the profile records the device endpoint there.
             metadata = ProviderMetadata(authorizationEndpoint: authorization, tokenEndpoint: token)
         }
         let client = try OAuthClient(metadata: metadata, clientID: clientID, authentication: authentication(secret: secret, metadata: metadata),
                                      timeout: timeout, logger: logger)
         let scopes = (scope ?? (issuer == nil ? "" : "openid")).split(separator: " ").map(String.init)
-        let options = AuthorizationOptions(additionalParameters: try parameters())
-
-        let listener = try await LoopbackListener.start(port: port, logger: logger)
-        let openBrowser = !noBrowser
-        let agent = LoopbackUserAgent(listener: listener, timeout: browserTimeout) { url in
-            Output.stderr("Open this URL in a browser to sign in:\n\(url.absoluteString)")
-            guard openBrowser else { return }
-            do { try SystemBrowser.open(url) } catch { Output.stderr("warning: \(error)") }
-        }
-        let credentials: Credentials
-        do {
-            credentials = try await client.signIn(redirectURI: listener.redirectURI, scopes: scopes, options: options, userAgent: agent)
-            await listener.close()
-        } catch {
-            await listener.close()
-            throw error
-        }
+        let credentials = usesDevice
+            ? try await deviceSignIn(client: client, scopes: scopes)
+            : try await browserSignIn(client: client, scopes: scopes, logger: logger)
 
         let userInfo = try await fetchUserInfo(client: client, credentials: credentials)
         let profile = Profile(version: Profile.currentVersion, name: profileOption.profile, metadata: metadata,
@@ -167,6 +170,26 @@ struct Login: AsyncParsableCommand {
             Output.json(summary)
         } else {
             summary.printHuman(path: path)
+        }
+    }
+
+    /// The authorization code flow through the browser and the loopback listener.
+    private func browserSignIn(client: OAuthClient, scopes: [String], logger: Logger) async throws -> Credentials {
+        let options = AuthorizationOptions(additionalParameters: try parameters())
+        let listener = try await LoopbackListener.start(port: port, logger: logger)
+        let openBrowser = !noBrowser
+        let agent = LoopbackUserAgent(listener: listener, timeout: browserTimeout) { url in
+            Output.stderr("Open this URL in a browser to sign in:\n\(url.absoluteString)")
+            guard openBrowser else { return }
+            do { try SystemBrowser.open(url) } catch { Output.stderr("warning: \(error)") }
+        }
+        do {
+            let credentials = try await client.signIn(redirectURI: listener.redirectURI, scopes: scopes, options: options, userAgent: agent)
+            await listener.close()
+            return credentials
+        } catch {
+            await listener.close()
+            throw error
         }
     }
 }

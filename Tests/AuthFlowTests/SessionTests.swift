@@ -12,9 +12,19 @@ struct SessionTests {
         let tokenReplies: Locked<[HTTPResponse]>
         let transport: ScriptedTransport
         let client: OAuthClient
+
+        /// Delays token responses without blocking a thread.
+        struct Delayed: HTTPTransport {
+            let inner: ScriptedTransport
+            let nanoseconds: UInt64
+            func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+                if nanoseconds > 0, request.url.path == "/token" { try await Task.sleep(nanoseconds: nanoseconds) }
+                return try await inner.send(request)
+            }
+        }
         let apiReplies: Locked<[HTTPResponse]>
 
-        init(token replies: [HTTPResponse], api: [HTTPResponse] = [], delay: UInt32 = 0) throws {
+        init(token replies: [HTTPResponse], api: [HTTPResponse] = [], delay: UInt64 = 0) throws {
             let tokenReplies = Locked(replies)
             let apiReplies = Locked(api)
             self.tokenReplies = tokenReplies
@@ -22,7 +32,6 @@ struct SessionTests {
             transport = ScriptedTransport { request in
                 switch request.url.absoluteString {
                 case "https://idp.example/token":
-                    if delay > 0 { usleep(delay) }
                     return tokenReplies.withLock { $0.isEmpty ? HTTPResponse(status: 599) : $0.removeFirst() }
                 case "https://idp.example/revoke":
                     return HTTPResponse(status: 200)
@@ -35,7 +44,7 @@ struct SessionTests {
             var meta = metadata(issuer: nil)
             meta.revocationEndpoint = url("https://idp.example/revoke")
             meta.endSessionEndpoint = url("https://idp.example/logout")
-            client = try OAuthClient(metadata: meta, clientID: "app", transport: transport)
+            client = try OAuthClient(metadata: meta, clientID: "app", transport: Delayed(inner: transport, nanoseconds: delay * 1_000))
         }
 
         func requests(to path: String) -> [HTTPRequest] { transport.requests.filter { $0.url.path == path } }

@@ -10,9 +10,15 @@ and waits until the browser has reached the client's loopback redirect URI
 (http://127.0.0.1:PORT/callback). Exit 0 then; non-zero with a diagnostic on
 stderr otherwise.
 
+Device verification pages (RFC 8628, the URL is verification_uri_complete)
+work the same way: sign in, submit the pre-filled user code (DOT asks for it
+on a page of its own; INTEROP_USER_CODE fills it in when the URL has none),
+approve or deny, and stop at the server's "device approved/denied" page.
+
 Environment:
     INTEROP_USERNAME / INTEROP_PASSWORD   credentials (default: the test user)
     INTEROP_BROWSER_ACTION                approve (default) or deny
+    INTEROP_USER_CODE                     device user code to type when the page has none
     INTEROP_BROWSER_TIMEOUT               seconds for the whole flow (default 30)
     INTEROP_CHROMIUM / INTEROP_CHROMEDRIVER  binary paths (Debian defaults)
 
@@ -180,8 +186,32 @@ LOGIN_PASS = ["form#login-form input[name=password]", "input[type=password]"]
 LOGIN_SUBMIT = ["#login-submit", "form#login-form [type=submit]", "form [type=submit]"]
 # DOT: <input type=submit name=allow value=Authorize> and a nameless Cancel
 # input; Authlib server: <button id=approve> / <button id=deny>.
-APPROVE = ["button#approve", "form#authorizationForm input[name=allow]"]
-DENY = ["button#deny", "form#authorizationForm input[type=submit]:not([name=allow])"]
+APPROVE = ["button#approve", "form#authorizationForm input[name=allow]", "button[name=action][value=accept]"]
+DENY = ["button#deny", "form#authorizationForm input[type=submit]:not([name=allow])", "button[name=action][value=deny]"]
+# Device flow: DOT's user-code page (an input named user_code and a Verify
+# button) and the final pages (Authlib: #device-done; DOT: <h1>Device Authorized</h1>).
+USER_CODE = ["input[name=user_code]"]
+USER_CODE_SUBMIT = ["form button[type=submit]", "form input[type=submit]"]
+
+
+def device_done(driver):
+    """True on a device verification result page (approved or denied)."""
+    from selenium.webdriver.common.by import By
+
+    if find_first(driver, ["#device-done"]) is not None:
+        return True
+    try:
+        headings = driver.find_elements(By.TAG_NAME, "h1")
+    except Exception:
+        return False
+    for heading in headings:
+        try:
+            text = " ".join(heading.text.split())
+        except Exception:
+            continue
+        if text in ("Device Authorized", "Device Denied"):
+            return True
+    return False
 
 
 def page_ready(driver):
@@ -222,6 +252,9 @@ def run_flow(driver, url, username, password, action, deadline):
             time.sleep(0.1)
             continue
 
+        if device_done(driver):
+            return True
+
         user_field = find_first(driver, LOGIN_USER)
         pass_field = find_first(driver, LOGIN_PASS)
         if user_field is not None and pass_field is not None:
@@ -256,6 +289,27 @@ def run_flow(driver, url, username, password, action, deadline):
         if action == "deny" and find_first(driver, APPROVE) is not None:
             log("consent page has no deny/cancel button")
             return False
+
+        code_field = find_first(driver, USER_CODE)
+        if code_field is not None:
+            if consents >= 3:
+                log("device code page keeps coming back (wrong or expired user code?)")
+                return False
+            consents += 1
+            if not (code_field.get_attribute("value") or "").strip():
+                typed = os.environ.get("INTEROP_USER_CODE", "")
+                if not typed:
+                    log("device code page without a code and no INTEROP_USER_CODE")
+                    return False
+                code_field.send_keys(typed)
+            submit = find_first(driver, USER_CODE_SUBMIT)
+            last_action_url = redact(current)
+            if submit is not None:
+                submit.click()
+            else:
+                code_field.submit()
+            _wait_for_navigation(driver, current, deadline)
+            continue
 
         time.sleep(0.2)
     log(f"timed out (last action on {last_action_url or 'none'})")

@@ -22,6 +22,13 @@ AUTHLIB_BASIC_CLIENT_SECRET = "s3cr+t/with=chars%41"
 AUTHLIB_POST_CLIENT_ID = "authflow-authlib-post"
 AUTHLIB_POST_CLIENT_SECRET = "p0st+s3cr/t=%41x"
 AUTHLIB_PUBLIC_CLIENT_ID = "authflow-authlib-public"
+# Device authorization grant (RFC 8628) clients.
+AUTHLIB_DEVICE_CLIENT_ID = "authflow-authlib-device"
+AUTHLIB_DEVICE_CONFIDENTIAL_CLIENT_ID = "authflow+device/basic=%41"
+AUTHLIB_DEVICE_CONFIDENTIAL_CLIENT_SECRET = "d3v+ce/s3cr=t%41"
+AUTHLIB_DEVICE_SLOW_CLIENT_ID = "authflow-authlib-device-slow"
+AUTHLIB_DEVICE_SHORT_CLIENT_ID = "authflow-authlib-device-short"
+DOT_DEVICE_CLIENT_ID = "authflow-dot-device"
 
 
 def generate_rsa_private_key_pem():

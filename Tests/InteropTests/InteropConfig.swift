@@ -23,6 +23,13 @@ struct InteropConfig: Decodable {
         }
 
         let tokenEndpoint: String
+        /// RFC 8628: the device client, and the endpoint when the server does not publish it.
+        let deviceClientID: String?
+        let deviceAuthorizationEndpoint: String?
+        let devicePublishesEndpoint: Bool?
+        let deviceIssuesIDToken: Bool?
+        /// Authlib only: poll timestamps the server saw, by user code.
+        let devicePollsURL: String?
 
         enum CodingKeys: String, CodingKey {
             case issuer, username, password
@@ -33,6 +40,11 @@ struct InteropConfig: Decodable {
             case postClientSecret = "post_client_secret"
             case log
             case tokenEndpoint = "token_endpoint"
+            case deviceClientID = "device_client_id"
+            case deviceAuthorizationEndpoint = "device_authorization_endpoint"
+            case devicePublishesEndpoint = "device_publishes_endpoint"
+            case deviceIssuesIDToken = "device_issues_id_token"
+            case devicePollsURL = "device_polls_url"
         }
     }
 

@@ -15,6 +15,11 @@ Everything lives in memory and is lost when the process exits. Features:
 * RFC 9207 ``iss`` in authorization responses (Authlib's IssuerParameter extension,
   plus the early-error path that does not go through Authlib's hook);
 * login form and consent page (approve / deny);
+* RFC 8628 device authorization grant: ``/device_authorization``, a
+  verification page at ``/device`` where the signed-in user approves or denies
+  the user code, ``slow_down`` for polls closer together than the client's
+  minimum gap, ``expired_token`` after the server-side lifetime, ID tokens for
+  ``openid``; every poll is recorded and served at ``/interop/device-polls``;
 * clients: public (none), confidential client_secret_basic, confidential
   client_secret_post; redirect URI http://127.0.0.1/callback with any port
   (RFC 8252 §7.3).
@@ -45,13 +50,20 @@ from authlib.oauth2.rfc6749.errors import InvalidClientError  # noqa: E402
 from authlib.oauth2.rfc6750 import BearerTokenValidator  # noqa: E402
 from authlib.oauth2.rfc7009 import RevocationEndpoint  # noqa: E402
 from authlib.oauth2.rfc7636 import CodeChallenge  # noqa: E402
+from authlib.oauth2.rfc8628 import DeviceAuthorizationEndpoint, DeviceCodeGrant, DeviceCredentialDict  # noqa: E402
+from authlib.oauth2.rfc8628.device_code import DEVICE_CODE_GRANT_TYPE  # noqa: E402
 from authlib.oauth2.rfc9207 import IssuerParameter  # noqa: E402
 from authlib.oidc.core import UserInfo, UserInfoEndpoint  # noqa: E402
-from authlib.oidc.core.grants import OpenIDCode  # noqa: E402
+from authlib.oidc.core.grants import OpenIDCode, OpenIDToken  # noqa: E402
 
 from interop_common import (  # noqa: E402
     AUTHLIB_BASIC_CLIENT_ID,
     AUTHLIB_BASIC_CLIENT_SECRET,
+    AUTHLIB_DEVICE_CLIENT_ID,
+    AUTHLIB_DEVICE_CONFIDENTIAL_CLIENT_ID,
+    AUTHLIB_DEVICE_CONFIDENTIAL_CLIENT_SECRET,
+    AUTHLIB_DEVICE_SHORT_CLIENT_ID,
+    AUTHLIB_DEVICE_SLOW_CLIENT_ID,
     AUTHLIB_POST_CLIENT_ID,
     AUTHLIB_POST_CLIENT_SECRET,
     AUTHLIB_PUBLIC_CLIENT_ID,
@@ -64,6 +76,18 @@ from interop_common import (  # noqa: E402
 
 SCOPES = ["openid", "profile", "email", "read"]
 ACCESS_TOKEN_LIFETIME = 3600
+
+# Device clients: the interval the server advertises, the expires_in it
+# advertises, how long the code really lives on the server, and the minimum
+# gap between two polls below which the server answers slow_down.
+DEVICE_SETTINGS = {
+    AUTHLIB_DEVICE_CLIENT_ID: {"interval": 1, "expires_in": 120, "lifetime": 120, "min_gap": 0.5},
+    AUTHLIB_DEVICE_CONFIDENTIAL_CLIENT_ID: {"interval": 1, "expires_in": 120, "lifetime": 120, "min_gap": 0.5},
+    # Advertises 1 s but wants 3 s between polls: the first poll gets slow_down.
+    AUTHLIB_DEVICE_SLOW_CLIENT_ID: {"interval": 1, "expires_in": 120, "lifetime": 120, "min_gap": 3.0},
+    # Advertises 4 s but the code dies after 2 s: polls then get expired_token.
+    AUTHLIB_DEVICE_SHORT_CLIENT_ID: {"interval": 1, "expires_in": 4, "lifetime": 2, "min_gap": 0.5},
+}
 
 
 # --------------------------------------------------------------------------- store
@@ -81,8 +105,10 @@ class User:
 
 
 class Client(ClientMixin):
-    def __init__(self, client_id, client_secret, auth_method, redirect_uris):
+    def __init__(self, client_id, client_secret, auth_method, redirect_uris,
+                 grant_types=("authorization_code", "refresh_token")):
         self.client_id = client_id
+        self.grant_types = tuple(grant_types)
         self.client_secret = client_secret
         self.token_endpoint_auth_method = auth_method
         self.redirect_uris = redirect_uris
@@ -139,7 +165,7 @@ class Client(ClientMixin):
         return response_type == "code"
 
     def check_grant_type(self, grant_type):
-        return grant_type in ("authorization_code", "refresh_token")
+        return grant_type in self.grant_types
 
 
 class AuthorizationCode:
@@ -211,6 +237,9 @@ class Store:
         self.access_tokens = {}
         self.refresh_tokens = {}
         self.nonces = set()
+        self.device_credentials = {}  # device_code -> DeviceCredentialDict
+        self.user_grants = {}  # user_code -> (user, approved)
+        self.device_polls = {}  # user_code -> [{"t": time, "status": int, "error": str|None}]
 
 
 STORE = Store()
@@ -223,6 +252,11 @@ def _add_fixtures():
         Client(AUTHLIB_PUBLIC_CLIENT_ID, None, "none", [REDIRECT_URI]),
         Client(AUTHLIB_BASIC_CLIENT_ID, AUTHLIB_BASIC_CLIENT_SECRET, "client_secret_basic", [REDIRECT_URI]),
         Client(AUTHLIB_POST_CLIENT_ID, AUTHLIB_POST_CLIENT_SECRET, "client_secret_post", [REDIRECT_URI]),
+        Client(AUTHLIB_DEVICE_CLIENT_ID, None, "none", [], grant_types=(DEVICE_CODE_GRANT_TYPE, "refresh_token")),
+        Client(AUTHLIB_DEVICE_CONFIDENTIAL_CLIENT_ID, AUTHLIB_DEVICE_CONFIDENTIAL_CLIENT_SECRET, "client_secret_basic", [],
+               grant_types=(DEVICE_CODE_GRANT_TYPE, "refresh_token")),
+        Client(AUTHLIB_DEVICE_SLOW_CLIENT_ID, None, "none", [], grant_types=(DEVICE_CODE_GRANT_TYPE,)),
+        Client(AUTHLIB_DEVICE_SHORT_CLIENT_ID, None, "none", [], grant_types=(DEVICE_CODE_GRANT_TYPE,)),
     ):
         STORE.clients[client.client_id] = client
 
@@ -343,11 +377,7 @@ class RefreshTokenGrant(grants.RefreshTokenGrant):
             refresh_token.revoked = True
 
 
-class InteropOpenIDCode(OpenIDCode):
-    def exists_nonce(self, nonce, request):
-        with STORE.lock:
-            return (request.payload.client_id, nonce) in STORE.nonces
-
+class InteropIDTokenMixin:
     def generate_user_info(self, user, scope):
         return _user_info(user, scope)
 
@@ -364,6 +394,54 @@ class InteropOpenIDCode(OpenIDCode):
 
     def get_encode_header(self, client):
         return {"alg": "RS256", "kid": Keys.kid, "typ": "JWT"}
+
+
+class InteropOpenIDCode(InteropIDTokenMixin, OpenIDCode):
+    def exists_nonce(self, nonce, request):
+        with STORE.lock:
+            return (request.payload.client_id, nonce) in STORE.nonces
+
+
+class InteropDeviceOpenID(InteropIDTokenMixin, OpenIDToken):
+    """ID tokens for the device code grant when openid is granted (no nonce)."""
+
+
+class InteropDeviceAuthorizationEndpoint(DeviceAuthorizationEndpoint):
+    def get_verification_uri(self):
+        return f"{ISSUER.value}/device"
+
+    def save_device_credential(self, client_id, scope, data):
+        settings = DEVICE_SETTINGS.get(client_id, DEVICE_SETTINGS[AUTHLIB_DEVICE_CLIENT_ID])
+        # `data` is the response body too: advertise this client's values.
+        data["interval"] = settings["interval"]
+        data["expires_in"] = settings["expires_in"]
+        now = time.time()
+        credential = DeviceCredentialDict(
+            client_id=client_id, scope=scope, user_code=data["user_code"], device_code=data["device_code"],
+            expires_at=now + settings["lifetime"], last_poll=now, min_gap=settings["min_gap"],
+        )
+        with STORE.lock:
+            STORE.device_credentials[data["device_code"]] = credential
+            STORE.device_polls[data["user_code"]] = []
+
+
+class InteropDeviceCodeGrant(DeviceCodeGrant):
+    TOKEN_ENDPOINT_AUTH_METHODS = ["client_secret_basic", "client_secret_post", "none"]
+
+    def query_device_credential(self, device_code):
+        with STORE.lock:
+            return STORE.device_credentials.get(device_code)
+
+    def query_user_grant(self, user_code):
+        with STORE.lock:
+            return STORE.user_grants.get(user_code)
+
+    def should_slow_down(self, credential):
+        now = time.time()
+        with STORE.lock:
+            too_soon = now - credential["last_poll"] < credential["min_gap"]
+            credential["last_poll"] = now
+        return too_soon
 
 
 class InteropIssuerParameter(IssuerParameter):
@@ -458,6 +536,28 @@ LOGIN_PAGE = """<!DOCTYPE html>
 </body></html>
 """
 
+DEVICE_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Device sign-in - Authlib interop server</title></head>
+<body>
+<h1>Sign in on a device</h1>
+<p>Signed in as {{ user.username }}. Enter the code shown on the device.</p>
+{% if error %}<p id="device-error">{{ error }}</p>{% endif %}
+<form id="device-form" method="post" action="/device">
+  <input type="hidden" name="csrf_token" value="{{ csrf }}">
+  <p><label for="user_code">Code</label>
+     <input type="text" id="user_code" name="user_code" value="{{ user_code }}" autocomplete="off" required></p>
+  <button type="submit" id="approve" name="decision" value="approve">Approve</button>
+  <button type="submit" id="deny" name="decision" value="deny">Deny</button>
+</form>
+</body></html>
+"""
+
+DEVICE_DONE_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Device {{ outcome }} - Authlib interop server</title></head>
+<body><h1 id="device-done" data-outcome="{{ outcome }}">Device {{ outcome }}</h1>
+<p>You can return to your device.</p></body></html>
+"""
+
 CONSENT_PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Authorize - Authlib interop server</title></head>
 <body>
@@ -506,6 +606,7 @@ def create_app(port):
         OAUTH2_TOKEN_EXPIRES_IN={
             "authorization_code": ACCESS_TOKEN_LIFETIME,
             "refresh_token": ACCESS_TOKEN_LIFETIME,
+            DEVICE_CODE_GRANT_TYPE: ACCESS_TOKEN_LIFETIME,
         },
     )
 
@@ -533,6 +634,8 @@ def create_app(port):
         [S256OnlyCodeChallenge(required=True), InteropOpenIDCode(require_nonce=False)],
     )
     server.register_grant(RefreshTokenGrant)
+    server.register_grant(InteropDeviceCodeGrant, [InteropDeviceOpenID()])
+    server.register_endpoint(InteropDeviceAuthorizationEndpoint)
     server.register_extension(InteropIssuerParameter())
     server.register_endpoint(InteropRevocationEndpoint)
     protector = ResourceProtector()
@@ -564,7 +667,8 @@ def create_app(port):
             "scopes_supported": SCOPES,
             "response_types_supported": ["code"],
             "response_modes_supported": ["query"],
-            "grant_types_supported": ["authorization_code", "refresh_token"],
+            "grant_types_supported": ["authorization_code", "refresh_token", DEVICE_CODE_GRANT_TYPE],
+            "device_authorization_endpoint": f"{base}/device_authorization",
             "subject_types_supported": ["public"],
             "id_token_signing_alg_values_supported": ["RS256"],
             "token_endpoint_auth_methods_supported": [
@@ -588,7 +692,7 @@ def create_app(port):
     @app.route("/login", methods=["GET", "POST"])
     def login():
         nxt = request.values.get("next", "")
-        if not nxt.startswith("/authorize?"):
+        if not (nxt.startswith("/authorize?") or nxt == "/device" or nxt.startswith("/device?")):
             nxt = ""
         error = None
         if request.method == "POST":
@@ -635,7 +739,51 @@ def create_app(port):
 
     @app.post("/token")
     def issue_token():
-        return server.create_token_response()
+        received = time.time()
+        response = server.create_token_response()
+        if request.form.get("grant_type") == DEVICE_CODE_GRANT_TYPE:
+            with STORE.lock:
+                credential = STORE.device_credentials.get(request.form.get("device_code", ""))
+                if credential is not None:
+                    body = response.get_json(silent=True) or {}
+                    STORE.device_polls[credential["user_code"]].append(
+                        {"t": received, "status": response.status_code, "error": body.get("error")})
+        return response
+
+    @app.post("/device_authorization")
+    def device_authorization():
+        return server.create_endpoint_response(InteropDeviceAuthorizationEndpoint.ENDPOINT_NAME)
+
+    @app.route("/device", methods=["GET", "POST"])
+    def device():
+        user = _current_user()
+        if user is None:
+            nxt = request.full_path if request.query_string else request.path
+            return redirect(url_for("login", next=nxt))
+        if request.method == "GET":
+            return render_template_string(DEVICE_PAGE, csrf=_csrf_token(), user=user,
+                                          user_code=request.args.get("user_code", ""), error=None)
+        _check_csrf()
+        user_code = request.form.get("user_code", "").strip().upper()
+        with STORE.lock:
+            known = any(c["user_code"] == user_code and not c.is_expired() for c in STORE.device_credentials.values())
+            if known and user_code not in STORE.user_grants:
+                approved = request.form.get("decision") == "approve"
+                STORE.user_grants[user_code] = (user, approved)
+                outcome = "approved" if approved else "denied"
+            else:
+                outcome = None
+        if outcome is None:
+            return render_template_string(DEVICE_PAGE, csrf=_csrf_token(), user=user, user_code=user_code,
+                                          error="Unknown, expired or already used code."), 400
+        return render_template_string(DEVICE_DONE_PAGE, outcome=outcome)
+
+    @app.get("/interop/device-polls")
+    def device_polls():
+        """Test hook: the token-endpoint polls seen for a user code."""
+        with STORE.lock:
+            polls = list(STORE.device_polls.get(request.args.get("user_code", ""), []))
+        return jsonify({"polls": polls})
 
     @app.post("/revoke")
     def revoke():
@@ -672,6 +820,15 @@ def main():
         "userinfo_endpoint": f"{base}/userinfo",
         "redirect_uri": REDIRECT_URI,
         "supports_deny": True,
+        "device_authorization_endpoint": f"{base}/device_authorization",
+        "device_client_id": AUTHLIB_DEVICE_CLIENT_ID,
+        "device_confidential_client_id": AUTHLIB_DEVICE_CONFIDENTIAL_CLIENT_ID,
+        "device_confidential_client_secret": AUTHLIB_DEVICE_CONFIDENTIAL_CLIENT_SECRET,
+        "device_slow_client_id": AUTHLIB_DEVICE_SLOW_CLIENT_ID,
+        "device_short_client_id": AUTHLIB_DEVICE_SHORT_CLIENT_ID,
+        "device_polls_url": f"{base}/interop/device-polls",
+        "device_publishes_endpoint": True,
+        "device_issues_id_token": True,
         "pid": os.getpid(),
     })
     print(f"Authlib interop server listening on {base}", flush=True)

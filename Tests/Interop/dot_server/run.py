@@ -19,6 +19,7 @@ sys.path.insert(0, os.path.dirname(HERE))
 
 from interop_common import (  # noqa: E402
     CONFIDENTIAL_SECRET_DOT,
+    DOT_DEVICE_CLIENT_ID,
     PASSWORD,
     REDIRECT_URI,
     USERNAME,
@@ -85,6 +86,13 @@ def main():
         hash_client_secret=True, **common,
     )
 
+    # RFC 8628: a public client whose grant type is the device code.
+    Application.objects.create(
+        name="AuthFlow device", client_id=DOT_DEVICE_CLIENT_ID, client_type=Application.CLIENT_PUBLIC,
+        client_secret="", user=user, redirect_uris="", authorization_grant_type=Application.GRANT_DEVICE_CODE,
+        algorithm=Application.RS256_ALGORITHM, skip_authorization=False,
+    )
+
     base = f"http://127.0.0.1:{args.port}"
     write_json_atomic(args.fixtures_out, {
         "issuer": f"{base}/o",
@@ -98,6 +106,12 @@ def main():
         "token_endpoint": f"{base}/o/token/",
         "redirect_uri": REDIRECT_URI,
         "supports_deny": True,
+        # Not in DOT's discovery document: clients must be told.
+        "device_authorization_endpoint": f"{base}/o/device-authorization/",
+        "device_short_authorization_endpoint": f"{base}/o/device-authorization-short/",
+        "device_client_id": DOT_DEVICE_CLIENT_ID,
+        "device_publishes_endpoint": False,
+        "device_issues_id_token": False,
         "pid": os.getpid(),
     })
 

@@ -105,6 +105,13 @@ OAUTH2_PROVIDER = {
     "REFRESH_TOKEN_REUSE_PROTECTION": True,
     "REFRESH_TOKEN_GRACE_PERIOD_SECONDS": 120,
     "ALLOWED_REDIRECT_URI_SCHEMES": ["http", "https"],
+    # RFC 8628 device authorization grant. DOT 3.4 serves the endpoint at
+    # /o/device-authorization/ but does not publish it in its discovery
+    # document, never answers slow_down, and ignores any expires_in setting
+    # (oauthlib's 1800 s; see urls.py for the short-lived endpoint).
+    "OAUTH_DEVICE_VERIFICATION_URI": f"http://127.0.0.1:{PORT}/o/device/",
+    "OAUTH_DEVICE_VERIFICATION_URI_COMPLETE": f"http://127.0.0.1:{PORT}/o/device/?user_code={{user_code}}",
+    "DEVICE_FLOW_INTERVAL": 1,
 }
 
 LOGGING = {

@@ -1,0 +1,43 @@
+import Foundation
+
+extension OAuthClient {
+    /// Starts the device authorization grant (RFC 8628 §3.1): asks the
+    /// device authorization endpoint for a device code and a user code.
+    ///
+    /// The request carries `client_id` and `scope` and authenticates like a
+    /// token request (``authentication``).
+    ///
+    /// - Parameters:
+    ///   - scopes: the scopes to ask for (none when empty).
+    ///   - endpoint: the device authorization endpoint, for providers that do
+    ///     not publish `device_authorization_endpoint` in their metadata
+    ///     (Django OAuth Toolkit); https, or http on a loopback host.
+    ///   - clock: the time source of polling; tests pass a fake one.
+    /// - Returns: what to show the user; await
+    ///   ``PendingDeviceAuthorization/credentials(onPoll:)`` for the tokens.
+    /// - Throws: ``AuthFlowError``: `configuration` without an endpoint,
+    ///   `oauth_error` when the server refuses, `invalid_response` when the
+    ///   answer lacks a required member.
+    public func startDeviceAuthorization(scopes: [String], endpoint: URL? = nil,
+                                         clock: any PollingClock = SystemPollingClock()) async throws -> PendingDeviceAuthorization {
+        guard let url = endpoint ?? metadata.deviceAuthorizationEndpoint else {
+            throw AuthFlowError.configuration("the provider publishes no device_authorization_endpoint; give one explicitly")
+        }
+        try URLPolicy.requireSecure(url, "device_authorization_endpoint")
+        var form: [(String, String)] = []
+        if !scopes.isEmpty { form.append(("scope", scopes.joined(separator: " "))) }
+        let deviceEndpoint = TokenEndpoint(url: url, clientID: clientID, authentication: authentication,
+                                           transport: transport, timeout: timeout, logger: logger)
+        let answer = try await deviceEndpoint.post(form, what: "device authorization request")
+        let received = clock.now
+        let response = try DeviceAuthorizationResponse(json: answer.body)
+        logger.debug("device authorization started", metadata: [
+            "verification_uri": "\(response.verificationURI.absoluteString)",
+            "expires_in": "\(response.expiresIn)", "interval": "\(response.interval)",
+        ])
+        return PendingDeviceAuthorization(response: response, scopes: scopes,
+                                          expiresAt: Date().addingTimeInterval(TimeInterval(response.expiresIn)),
+                                          client: self, clock: clock,
+                                          deadline: received.advanced(by: .seconds(response.expiresIn)))
+    }
+}
