@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "AuthFlow", targets: ["AuthFlow"]),
         .library(name: "AuthFlowLoopback", targets: ["AuthFlowLoopback"]),
+        .library(name: "AuthFlowProvider", targets: ["AuthFlowProvider"]),
         .executable(name: "authflow", targets: ["authflow"]),
     ],
     dependencies: [
@@ -20,6 +21,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+        // The embedded provider only; the engine never depends on a server framework.
+        // The swift-configuration trait is not needed.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.0.0", traits: ["FullFoundation"]),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
     ],
     targets: [
         .target(
@@ -42,11 +48,28 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .target(
+            name: "AuthFlowProvider",
+            dependencies: [
+                "AuthFlow",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "authflow",
             dependencies: [
                 "AuthFlow",
                 "AuthFlowLoopback",
+                "AuthFlowProvider",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -65,6 +88,11 @@ let package = Package(
         .testTarget(
             name: "AuthFlowLoopbackTests",
             dependencies: ["AuthFlow", "AuthFlowLoopback"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "AuthFlowProviderTests",
+            dependencies: ["AuthFlow", "AuthFlowLoopback", "AuthFlowProvider"],
             swiftSettings: strict
         ),
         .testTarget(
