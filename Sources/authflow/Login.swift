@@ -157,9 +157,10 @@ struct Login: AsyncParsableCommand {
         }
 
         let userInfo = try await fetchUserInfo(client: client, credentials: credentials)
-        let profile = Profile(version: Profile.currentVersion, name: profileOption.profile, issuer: metadata.issuer,
-                              authorizationEndpoint: metadata.authorizationEndpoint, tokenEndpoint: metadata.tokenEndpoint,
-                              clientAuthentication: client.authentication.methodName, credentials: credentials, savedAt: Date())
+        let profile = Profile(version: Profile.currentVersion, name: profileOption.profile, metadata: metadata,
+                              clientAuthentication: client.authentication.methodName,
+                              clientSecret: clientSecretEnv == nil ? clientSecret : nil, clientSecretEnv: clientSecretEnv,
+                              credentials: credentials, savedAt: Date())
         let path = try profile.save()
         let summary = Summary(profile: profile, showTokens: showTokens, userInfo: userInfo)
         if json {

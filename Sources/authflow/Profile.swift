@@ -1,24 +1,31 @@
 import AuthFlow
 import Foundation
+import Logging
 
-/// What `authflow login` stores per profile: versioned JSON, mode 0600.
+/// What `authflow login` stores per profile: versioned JSON, mode 0600 in a
+/// 0700 directory, replaced atomically. It holds what later commands need to
+/// refresh, call userinfo and log out without asking again: the provider's
+/// metadata, the client (and its secret, or the name of the variable holding
+/// it) and the credentials.
 struct Profile: Codable {
     static let currentVersion = 1
 
     var version: Int
     var name: String
-    var issuer: String?
-    var authorizationEndpoint: URL
-    var tokenEndpoint: URL
+    var metadata: ProviderMetadata
     var clientAuthentication: String
+    var clientSecret: String?
+    var clientSecretEnv: String?
     var credentials: Credentials
     var savedAt: Date
 
+    var issuer: String? { metadata.issuer }
+
     enum CodingKeys: String, CodingKey {
-        case version, name, issuer, credentials
-        case authorizationEndpoint = "authorization_endpoint"
-        case tokenEndpoint = "token_endpoint"
+        case version, name, metadata, credentials
         case clientAuthentication = "client_auth"
+        case clientSecret = "client_secret"
+        case clientSecretEnv = "client_secret_env"
         case savedAt = "saved_at"
     }
 
@@ -43,28 +50,69 @@ struct Profile: Codable {
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw AuthFlowError(.reauthenticationRequired, "no profile \(name); run authflow login first")
         }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        guard let version = try? decoder.decode(VersionOnly.self, from: data).version else {
-            throw AuthFlowError(.configuration, "profile \(url.path) is corrupt")
-        }
-        guard version == currentVersion else {
-            throw AuthFlowError(.configuration, "profile \(url.path) has version \(version); this authflow reads version \(currentVersion)")
-        }
-        guard let profile = try? decoder.decode(Profile.self, from: data) else {
-            throw AuthFlowError(.configuration, "profile \(url.path) is corrupt")
-        }
-        return profile
+        return try VersionedFile.decode(Profile.self, from: data, current: currentVersion, path: url.path)
     }
 
+    @discardableResult
     func save() throws -> URL {
         let url = try Profile.url(for: name)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        encoder.dateEncodingStrategy = .iso8601
-        try AtomicFile.write(try encoder.encode(self), to: url)
+        try AtomicFile.write(try VersionedFile.encode(self), to: url)
         return url
     }
 
-    private struct VersionOnly: Decodable { let version: Int }
+    /// The client this profile signed in with.
+    func client(timeout: TimeInterval, logger: Logger) throws -> OAuthClient {
+        try OAuthClient(metadata: metadata, clientID: credentials.clientID, authentication: authentication(),
+                        timeout: timeout, logger: logger)
+    }
+
+    private func authentication() throws -> ClientAuthentication {
+        var secret = clientSecret
+        if secret == nil, let variable = clientSecretEnv {
+            guard let value = ProcessInfo.processInfo.environment[variable], !value.isEmpty else {
+                throw AuthFlowError(.configuration, "profile \(name) takes its client secret from \(variable), which is not set")
+            }
+            secret = value
+        }
+        switch (clientAuthentication, secret) {
+        case ("none", _): return .none
+        case ("client_secret_basic", let secret?): return .clientSecretBasic(secret: secret)
+        case ("client_secret_post", let secret?): return .clientSecretPost(secret: secret)
+        default: throw AuthFlowError(.configuration, "profile \(name) has client authentication \(clientAuthentication) without a secret")
+        }
+    }
+}
+
+/// The credentials part of a profile as a ``CredentialStore``, with the
+/// cross-process lock on `NAME.json.lock`, so that `AuthSession` refreshes
+/// once across parallel `authflow token` processes.
+struct ProfileStore: CredentialStore {
+    let name: String
+    let lock: FileLock
+
+    init(name: String) throws {
+        self.name = name
+        lock = FileLock(url: try Profile.url(for: name).appendingPathExtension("lock"))
+    }
+
+    func load() async throws -> Credentials? {
+        guard FileManager.default.fileExists(atPath: try Profile.url(for: name).path) else { return nil }
+        return try Profile.load(name).credentials
+    }
+
+    func save(_ credentials: Credentials) async throws {
+        var profile = try Profile.load(name)
+        profile.credentials = credentials
+        profile.savedAt = Date()
+        try profile.save()
+    }
+
+    func delete() async throws {
+        let url = try Profile.url(for: name)
+        if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
+    }
+
+    func withExclusiveAccess<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        try await lock.withLock(body)
+    }
 }

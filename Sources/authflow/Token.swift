@@ -1,20 +1,58 @@
 import AuthFlow
 import ArgumentParser
+import AuthFlowLoopback
 import Foundation
 
-/// `authflow token`: the stored access token on stdout, for scripts.
+/// `authflow token`: a fresh access token on stdout, for scripts. Refreshes
+/// when the stored one expires within a minute; parallel invocations refresh
+/// once (the profile is locked around the refresh and re-read after waiting).
 struct Token: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Print the profile's access token.")
+    static let configuration = CommandConfiguration(abstract: "Print a fresh access token (refreshing when needed).")
 
     @OptionGroup var profileOption: ProfileOption
+    @Option(help: "Seconds each network request may take.")
+    var timeout: Double = 30
+    @OptionGroup var verboseOption: VerboseOption
 
     func run() async throws {
         do {
             let profile = try Profile.load(profileOption.profile)
-            if let expiry = profile.credentials.expiresAt, expiry <= Date() {
-                throw AuthFlowError(.reauthenticationRequired, "the access token of profile \(profile.name) has expired; run authflow login again")
+            let client = try profile.client(timeout: timeout, logger: verboseOption.makeLogger())
+            let session = AuthSession(client: client, store: try ProfileStore(name: profile.name))
+            Output.stdout(try await session.freshAccessToken())
+        } catch {
+            throw Output.fail(error, json: false)
+        }
+    }
+}
+
+/// `authflow logout`: revoke (refresh token, then access token), open the
+/// provider's end-session page when it has one, and delete the profile.
+struct Logout: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Revoke the tokens, end the provider session and forget the profile.")
+
+    @OptionGroup var profileOption: ProfileOption
+    @Option(help: "Seconds each network request may take.")
+    var timeout: Double = 30
+    @Flag(help: "Do not open the end-session page; only print it.")
+    var noBrowser = false
+    @OptionGroup var verboseOption: VerboseOption
+
+    func run() async throws {
+        do {
+            let profile = try Profile.load(profileOption.profile)
+            let client = try profile.client(timeout: timeout, logger: verboseOption.makeLogger())
+            let session = AuthSession(client: client, store: try ProfileStore(name: profile.name))
+            let endSession = try await session.signOut()
+            Output.stderr(client.metadata.revocationEndpoint == nil
+                ? "Profile \(profile.name) deleted (the provider has no revocation endpoint)."
+                : "Tokens revoked; profile \(profile.name) deleted.")
+            if let endSession {
+                Output.stderr("End the provider session at:\n\(endSession.absoluteString)")
+                if !noBrowser {
+                    do { try SystemBrowser.open(endSession) } catch { Output.stderr("warning: \(error)") }
+                }
             }
-            Output.stdout(profile.credentials.accessToken)
         } catch {
             throw Output.fail(error, json: false)
         }

@@ -16,15 +16,11 @@ struct UserInfoCommand: AsyncParsableCommand {
     func run() async throws {
         do {
             let profile = try Profile.load(profileOption.profile)
-            guard let issuer = profile.issuer, let url = URL(string: issuer) else {
-                throw AuthFlowError(.configuration, "profile \(profile.name) was signed in without an issuer; userinfo needs discovery")
-            }
-            if let expiry = profile.credentials.expiresAt, expiry <= Date() {
-                throw AuthFlowError(.reauthenticationRequired, "the access token of profile \(profile.name) has expired; run authflow login again")
-            }
-            let client = try await OAuthClient(issuer: url, clientID: profile.credentials.clientID, timeout: timeout,
-                                               logger: verboseOption.makeLogger())
-            let info = try await client.userInfo(accessToken: profile.credentials.accessToken, expectedSubject: profile.credentials.subject)
+            let session = AuthSession(client: try profile.client(timeout: timeout, logger: verboseOption.makeLogger()),
+                                      store: try ProfileStore(name: profile.name))
+            let accessToken = try await session.freshAccessToken()
+            let client = session.client
+            let info = try await client.userInfo(accessToken: accessToken, expectedSubject: profile.credentials.subject)
             if json {
                 Output.json(info.all)
             } else {

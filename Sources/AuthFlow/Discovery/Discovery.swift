@@ -34,7 +34,8 @@ extension ProviderMetadata {
         try URLPolicy.requireSecure(issuer, "issuer")
         let expected = issuer.absoluteString
         var lastStatus = 0
-        for url in try discoveryURLs(for: issuer) {
+        let candidates = try discoveryURLs(for: issuer)
+        for url in candidates {
             logger.debug("fetching provider metadata", metadata: ["url": "\(url.absoluteString)"])
             let response = try await transport.send(HTTPRequest(method: "GET", url: url, headers: [("Accept", "application/json")], timeout: timeout))
             guard response.status == 200 else {
@@ -50,8 +51,29 @@ extension ProviderMetadata {
             }
             try metadata.validateTransportSecurity()
             logger.debug("provider metadata loaded", metadata: ["issuer": "\(expected)"])
+            if metadata.revocationEndpoint == nil, let oauth = candidates.last, url != oauth {
+                return await supplemented(metadata, from: oauth, transport: transport, timeout: timeout, logger: logger)
+            }
             return metadata
         }
         throw AuthFlowError.invalidResponse("no provider metadata found for \(expected) (HTTP \(lastStatus))")
+    }
+
+    /// Some providers publish `revocation_endpoint` (and other OAuth
+    /// endpoints) only in their RFC 8414 document. When the OpenID document
+    /// lacks it, the RFC 8414 one fills the gaps, if it names the same issuer
+    /// and passes the same checks; otherwise it is ignored.
+    static func supplemented(_ metadata: ProviderMetadata, from url: URL, transport: any HTTPTransport, timeout: TimeInterval,
+                             logger: Logger) async -> ProviderMetadata {
+        guard let response = try? await transport.send(HTTPRequest(method: "GET", url: url, headers: [("Accept", "application/json")], timeout: timeout)),
+              response.status == 200, let other = try? ProviderMetadata(json: response.body), other.issuer == metadata.issuer,
+              (try? other.validateTransportSecurity()) != nil else { return metadata }
+        var merged = metadata
+        merged.revocationEndpoint = merged.revocationEndpoint ?? other.revocationEndpoint
+        merged.introspectionEndpoint = merged.introspectionEndpoint ?? other.introspectionEndpoint
+        merged.deviceAuthorizationEndpoint = merged.deviceAuthorizationEndpoint ?? other.deviceAuthorizationEndpoint
+        merged.pushedAuthorizationRequestEndpoint = merged.pushedAuthorizationRequestEndpoint ?? other.pushedAuthorizationRequestEndpoint
+        logger.debug("RFC 8414 metadata consulted", metadata: ["revocation_endpoint": "\(merged.revocationEndpoint != nil)"])
+        return merged
     }
 }

@@ -99,6 +99,11 @@ OAUTH2_PROVIDER = {
     "ACCESS_TOKEN_EXPIRE_SECONDS": 3600,
     "REFRESH_TOKEN_EXPIRE_SECONDS": 86400,
     "ROTATE_REFRESH_TOKEN": True,
+    # A replayed refresh token revokes its whole family, except the one just
+    # superseded within the grace period (a client killed before it could save
+    # the rotated token retries with the old one).
+    "REFRESH_TOKEN_REUSE_PROTECTION": True,
+    "REFRESH_TOKEN_GRACE_PERIOD_SECONDS": 120,
     "ALLOWED_REDIRECT_URI_SCHEMES": ["http", "https"],
 }
 

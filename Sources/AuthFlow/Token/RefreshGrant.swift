@@ -1,0 +1,45 @@
+import Foundation
+
+extension OAuthClient {
+    /// Redeems the refresh token of `credentials` (RFC 6749 §6).
+    ///
+    /// A refresh token in the answer replaces the old one (rotation); without
+    /// one the old one stays. Granted scopes are updated (unchanged when the
+    /// answer has no `scope`). A new ID token is verified and must keep the
+    /// `iss`, `sub`, `aud`, `azp` and `auth_time` of the original (OIDC Core §12.2).
+    ///
+    /// - Throws: ``AuthFlowError/Category/reauthenticationRequired`` when there
+    ///   is no refresh token; the server's `invalid_grant` as `oauth_error`.
+    public func refresh(_ credentials: Credentials) async throws -> Credentials {
+        guard let refreshToken = credentials.token.refreshToken else {
+            throw AuthFlowError(.reauthenticationRequired, "there is no refresh token; sign in again")
+        }
+        let form = [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]
+        var token = try await tokenEndpoint.request(form, requestedScopes: credentials.scopes)
+        if token.refreshToken == nil { token.refreshToken = refreshToken }
+        var idToken = credentials.idToken
+        if token.idToken != nil, let newClaims = try await verifyIDToken(in: token, nonce: nil, maxAge: nil, required: false) {
+            if let old = credentials.idToken {
+                try OAuthClient.checkContinuity(old: old, new: newClaims)
+            }
+            idToken = newClaims
+        } else if token.idToken == nil {
+            token.idToken = credentials.token.idToken
+        }
+        logger.debug("tokens refreshed", metadata: ["rotated": "\(token.refreshToken != refreshToken)"])
+        return Credentials(issuer: credentials.issuer, clientID: credentials.clientID, token: token, idToken: idToken)
+    }
+
+    /// OIDC Core §12.2: a refreshed ID token describes the same authentication.
+    static func checkContinuity(old: IDTokenClaims, new: IDTokenClaims) throws {
+        guard old.issuer == new.issuer else { throw AuthFlowError.idToken(.issuer, "the refreshed ID token has another iss") }
+        guard old.subject == new.subject else { throw AuthFlowError.idToken(.subject, "the refreshed ID token has another sub") }
+        guard Set(old.audience) == Set(new.audience) else { throw AuthFlowError.idToken(.audience, "the refreshed ID token has another aud") }
+        guard old.authorizedParty == new.authorizedParty else {
+            throw AuthFlowError.idToken(.authorizedParty, "the refreshed ID token has another azp")
+        }
+        if let oldTime = old.authTime, let newTime = new.authTime, oldTime != newTime {
+            throw AuthFlowError.idToken(.authTime, "the refreshed ID token has another auth_time")
+        }
+    }
+}
