@@ -11,16 +11,16 @@ struct ClientAuthenticator: Sendable {
     func authenticate(_ request: ProviderRequest, form: StrictForm) throws(OAuthFailure) -> ProviderClient {
         if let header = request.header("Authorization") {
             guard header.count > 6, header.prefix(6).lowercased() == "basic " else {
-                throw .invalidClient("only HTTP Basic client authentication is supported in the Authorization header")
+                throw .invalidClient("only HTTP Basic client authentication is supported in the Authorization header", triedBasic: true)
             }
             let (id, secret) = try ClientAuthenticator.decodeBasic(String(header.dropFirst(6)))
             guard form["client_secret"] == nil else { throw .invalidRequest("the client used more than one authentication method") }
             if let bodyID = form["client_id"], bodyID != id { throw .invalidRequest("client_id differs from the authenticated client") }
-            let client = try lookup(id)
+            let client = try lookup(id, triedBasic: true)
             guard client.authentication == .clientSecretBasic else {
-                throw .invalidClient("the client is not registered for client_secret_basic")
+                throw .invalidClient("the client is not registered for client_secret_basic", triedBasic: true)
             }
-            try ClientAuthenticator.check(secret, against: client)
+            try ClientAuthenticator.check(secret, against: client, triedBasic: true)
             return client
         }
         guard let id = form["client_id"] else { throw .invalidClient("no client authentication and no client_id") }
@@ -36,14 +36,14 @@ struct ClientAuthenticator: Sendable {
         return client
     }
 
-    private func lookup(_ id: String) throws(OAuthFailure) -> ProviderClient {
-        guard let client = clients.first(where: { $0.id == id }) else { throw .invalidClient("unknown client") }
+    private func lookup(_ id: String, triedBasic: Bool = false) throws(OAuthFailure) -> ProviderClient {
+        guard let client = clients.first(where: { $0.id == id }) else { throw .invalidClient("unknown client", triedBasic: triedBasic) }
         return client
     }
 
-    private static func check(_ secret: String, against client: ProviderClient) throws(OAuthFailure) {
+    private static func check(_ secret: String, against client: ProviderClient, triedBasic: Bool = false) throws(OAuthFailure) {
         guard let expected = client.secret, SecretComparison.equal(secret, expected) else {
-            throw .invalidClient("client authentication failed")
+            throw .invalidClient("client authentication failed", triedBasic: triedBasic)
         }
     }
 
@@ -55,7 +55,7 @@ struct ClientAuthenticator: Sendable {
               let id = FormComponent.decode(text[..<colon]),
               let secret = FormComponent.decode(text[text.index(after: colon)...]),
               !id.isEmpty else {
-            throw .invalidClient("malformed HTTP Basic credentials")
+            throw .invalidClient("malformed HTTP Basic credentials", triedBasic: true)
         }
         return (id, secret)
     }

@@ -17,7 +17,11 @@ struct OAuthFailure: Error, Sendable {
 
     static func invalidRequest(_ description: String) -> OAuthFailure { .init("invalid_request", description) }
     static func invalidGrant(_ description: String) -> OAuthFailure { .init("invalid_grant", description) }
-    static func invalidClient(_ description: String) -> OAuthFailure { .init("invalid_client", description) }
+    /// `invalid_client`: 401 with `WWW-Authenticate: Basic` when the client
+    /// tried HTTP Basic (RFC 6749 §5.2 requires it), else 400.
+    static func invalidClient(_ description: String, triedBasic: Bool = false) -> OAuthFailure {
+        .init("invalid_client", description, status: triedBasic ? 401 : 400)
+    }
     static func unauthorizedClient(_ description: String) -> OAuthFailure { .init("unauthorized_client", description) }
     static func invalidScope(_ description: String) -> OAuthFailure { .init("invalid_scope", description) }
 
