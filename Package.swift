@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "AuthFlow", targets: ["AuthFlow"]),
         .library(name: "AuthFlowLoopback", targets: ["AuthFlowLoopback"]),
+        .library(name: "AuthFlowApple", targets: ["AuthFlowApple"]),
         .library(name: "AuthFlowProvider", targets: ["AuthFlowProvider"]),
         .executable(name: "authflow", targets: ["authflow"]),
     ],
@@ -35,6 +36,11 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "AuthFlowApple",
+            dependencies: ["AuthFlow"],
             swiftSettings: strict
         ),
         .target(

@@ -71,7 +71,7 @@ public final class LoopbackListener: Sendable {
     /// - Throws: ``AuthFlowError`` `timeout` after `timeout` seconds, `cancelled`
     ///   when the task is cancelled.
     public func waitForCallback(for request: AuthorizationRequest, timeout: TimeInterval) async throws -> URL {
-        inbox.expect(request)
+        prepare(for: request)
         let id = UUID()
         return try await withTaskCancellationHandler {
             try await withThrowingTaskGroup(of: String.self) { group in
@@ -86,7 +86,12 @@ public final class LoopbackListener: Sendable {
                     group.cancelAll()
                     inbox.cancel(id: id, with: AuthFlowError(.cancelled, "stopped waiting for the redirect"))
                 }
-                let target = try await group.next()!
+                let target: String
+                do {
+                    target = try await group.next()!
+                } catch is CancellationError {
+                    throw AuthFlowError(.cancelled, "sign-in cancelled")
+                }
                 guard let url = URL(string: "http://127.0.0.1:\(port)\(target)") else {
                     throw AuthFlowError(.invalidResponse, "the callback request target is not a valid URL")
                 }
@@ -95,6 +100,13 @@ public final class LoopbackListener: Sendable {
         } onCancel: { [inbox] in
             inbox.cancel(id: id, with: AuthFlowError(.cancelled, "sign-in cancelled"))
         }
+    }
+
+    /// Starts accepting the callback of `request` now, before anyone waits
+    /// for it: call this before opening the browser, so that a redirect that
+    /// arrives at once is kept. ``waitForCallback(for:timeout:)`` calls it too.
+    public func prepare(for request: AuthorizationRequest) {
+        inbox.expect(request)
     }
 
     /// Stops listening. Safe to call more than once.

@@ -23,6 +23,7 @@ public struct LoopbackUserAgent: AuthorizationUserAgent {
         guard request.redirectURI == listener.redirectURI else {
             throw AuthFlowError(.configuration, "the request's redirect URI is not this listener's")
         }
+        listener.prepare(for: request)
         try open?(request.url)
         return try await listener.waitForCallback(for: request, timeout: timeout)
     }

@@ -13,6 +13,16 @@ struct InteropConfig: Decodable {
         let confidentialClientSecret: String
         let postClientID: String?
         let postClientSecret: String?
+        /// The server's request log, to count what it received.
+        let log: String
+
+        /// How many token-endpoint POSTs the server has logged so far.
+        func tokenRequests() -> Int {
+            guard let data = FileManager.default.contents(atPath: log), let path = URLComponents(string: tokenEndpoint)?.percentEncodedPath else { return 0 }
+            return String(decoding: data, as: UTF8.self).components(separatedBy: "POST \(path) ").count - 1
+        }
+
+        let tokenEndpoint: String
 
         enum CodingKeys: String, CodingKey {
             case issuer, username, password
@@ -21,6 +31,8 @@ struct InteropConfig: Decodable {
             case confidentialClientSecret = "confidential_client_secret"
             case postClientID = "post_client_id"
             case postClientSecret = "post_client_secret"
+            case log
+            case tokenEndpoint = "token_endpoint"
         }
     }
 

@@ -30,9 +30,7 @@ public struct AuthorizationRequest: Sendable, Codable {
     init(metadata: ProviderMetadata, clientID: String, redirectURI: URL, scopes: [String], options: AuthorizationOptions,
          state: String = SecureRandom.token(), nonce: String? = SecureRandom.token(), pkce: PKCE = PKCE()) throws {
         guard !clientID.isEmpty else { throw AuthFlowError.configuration("client_id is empty") }
-        guard redirectURI.scheme != nil, redirectURI.fragment == nil else {
-            throw AuthFlowError.configuration("redirect URI must be absolute and have no fragment")
-        }
+        try RedirectURIPolicy.validate(redirectURI)
         for scope in scopes where scope.isEmpty || scope.contains(" ") {
             throw AuthFlowError.configuration("a scope is empty or contains a space")
         }

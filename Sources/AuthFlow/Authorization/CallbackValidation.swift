@@ -15,6 +15,11 @@ extension AuthorizationRequest {
     /// 4. an `error` response becomes ``AuthFlowError/Category/oauthError``;
     /// 5. a missing `code` is ``AuthFlowError/Category/invalidResponse``.
     public func validateCallback(_ callback: URL) throws -> AuthorizationGrant {
+        try grant(from: checkedParameters(callback))
+    }
+
+    /// Steps 1–3: the redirect URI, `state` and `iss`; returns the parameters.
+    func checkedParameters(_ callback: URL) throws -> [String: String] {
         guard AuthorizationRequest.sameEndpoint(callback, redirectURI) else {
             throw AuthFlowError.invalidResponse("callback is not for the redirect URI that was sent")
         }
@@ -45,7 +50,11 @@ extension AuthorizationRequest {
         } else if requiresIssuerParameter {
             throw AuthFlowError(.issuerMismatch, "callback has no iss although the provider promises one (RFC 9207)")
         }
+        return parameters
+    }
 
+    /// Steps 4–5: an `error` response, else the code.
+    func grant(from parameters: [String: String]) throws -> AuthorizationGrant {
         if let error = parameters["error"] {
             throw AuthFlowError(.oauthError, error, oauth: OAuthErrorResponse(
                 error: error, errorDescription: parameters["error_description"], errorURI: parameters["error_uri"]))

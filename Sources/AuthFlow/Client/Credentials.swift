@@ -25,6 +25,9 @@ public struct Credentials: Sendable, Equatable, Codable {
     public var scopes: [String] { token.scopes }
     /// When the access token expires, when known.
     public var expiresAt: Date? { token.expiresAt }
+    /// Whether `scope` was granted: the way an app decides which features
+    /// to offer (granted scopes may be fewer than those requested).
+    public func hasScope(_ scope: String) -> Bool { token.scopes.contains(scope) }
     /// The signed-in user's `sub`, when an ID token was issued.
     public var subject: String? { idToken?.subject }
 }

@@ -73,6 +73,8 @@ extension ProviderMetadata {
         merged.introspectionEndpoint = merged.introspectionEndpoint ?? other.introspectionEndpoint
         merged.deviceAuthorizationEndpoint = merged.deviceAuthorizationEndpoint ?? other.deviceAuthorizationEndpoint
         merged.pushedAuthorizationRequestEndpoint = merged.pushedAuthorizationRequestEndpoint ?? other.pushedAuthorizationRequestEndpoint
+        // The document shows what was used: members only the RFC 8414 one has are added.
+        merged.document.merge(other.document) { own, _ in own }
         logger.debug("RFC 8414 metadata consulted", metadata: ["revocation_endpoint": "\(merged.revocationEndpoint != nil)"])
         return merged
     }

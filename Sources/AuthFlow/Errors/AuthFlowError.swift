@@ -136,6 +136,17 @@ public struct OAuthErrorResponse: Sendable, Equatable, Codable {
         self.errorURI = errorURI
     }
 
+    /// This response with every occurrence of `secrets` in its text replaced
+    /// by `<redacted>`: servers sometimes echo what they were sent.
+    func redacting(_ secrets: [String]) -> OAuthErrorResponse {
+        func scrub(_ text: String?) -> String? {
+            guard var text else { return nil }
+            for secret in secrets where secret.count >= 4 { text = text.replacingOccurrences(of: secret, with: "<redacted>") }
+            return text
+        }
+        return OAuthErrorResponse(error: scrub(error) ?? error, errorDescription: scrub(errorDescription), errorURI: scrub(errorURI))
+    }
+
     enum CodingKeys: String, CodingKey {
         case error
         case errorDescription = "error_description"

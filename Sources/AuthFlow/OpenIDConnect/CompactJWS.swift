@@ -48,7 +48,7 @@ public struct CompactJWS: Sendable, Equatable {
 /// Finds duplicate member names in any object of a JSON text.
 enum DuplicateKeyScanner {
     static func hasDuplicateKeys(_ bytes: [UInt8]) -> Bool {
-        var stack: [(isObject: Bool, keys: Set<[UInt8]>, expectKey: Bool)] = []
+        var stack: [(isObject: Bool, keys: Set<String>, expectKey: Bool)] = []
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
@@ -67,7 +67,16 @@ enum DuplicateKeyScanner {
                     end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1
                 }
                 if let last = stack.indices.last, stack[last].isObject, stack[last].expectKey {
-                    let key = Array(bytes[(index + 1)..<min(end, bytes.count)])
+                    let raw = bytes[index...min(end, bytes.count - 1)]
+                    // Compare names as the parser sees them: escapes decoded
+                    // (the decoder only runs for names that contain one).
+                    let key: String
+                    if raw.contains(UInt8(ascii: "\\")) {
+                        guard let decoded = try? JSONDecoder().decode(String.self, from: Data(raw)) else { return true }
+                        key = decoded
+                    } else {
+                        key = String(decoding: raw.dropFirst().dropLast(), as: UTF8.self)
+                    }
                     if !stack[last].keys.insert(key).inserted { return true }
                     stack[last].expectKey = false
                 }

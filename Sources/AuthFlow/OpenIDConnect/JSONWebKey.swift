@@ -7,6 +7,9 @@ public struct JSONWebKey: Sendable {
     /// The key material, typed.
     enum Material: Sendable {
         case rsa(_RSA.Signing.PublicKey, bits: Int)
+        /// An RSA key too short to use: kept so that a token signed with it
+        /// is refused as `algorithm`, not reported as an unknown key.
+        case weakRSA(bits: Int)
         case p256(P256.Signing.PublicKey)
         case p384(P384.Signing.PublicKey)
         case ed25519(Curve25519.Signing.PublicKey)
@@ -32,9 +35,13 @@ public struct JSONWebKey: Sendable {
         case "RSA":
             guard var n = bytes("n"), let e = bytes("e"), !n.isEmpty, !e.isEmpty else { return nil }
             while n.first == 0 { n.removeFirst() }
-            guard let key = try? _RSA.Signing.PublicKey(n: n, e: e) else { return nil }
             let bits = n.count * 8 - (n.first.map { $0.leadingZeroBitCount } ?? 0)
-            material = .rsa(key, bits: bits)
+            if bits < 2048 {
+                material = .weakRSA(bits: bits)
+            } else {
+                guard let key = try? _RSA.Signing.PublicKey(n: n, e: e) else { return nil }
+                material = .rsa(key, bits: bits)
+            }
         case "EC":
             guard let x = bytes("x"), let y = bytes("y") else { return nil }
             switch object["crv"]?.stringValue {
@@ -63,7 +70,9 @@ public struct JSONWebKey: Sendable {
     func fits(_ algorithm: String) -> Bool {
         if let own = self.algorithm, own != algorithm { return false }
         switch (material, algorithm) {
-        case (.rsa, "RS256"), (.rsa, "RS384"), (.rsa, "RS512"), (.rsa, "PS256"), (.rsa, "PS384"), (.rsa, "PS512"): return true
+        case (.rsa, "RS256"), (.rsa, "RS384"), (.rsa, "RS512"), (.rsa, "PS256"), (.rsa, "PS384"), (.rsa, "PS512"),
+             (.weakRSA, "RS256"), (.weakRSA, "RS384"), (.weakRSA, "RS512"), (.weakRSA, "PS256"), (.weakRSA, "PS384"), (.weakRSA, "PS512"):
+            return true
         case (.p256, "ES256"), (.p384, "ES384"), (.ed25519, "EdDSA"): return true
         default: return false
         }

@@ -13,8 +13,10 @@ enum JWSVerifier {
     static func verify(_ jws: CompactJWS, algorithm: String, key: JSONWebKey) throws -> Bool {
         let input = jws.signingInput
         switch (key.material, algorithm) {
-        case (.rsa(let publicKey, let bits), _):
-            guard bits >= 2048 else { throw AuthFlowError.idToken(.algorithm, "RSA keys under 2048 bits are refused") }
+        case (.weakRSA(let bits), _):
+            throw AuthFlowError.idToken(.algorithm, "RSA keys under 2048 bits are refused (this one has \(bits))")
+        case (.rsa(let publicKey, _), "RS256"), (.rsa(let publicKey, _), "RS384"), (.rsa(let publicKey, _), "RS512"),
+             (.rsa(let publicKey, _), "PS256"), (.rsa(let publicKey, _), "PS384"), (.rsa(let publicKey, _), "PS512"):
             let signature = _RSA.Signing.RSASignature(rawRepresentation: jws.signature)
             let padding: _RSA.Signing.Padding = algorithm.hasPrefix("PS") ? .PSS : .insecurePKCS1v1_5
             switch algorithm.suffix(3) {

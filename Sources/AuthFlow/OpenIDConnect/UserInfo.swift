@@ -43,9 +43,10 @@ extension OAuthClient {
         let response = try await transport.send(request)
         logger.debug("userinfo answered", metadata: ["status": "\(response.status)"])
         if response.status == 401 || response.status == 403, let challenge = BearerChallenge(response.header("WWW-Authenticate")) {
-            throw AuthFlowError(.oauthError, challenge.error, oauth: OAuthErrorResponse(error: challenge.error, errorDescription: challenge.description))
+            let oauth = OAuthErrorResponse(error: challenge.error, errorDescription: challenge.description).redacting([accessToken])
+            throw AuthFlowError(.oauthError, oauth.error, oauth: oauth)
         }
-        let body = try TokenEndpoint.requireSuccess(response, what: "userinfo request").body
+        let body = try TokenEndpoint.requireSuccess(response, what: "userinfo request", secrets: [accessToken]).body
         let claims: [String: JSONValue]
         if response.mediaType == "application/jwt" {
             let text = String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)

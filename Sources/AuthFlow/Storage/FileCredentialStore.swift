@@ -13,8 +13,6 @@ import Darwin
 /// ``AuthFlowError/Category/configuration`` error; it is never overwritten
 /// silently and never crashes.
 public struct FileCredentialStore: CredentialStore {
-    /// The format version this code writes and reads.
-    public static let version = 1
     /// The credentials file.
     public let url: URL
     private let lock: FileLock
@@ -27,11 +25,11 @@ public struct FileCredentialStore: CredentialStore {
 
     public func load() async throws -> Credentials? {
         guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
-        return try VersionedFile.decode(Envelope.self, from: data, current: FileCredentialStore.version, path: url.path).credentials
+        return try CredentialCoding.decode(data, source: url.path)
     }
 
     public func save(_ credentials: Credentials) async throws {
-        try AtomicFile.write(try VersionedFile.encode(Envelope(version: FileCredentialStore.version, credentials: credentials)), to: url)
+        try AtomicFile.write(try CredentialCoding.encode(credentials), to: url)
     }
 
     public func delete() async throws {
@@ -43,11 +41,6 @@ public struct FileCredentialStore: CredentialStore {
     public func withExclusiveAccess<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         try await lock.withLock(body)
     }
-
-    struct Envelope: Codable {
-        let version: Int
-        let credentials: Credentials
-    }
 }
 
 /// Reading and writing versioned JSON files strictly.
@@ -56,7 +49,10 @@ public enum VersionedFile {
     public static func encode(_ value: some Encodable) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true)))
+        }
         return try encoder.encode(value)
     }
 
@@ -64,7 +60,12 @@ public enum VersionedFile {
     /// or anything unreadable is a `configuration` error naming `path`.
     public static func decode<T: Decodable>(_ type: T.Type, from data: Data, current: Int, path: String) throws -> T {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let text = try decoder.singleValueContainer().decode(String.self)
+            if let date = try? Date(text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true)) { return date }
+            if let date = try? Date(text, strategy: .iso8601) { return date }
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an ISO 8601 date"))
+        }
         guard let found = (try? decoder.decode(VersionOnly.self, from: data))?.version else {
             throw AuthFlowError(.configuration, "\(path) is corrupt; move it away and sign in again")
         }

@@ -22,8 +22,12 @@ public struct FileLock: Sendable {
     /// Runs `body` holding the lock. Waiting for the lock happens on a
     /// background thread, so no cooperative thread is blocked.
     public func withLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw AuthFlowError(.configuration, "cannot create the directory \(url.deletingLastPathComponent().path)")
+        }
         let fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw AuthFlowError(.configuration, "cannot open lock file \(url.path) (errno \(errno))") }
         defer { close(fd) }

@@ -24,7 +24,7 @@ struct TokenEndpoint: Sendable {
             ])
             return token
         } catch let error as AuthFlowError {
-            if let oauth = TokenEndpoint.oauthError(in: response.body) {
+            if let oauth = TokenEndpoint.oauthError(in: response.body)?.redacting(TokenEndpoint.secrets(in: grant, authentication)) {
                 throw AuthFlowError(.oauthError, oauth.error, oauth: oauth)
             }
             throw error
@@ -43,7 +43,13 @@ struct TokenEndpoint: Sendable {
         logger.debug("sending \(what)", metadata: ["url": "\(url.absoluteString)", "client_auth": "\(authentication.methodName)"])
         let response = try await transport.send(request)
         logger.debug("\(what) answered", metadata: ["status": "\(response.status)"])
-        return try TokenEndpoint.requireSuccess(response, what: what)
+        return try TokenEndpoint.requireSuccess(response, what: what, secrets: TokenEndpoint.secrets(in: form, authentication))
+    }
+
+    /// The values of a form that must never be echoed back into an error.
+    static func secrets(in form: [(String, String)], _ authentication: ClientAuthentication) -> [String] {
+        let secretNames: Set<String> = ["code", "code_verifier", "refresh_token", "token", "device_code", "client_secret", "assertion"]
+        return form.filter { secretNames.contains($0.0) }.map(\.1) + [authentication.secret].compactMap { $0 }
     }
 
     /// Maps a non-2xx response to the error it stands for.
@@ -53,9 +59,9 @@ struct TokenEndpoint: Sendable {
     /// callers treat it as "the server failed" (retryable) rather than as a
     /// protocol violation. Anything else, including redirects (never
     /// followed), is ``AuthFlowError/Category/invalidResponse``.
-    static func requireSuccess(_ response: HTTPResponse, what: String) throws -> HTTPResponse {
+    static func requireSuccess(_ response: HTTPResponse, what: String, secrets: [String] = []) throws -> HTTPResponse {
         if (200..<300).contains(response.status) { return response }
-        if let oauth = oauthError(in: response.body) {
+        if let oauth = oauthError(in: response.body)?.redacting(secrets) {
             throw AuthFlowError(.oauthError, oauth.error, oauth: oauth)
         }
         if (500..<600).contains(response.status) {

@@ -1,0 +1,42 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Performance benchmarks for AuthFlow (package-benchmark).
+// Run from this folder:  swift package --allow-writing-to-package-directory benchmark
+let package = Package(
+    name: "AuthFlowBenchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "AuthFlow", path: ".."),
+        // Only the malloc interposer trait: the Linux ARC runtime interposer is not needed here.
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "IDTokenValidation",
+            dependencies: [
+                .product(name: "AuthFlow", package: "AuthFlow"),
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            path: "Benchmarks/IDTokenValidation",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "SessionRefresh",
+            dependencies: [
+                .product(name: "AuthFlow", package: "AuthFlow"),
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Benchmarks/SessionRefresh",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,18 @@
+import Foundation
+
+extension AuthorizationOptions {
+    /// The longest `context` AuthFlow sends (ZenKey shows it on the consent
+    /// screen and allows 280 characters).
+    public static let maximumContextLength = 280
+
+    /// Adds a `context` parameter: a message the provider shows the user on
+    /// its consent screen (ZenKey). Longer than ``maximumContextLength``
+    /// characters is refused here, before anything is sent.
+    public mutating func setContext(_ context: String) throws {
+        guard context.count <= AuthorizationOptions.maximumContextLength else {
+            throw AuthFlowError.configuration("context has \(context.count) characters; at most \(AuthorizationOptions.maximumContextLength) are allowed")
+        }
+        additionalParameters.removeAll { $0.name == "context" }
+        additionalParameters.append(Parameter("context", context))
+    }
+}

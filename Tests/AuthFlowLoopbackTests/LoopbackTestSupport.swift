@@ -1,0 +1,99 @@
+import AuthFlow
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Testing
+
+/// Runs `body` and checks it throws an `AuthFlowError` of exactly `category`.
+@discardableResult
+func expectError<T>(_ category: AuthFlowError.Category, sourceLocation: SourceLocation = #_sourceLocation,
+                    _ body: () async throws -> T) async -> AuthFlowError? {
+    do {
+        _ = try await body()
+    } catch let error as AuthFlowError {
+        #expect(error.category == category, "wrong category: \(error)", sourceLocation: sourceLocation)
+        return error
+    } catch {
+        Issue.record("expected AuthFlowError \(category.rawValue), got \(type(of: error)): \(error)", sourceLocation: sourceLocation)
+        return nil
+    }
+    Issue.record("expected \(category.rawValue) but nothing was thrown", sourceLocation: sourceLocation)
+    return nil
+}
+
+/// An authorization request for `redirectURI` (explicit endpoints, never contacted).
+func authorizationRequest(redirectURI: URL) throws -> AuthorizationRequest {
+    let metadata = ProviderMetadata(issuer: "https://idp.example", authorizationEndpoint: URL(string: "https://idp.example/authorize")!,
+                                    tokenEndpoint: URL(string: "https://idp.example/token")!)
+    let client = try OAuthClient(metadata: metadata, clientID: "app")
+    return try client.authorizationRequest(redirectURI: redirectURI, scopes: ["openid"])
+}
+
+struct SimpleResponse: Sendable {
+    var status: Int
+    var headers: [String: String]
+    var body: String
+    func header(_ name: String) -> String? {
+        headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+}
+
+/// A plain GET with URLSession (no caching, no redirects followed).
+func get(_ url: URL, method: String = "GET", body: Data? = nil) async throws -> SimpleResponse {
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.urlCache = nil
+    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+    let session = URLSession(configuration: configuration)
+    defer { session.finishTasksAndInvalidate() }
+    var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: 5)
+    request.httpMethod = method
+    request.httpBody = body
+    let (data, response) = try await session.data(for: request)
+    let http = try #require(response as? HTTPURLResponse)
+    var headers: [String: String] = [:]
+    for (name, value) in http.allHeaderFields { headers["\(name)"] = "\(value)" }
+    return SimpleResponse(status: http.statusCode, headers: headers, body: String(decoding: data, as: UTF8.self))
+}
+
+/// A GET that blocks the calling thread (for synchronous `open` closures).
+func blockingGet(_ url: URL) -> Int? {
+    let result = LockedBox<Int?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    let session = URLSession(configuration: .ephemeral)
+    session.dataTask(with: URLRequest(url: url, timeoutInterval: 5)) { _, response, _ in
+        result.set((response as? HTTPURLResponse)?.statusCode)
+        done.signal()
+    }.resume()
+    _ = done.wait(timeout: .now() + 5)
+    session.finishTasksAndInvalidate()
+    return result.get()
+}
+
+final class LockedBox<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func get() -> Value { lock.lock(); defer { lock.unlock() }; return value }
+    func set(_ newValue: Value) { lock.lock(); value = newValue; lock.unlock() }
+}
+
+/// Whether a TCP connection to 127.0.0.1:`port` is accepted.
+func canConnect(port: Int) -> Bool {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = UInt16(port).bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let result = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    return result == 0
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+@testable import AuthFlow
+
+@Suite struct AtomicFileTests {
+    private func scratchDirectory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("authflow-tests-\(UUID().uuidString)")
+    }
+
+    private func mode(_ url: URL) throws -> Int {
+        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+        return try #require(attributes[.posixPermissions] as? Int) & 0o777
+    }
+
+    @Test func createsDirectory0700AndFile0600() throws {
+        let root = scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let directory = root.appendingPathComponent("nested/authflow")
+        let file = directory.appendingPathComponent("credentials.json")
+        try AtomicFile.write(Data("secret".utf8), to: file)
+        #expect(try Data(contentsOf: file) == Data("secret".utf8))
+        #expect(try mode(file) == 0o600)
+        #expect(try mode(directory) == 0o700)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["credentials.json"])
+    }
+
+    @Test func replacesExistingContentAndMode() throws {
+        let root = scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let file = root.appendingPathComponent("creds")
+        try Data("old old old old old".utf8).write(to: file)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
+        try AtomicFile.write(Data("new".utf8), to: file)
+        #expect(try Data(contentsOf: file) == Data("new".utf8))
+        #expect(try mode(file) == 0o600)
+        try AtomicFile.write(Data(), to: file)
+        #expect(try Data(contentsOf: file).isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["creds"])
+    }
+
+    @Test func noTemporaryFilesLeftAfterManyWrites() throws {
+        let root = scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let file = root.appendingPathComponent("creds")
+        for index in 0..<20 { try AtomicFile.write(Data("v\(index)".utf8), to: file) }
+        #expect(try Data(contentsOf: file) == Data("v19".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["creds"])
+    }
+
+    @Test func targetIsADirectoryFailsWithConfigurationAndLeavesNoTemporaryFile() throws {
+        let root = scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let target = root.appendingPathComponent("creds")
+        try FileManager.default.createDirectory(at: target.appendingPathComponent("inner"), withIntermediateDirectories: true)
+        expectError(.configuration) { try AtomicFile.write(Data("x".utf8), to: target) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["creds"])
+    }
+
+    /// The documented contract is that AuthFlow throws only `AuthFlowError`.
+    @Test func parentIsARegularFileFailsWithAuthFlowError() throws {
+        let root = scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let blocker = root.appendingPathComponent("blocker")
+        try Data("x".utf8).write(to: blocker)
+        expectError(.configuration) { try AtomicFile.write(Data("x".utf8), to: blocker.appendingPathComponent("creds")) }
+    }
+}

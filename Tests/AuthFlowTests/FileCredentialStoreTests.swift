@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+@testable import AuthFlow
+
+@Suite("FileCredentialStore")
+struct FileCredentialStoreTests {
+    static func temporaryFile() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("authflow-store-\(UUID().uuidString)")
+            .appendingPathComponent("profile.json")
+    }
+
+    @Test("round trip, versioned JSON, mode 0600 in a 0700 directory, no temporary files left")
+    func roundTrip() async throws {
+        let file = Self.temporaryFile()
+        let store = FileCredentialStore(url: file)
+        #expect(try await store.load() == nil)
+        let credentials = try SessionTests.credentials(expiresIn: 3600)
+        try await store.save(credentials)
+        let loaded = try #require(try await store.load())
+        #expect(loaded.accessToken == credentials.accessToken)
+        #expect(loaded.token.refreshToken == credentials.token.refreshToken)
+        #expect(loaded.scopes == credentials.scopes)
+        let expiry = try #require(loaded.expiresAt?.timeIntervalSince1970)
+        #expect(abs(expiry - (credentials.expiresAt?.timeIntervalSince1970 ?? 0)) < 0.001, "dates keep milliseconds")
+        let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        let directory = try FileManager.default.attributesOfItem(atPath: file.deletingLastPathComponent().path)
+        #expect((directory[.posixPermissions] as? NSNumber)?.intValue == 0o700)
+        let object = try #require(JSONValue.object(from: try Data(contentsOf: file)))
+        #expect(object["version"] == .number(1))
+        let names = try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path)
+        #expect(names.allSatisfy { !$0.hasSuffix(".tmp") })
+        try await store.delete()
+        #expect(try await store.load() == nil)
+        try await store.delete() // deleting twice is fine
+    }
+
+    @Test("a corrupt file is a configuration error and is not overwritten")
+    func corrupt() async throws {
+        let file = Self.temporaryFile()
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        for text in ["{\"version\":1,\"credentials\":{\"trunc", "not json", "[]", "{\"version\":1}"] {
+            try Data(text.utf8).write(to: file)
+            await expectError(.configuration) { try await FileCredentialStore(url: file).load() }
+            #expect(try String(contentsOf: file, encoding: .utf8) == text)
+        }
+    }
+
+    @Test("a file from a newer version is a configuration error naming the version")
+    func newerVersion() async throws {
+        let file = Self.temporaryFile()
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(#"{"version":2,"credentials":{}}"#.utf8).write(to: file)
+        let error = await expectError(.configuration) { try await FileCredentialStore(url: file).load() }
+        #expect(error?.message.contains("version 2") == true)
+    }
+
+    @Test("the exclusive lock serialises holders")
+    func lock() async throws {
+        let store = FileCredentialStore(url: Self.temporaryFile())
+        let inside = Locked(0)
+        let maximum = Locked(0)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    try await store.withExclusiveAccess {
+                        let now = inside.withLock { $0 += 1; return $0 }
+                        maximum.withLock { $0 = max($0, now) }
+                        try await Task.sleep(nanoseconds: 5_000_000)
+                        inside.withLock { $0 -= 1 }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(maximum.current == 1)
+    }
+}

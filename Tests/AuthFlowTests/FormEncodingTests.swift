@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+@testable import AuthFlow
+
+@Suite struct FormEncodingTests {
+    @Test func reservedCharactersAndNonASCIIArePercentEncoded() {
+        #expect(FormEncoding.escape("+") == "%2B")
+        #expect(FormEncoding.escape("&") == "%26")
+        #expect(FormEncoding.escape("=") == "%3D")
+        #expect(FormEncoding.escape("%") == "%25")
+        #expect(FormEncoding.escape("/") == "%2F")
+        #expect(FormEncoding.escape(" ") == "%20")
+        #expect(FormEncoding.escape("é") == "%C3%A9")
+        #expect(FormEncoding.escape("😀") == "%F0%9F%98%80")
+        #expect(FormEncoding.escape("?#:@") == "%3F%23%3A%40")
+    }
+
+    @Test func unreservedCharactersAreKept() {
+        let unreserved = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
+        #expect(FormEncoding.escape(unreserved) == unreserved)
+    }
+
+    @Test func encodeJoinsPairsInOrder() {
+        #expect(FormEncoding.encode([("b", "2"), ("a", "x y"), ("c+", "&=")]) == "b=2&a=x%20y&c%2B=%26%3D")
+        #expect(FormEncoding.encode([]) == "")
+    }
+
+    @Test func decodeInvertsEncode() throws {
+        let pairs = [("grant_type", "authorization_code"), ("weird + & = % / ", "é😀 \n\t"), ("empty", ""), ("dup", "1"), ("dup", "2")]
+        let decoded = try #require(FormEncoding.decode(FormEncoding.encode(pairs)))
+        #expect(decoded.map(\.0) == pairs.map(\.0))
+        #expect(decoded.map(\.1) == pairs.map(\.1))
+    }
+
+    @Test func plusDecodesToSpaceAndEncodedPlusToPlus() throws {
+        let decoded = try #require(FormEncoding.decode("a=x+y&b=x%2By&c"))
+        #expect(decoded.map(\.0) == ["a", "b", "c"])
+        #expect(decoded.map(\.1) == ["x y", "x+y", ""])
+        #expect(try #require(FormEncoding.decode("")).isEmpty)
+    }
+
+    @Test(arguments: ["a=%", "a=%4", "a=%zz", "%G1=b", "a=%FF", "a=%C3"])
+    func malformedEscapesGiveNil(_ text: String) {
+        #expect(FormEncoding.decode(text) == nil)
+    }
+}
