@@ -205,3 +205,12 @@ def test_client_secret_post(provider):
                           data={"grant_type": "client_credentials"}, timeout=10)
     assert wrong.status_code == 401 and wrong.json()["error"] == "invalid_client"
     assert wrong.headers["WWW-Authenticate"].startswith("Basic")
+
+
+def test_demo_runs_every_step():
+    result = subprocess.run([AUTHFLOW_BIN, "demo"], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert result.returncode == 0, result.stderr
+    for step in ("discovery", "browser sign-in", "code exchange + ID token", "userinfo", "refresh", "revocation"):
+        assert step in result.stdout
+    assert "refreshing again → invalid_grant" in result.stdout
+    assert "sub                  demo" in result.stdout
