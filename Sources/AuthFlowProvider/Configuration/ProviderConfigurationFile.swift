@@ -25,14 +25,20 @@ import Foundation
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 public struct ProviderConfigurationFile: Decodable, Sendable {
     struct Client: Decodable, Sendable {
-        let client_id: String
-        let client_secret: String?
-        let token_endpoint_auth_method: ProviderClient.Authentication?
-        let redirect_uris: [String]?
-        let post_logout_redirect_uris: [String]?
-        let grant_types: [String]?
+        let clientId: String
+        let clientSecret: String?
+        let tokenEndpointAuthMethod: ProviderClient.Authentication?
+        let redirectUris: [String]?
+        let postLogoutRedirectUris: [String]?
+        let grantTypes: [String]?
         let scope: String?
-        let id_token_signed_response_alg: SigningAlgorithm?
+        let idTokenSignedResponseAlg: SigningAlgorithm?
+
+        enum CodingKeys: String, CodingKey {
+            case clientId = "client_id", clientSecret = "client_secret", tokenEndpointAuthMethod = "token_endpoint_auth_method"
+            case redirectUris = "redirect_uris", postLogoutRedirectUris = "post_logout_redirect_uris", grantTypes = "grant_types"
+            case scope, idTokenSignedResponseAlg = "id_token_signed_response_alg"
+        }
     }
 
     struct User: Decodable, Sendable {
@@ -43,28 +49,41 @@ public struct ProviderConfigurationFile: Decodable, Sendable {
     }
 
     struct Lifetimes: Decodable, Sendable {
-        let authorization_code: TimeInterval?
-        let access_token: TimeInterval?
-        let id_token: TimeInterval?
-        let refresh_token: TimeInterval?
-        let device_code: TimeInterval?
-        let device_polling_interval: TimeInterval?
+        let authorizationCode: TimeInterval?
+        let accessToken: TimeInterval?
+        let idToken: TimeInterval?
+        let refreshToken: TimeInterval?
+        let deviceCode: TimeInterval?
+        let devicePollingInterval: TimeInterval?
+
+        enum CodingKeys: String, CodingKey {
+            case authorizationCode = "authorization_code", accessToken = "access_token", idToken = "id_token"
+            case refreshToken = "refresh_token", deviceCode = "device_code", devicePollingInterval = "device_polling_interval"
+        }
     }
 
     struct Key: Decodable, Sendable {
         let kid: String
         let alg: SigningAlgorithm
         let pem: String?
-        let pem_file: String?
+        let pemFile: String?
+
+        enum CodingKeys: String, CodingKey {
+            case kid, alg, pem, pemFile = "pem_file"
+        }
     }
 
     let port: Int?
-    let sign_in: String?
-    let automatic_user: String?
+    let signIn: String?
+    let automaticUser: String?
     let clients: [Client]?
     let users: [User]?
     let lifetimes: Lifetimes?
-    let signing_keys: [Key]?
+    let signingKeys: [Key]?
+
+    enum CodingKeys: String, CodingKey {
+        case port, signIn = "sign_in", automaticUser = "automatic_user", clients, users, lifetimes, signingKeys = "signing_keys"
+    }
 
     /// Reads and converts a configuration file; relative `pem_file` paths
     /// are resolved against the file's directory.
@@ -83,20 +102,20 @@ public struct ProviderConfigurationFile: Decodable, Sendable {
         if let port { configuration.port = port }
         if let clients {
             configuration.clients = clients.map { client in
-                ProviderClient(id: client.client_id, secret: client.client_secret, authentication: client.token_endpoint_auth_method,
-                               redirectURIs: client.redirect_uris ?? [], postLogoutRedirectURIs: client.post_logout_redirect_uris,
-                               grantTypes: client.grant_types.map(Set.init) ?? [GrantType.authorizationCode, GrantType.refreshToken],
+                ProviderClient(id: client.clientId, secret: client.clientSecret, authentication: client.tokenEndpointAuthMethod,
+                               redirectURIs: client.redirectUris ?? [], postLogoutRedirectURIs: client.postLogoutRedirectUris,
+                               grantTypes: client.grantTypes.map(Set.init) ?? [GrantType.authorizationCode, GrantType.refreshToken],
                                scopes: client.scope.map { Set($0.split(separator: " ").map(String.init)) }
                                    ?? ["openid", "profile", "email", "offline_access"],
-                               idTokenSigningAlgorithm: client.id_token_signed_response_alg ?? .rs256)
+                               idTokenSigningAlgorithm: client.idTokenSignedResponseAlg ?? .rs256)
             }
         }
         if let users {
             configuration.users = users.map { ProviderUser(subject: $0.sub, username: $0.username, password: $0.password, claims: $0.claims ?? [:]) }
         }
-        switch sign_in {
+        switch signIn {
         case nil, "automatic"?:
-            let subject = automatic_user ?? (users == nil ? DemoValues.user.subject : configuration.users.first?.subject ?? "")
+            let subject = automaticUser ?? (users == nil ? DemoValues.user.subject : configuration.users.first?.subject ?? "")
             configuration.signIn = .automatic(subject: subject)
         case "login_page"?:
             configuration.signIn = .loginPage
@@ -106,16 +125,16 @@ public struct ProviderConfigurationFile: Decodable, Sendable {
         if let lifetimes {
             let defaults = TokenLifetimes()
             configuration.lifetimes = TokenLifetimes(
-                authorizationCode: lifetimes.authorization_code ?? defaults.authorizationCode,
-                accessToken: lifetimes.access_token ?? defaults.accessToken, idToken: lifetimes.id_token ?? defaults.idToken,
-                refreshToken: lifetimes.refresh_token ?? defaults.refreshToken, deviceCode: lifetimes.device_code ?? defaults.deviceCode,
-                devicePollingInterval: lifetimes.device_polling_interval ?? defaults.devicePollingInterval)
+                authorizationCode: lifetimes.authorizationCode ?? defaults.authorizationCode,
+                accessToken: lifetimes.accessToken ?? defaults.accessToken, idToken: lifetimes.idToken ?? defaults.idToken,
+                refreshToken: lifetimes.refreshToken ?? defaults.refreshToken, deviceCode: lifetimes.deviceCode ?? defaults.deviceCode,
+                devicePollingInterval: lifetimes.devicePollingInterval ?? defaults.devicePollingInterval)
         }
-        configuration.signingKeys = try (signing_keys ?? []).map { key in
+        configuration.signingKeys = try (signingKeys ?? []).map { key in
             let pem: String
             if let inline = key.pem {
                 pem = inline
-            } else if let path = key.pem_file {
+            } else if let path = key.pemFile {
                 pem = try String(contentsOf: URL(fileURLWithPath: path, relativeTo: directory), encoding: .utf8)
             } else {
                 throw ProviderConfigurationError("signing key \(key.kid) needs pem or pem_file")
