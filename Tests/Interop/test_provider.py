@@ -13,6 +13,7 @@ import json
 import os
 import secrets
 import signal
+import sys
 import subprocess
 import time
 from urllib.parse import parse_qs, quote, urlsplit
@@ -214,3 +215,29 @@ def test_demo_runs_every_step():
         assert step in result.stdout
     assert "refreshing again → invalid_grant" in result.stdout
     assert "sub                  demo" in result.stdout
+
+
+@pytest.mark.skipif(not (os.path.exists("/usr/bin/chromium") and os.path.exists("/usr/bin/chromedriver")),
+                    reason="headless Chromium is not installed")
+def test_cli_login_through_the_login_page_in_chromium(tmp_path):
+    # The real browser path: authflow login opens browser.py (headless Chromium),
+    # which fills in the provider's login page and follows the redirect to the
+    # CLI's loopback listener.
+    config = tmp_path / "login-page.json"
+    config.write_text(json.dumps({"sign_in": "login_page"}))
+    process, issuer, _ = start(str(config))
+    try:
+        env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "xdg"), INTEROP_USERNAME="demo", INTEROP_PASSWORD="demo",
+                   BROWSER=f"{sys.executable} {os.path.join(os.path.dirname(os.path.abspath(__file__)), 'browser.py')}")
+        env.pop("INTEROP_BROWSER_ACTION", None)
+        result = subprocess.run([AUTHFLOW_BIN, "login", "--issuer", issuer, "--client-id", "authflow-demo",
+                                 "--scope", "openid profile email offline_access", "--json"],
+                                env=env, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+        assert result.returncode == 0, result.stderr[-2000:]
+        summary = json.loads(result.stdout)
+        assert summary["subject"] == "demo" and summary["id_token_claims"]["iss"] == issuer
+        token = subprocess.run([AUTHFLOW_BIN, "token"], env=env, capture_output=True, text=True, timeout=60)
+        assert token.returncode == 0 and token.stdout.strip()
+    finally:
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=10) == 0

@@ -19,7 +19,7 @@ struct ProviderResponse: Sendable {
     static func html(_ page: String, status: Int = 200) -> ProviderResponse {
         ProviderResponse(status: status, headers: [
             ("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store"),
-            ("X-Frame-Options", "DENY"), ("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'"),
+            ("X-Frame-Options", "DENY"), ("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'"),
         ], body: Array(page.utf8))
     }
 
