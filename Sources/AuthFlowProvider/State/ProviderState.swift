@@ -16,6 +16,7 @@ actor ProviderState {
     var accessTokens: [String: AccessTokenRecord] = [:]
     var refreshTokens: [String: RefreshTokenRecord] = [:]
     var devices: [String: DeviceRecord] = [:]
+    private var lastSweep = Date.distantPast
 
     init(configuration: ProviderConfiguration) throws {
         self.configuration = configuration
@@ -49,9 +50,15 @@ actor ProviderState {
     /// The JWK Set document.
     func jwks() throws -> JSONValue { try keys.jwks() }
 
-    /// Drops expired codes and device authorizations (called on each issue).
+    /// Drops expired codes, tokens and device authorizations, at most every
+    /// 10 s (called when something is issued). Used codes and rotated refresh
+    /// tokens are kept until they expire, so that a replay is still recognised.
     func sweep(now: Date) {
+        guard now.timeIntervalSince(lastSweep) >= 10 else { return }
+        lastSweep = now
         codes = codes.filter { $0.value.expiresAt.addingTimeInterval(300) > now }
         devices = devices.filter { $0.value.expiresAt.addingTimeInterval(300) > now }
+        accessTokens = accessTokens.filter { $0.value.expiresAt > now }
+        refreshTokens = refreshTokens.filter { $0.value.expiresAt > now }
     }
 }
