@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "AuthFlowLoopback", targets: ["AuthFlowLoopback"]),
         .library(name: "AuthFlowApple", targets: ["AuthFlowApple"]),
         .library(name: "TerminalQR", targets: ["TerminalQR"]),
+        .library(name: "AuthFlowProvider", targets: ["AuthFlowProvider"]),
         .executable(name: "authflow", targets: ["authflow"]),
     ],
     dependencies: [
@@ -22,6 +23,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+        // The embedded provider only; the engine never depends on a server framework.
+        // The swift-configuration trait is not needed.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.0.0", traits: ["FullFoundation"]),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
     ],
     targets: [
         .target(
@@ -50,12 +56,29 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "TerminalQR", swiftSettings: strict),
+        .target(
+            name: "AuthFlowProvider",
+            dependencies: [
+                "AuthFlow",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "authflow",
             dependencies: [
                 "AuthFlow",
                 "AuthFlowLoopback",
                 "TerminalQR",
+                "AuthFlowProvider",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -79,6 +102,11 @@ let package = Package(
         .testTarget(
             name: "TerminalQRTests",
             dependencies: ["TerminalQR"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "AuthFlowProviderTests",
+            dependencies: ["AuthFlow", "AuthFlowLoopback", "AuthFlowProvider"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -4,12 +4,14 @@ import Foundation
 
 /// Printing and exit codes: the CLI contract of DESIGN.md.
 enum Output {
+    // `write(contentsOf:)` throws where `write(_:)` traps: a closed pipe
+    // (`authflow demo | head`) must not crash the program.
     static func stderr(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        try? FileHandle.standardError.write(contentsOf: Data((text + "\n").utf8))
     }
 
     static func stdout(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        try? FileHandle.standardOutput.write(contentsOf: Data((text + "\n").utf8))
     }
 
     /// One JSON value on stdout, keys sorted.

@@ -1,0 +1,69 @@
+import Foundation
+
+/// A client registered with the ``EmbeddedProvider``.
+///
+/// Public clients (native apps, the CLI) authenticate with `client_id` alone
+/// and must use PKCE; confidential clients authenticate with their secret by
+/// the one method they are registered for.
+public struct ProviderClient: Sendable, Equatable {
+    /// How a client authenticates at the token, revocation and introspection endpoints.
+    public enum Authentication: String, Sendable, Codable, CaseIterable {
+        /// A public client: `client_id` in the form body, no secret.
+        case none
+        /// HTTP Basic with the form-urlencoded id and secret (RFC 6749 §2.3.1).
+        case clientSecretBasic = "client_secret_basic"
+        /// `client_id` and `client_secret` in the form body.
+        case clientSecretPost = "client_secret_post"
+    }
+
+    /// The client identifier.
+    public var id: String
+    /// The secret of a confidential client; `nil` for a public one.
+    public var secret: String?
+    /// The one authentication method this client uses.
+    public var authentication: Authentication
+    /// Registered redirect URIs, matched exactly; a registered
+    /// `http://127.0.0.1/…` or `http://[::1]/…` URI accepts any port (RFC 8252 §7.3).
+    public var redirectURIs: [String]
+    /// Where the end-session endpoint may send the user back to (same matching rules).
+    public var postLogoutRedirectURIs: [String]
+    /// Grant types the client may use: `authorization_code`, `refresh_token`,
+    /// `client_credentials`, `urn:ietf:params:oauth:grant-type:device_code`.
+    public var grantTypes: Set<String>
+    /// Scopes the client may request.
+    public var scopes: Set<String>
+    /// The algorithm its ID tokens are signed with: `RS256` or `ES256`.
+    public var idTokenSigningAlgorithm: SigningAlgorithm
+
+    /// Creates a client registration.
+    public init(id: String, secret: String? = nil, authentication: Authentication? = nil, redirectURIs: [String] = [],
+                postLogoutRedirectURIs: [String]? = nil, grantTypes: Set<String> = [GrantType.authorizationCode, GrantType.refreshToken],
+                scopes: Set<String> = ["openid", "profile", "email", "offline_access"],
+                idTokenSigningAlgorithm: SigningAlgorithm = .rs256) {
+        self.id = id
+        self.secret = secret
+        self.authentication = authentication ?? (secret == nil ? .none : .clientSecretBasic)
+        self.redirectURIs = redirectURIs
+        self.postLogoutRedirectURIs = postLogoutRedirectURIs ?? redirectURIs
+        self.grantTypes = grantTypes
+        self.scopes = scopes
+        self.idTokenSigningAlgorithm = idTokenSigningAlgorithm
+    }
+
+    /// Whether this is a confidential client (it has a secret).
+    public var isConfidential: Bool { authentication != .none }
+}
+
+/// The grant type names the provider knows.
+public enum GrantType {
+    /// RFC 6749 §4.1.
+    public static let authorizationCode = "authorization_code"
+    /// RFC 6749 §6.
+    public static let refreshToken = "refresh_token"
+    /// RFC 6749 §4.4.
+    public static let clientCredentials = "client_credentials"
+    /// RFC 8628 §3.4.
+    public static let deviceCode = "urn:ietf:params:oauth:grant-type:device_code"
+    /// Every grant type above.
+    public static let all: [String] = [authorizationCode, refreshToken, clientCredentials, deviceCode]
+}

@@ -1,0 +1,110 @@
+import AuthFlow
+import Foundation
+import Logging
+
+/// Everything an ``EmbeddedProvider`` starts from: where it listens, its
+/// clients and users, token lifetimes and signing keys.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+public struct ProviderConfiguration: Sendable {
+    /// The port on 127.0.0.1; 0 picks a free one (the default).
+    public var port: Int
+    /// Registered clients.
+    public var clients: [ProviderClient]
+    /// Users who can sign in.
+    public var users: [ProviderUser]
+    /// Token lifetimes.
+    public var lifetimes: TokenLifetimes
+    /// Signing keys; when empty, an RS256 and an ES256 key are generated at start.
+    public var signingKeys: [SigningKey]
+    /// How users sign in at the authorization endpoint.
+    public var signIn: SignInMode
+    /// Where the provider and its HTTP server log (default: warnings only).
+    public var logger: Logger
+
+    /// Creates a configuration.
+    public init(port: Int = 0, clients: [ProviderClient], users: [ProviderUser], lifetimes: TokenLifetimes = .init(),
+                signingKeys: [SigningKey] = [], signIn: SignInMode = .loginPage, logger: Logger? = nil) {
+        self.port = port
+        self.clients = clients
+        self.users = users
+        self.lifetimes = lifetimes
+        self.signingKeys = signingKeys
+        self.signIn = signIn
+        self.logger = logger ?? {
+            var logger = Logger(label: "AuthFlowProvider")
+            logger.logLevel = .warning
+            return logger
+        }()
+    }
+
+    /// The demo: a public client `authflow-demo` (redirect
+    /// `http://127.0.0.1/callback`, any port), a confidential client
+    /// `authflow-demo-backend` (secret `demo-secret`, `client_secret_basic`)
+    /// and the user `demo` (password `demo`), signed in automatically.
+    public static var demo: ProviderConfiguration {
+        ProviderConfiguration(clients: [DemoValues.publicClient, DemoValues.confidentialClient], users: [DemoValues.user],
+                              signIn: .automatic(subject: DemoValues.user.subject))
+    }
+
+    /// The client with `id`, if registered.
+    func client(_ id: String) -> ProviderClient? { clients.first { $0.id == id } }
+
+    /// The user with `subject`, if any.
+    func user(subject: String) -> ProviderUser? { users.first { $0.subject == subject } }
+
+    /// Checks the configuration before anything starts.
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ProviderConfigurationError("port must be 0…65535") }
+        var ids = Set<String>()
+        for client in clients {
+            guard !client.id.isEmpty, ids.insert(client.id).inserted else {
+                throw ProviderConfigurationError("client ids must be non-empty and unique (\(client.id))")
+            }
+            guard client.isConfidential == (client.secret != nil) else {
+                throw ProviderConfigurationError("client \(client.id): a secret goes with client_secret_basic or client_secret_post, and only then")
+            }
+            for uri in client.redirectURIs + client.postLogoutRedirectURIs {
+                guard let url = URL(string: uri), url.scheme != nil, url.fragment == nil else {
+                    throw ProviderConfigurationError("client \(client.id): \(uri) is not an absolute URI without a fragment")
+                }
+            }
+            for grant in client.grantTypes where !GrantType.all.contains(grant) {
+                throw ProviderConfigurationError("client \(client.id): unknown grant type \(grant)")
+            }
+        }
+        var subjects = Set<String>(), names = Set<String>()
+        for user in users {
+            guard !user.subject.isEmpty, subjects.insert(user.subject).inserted, names.insert(user.username).inserted else {
+                throw ProviderConfigurationError("user subjects and usernames must be non-empty and unique (\(user.subject))")
+            }
+        }
+        if case .automatic(let subject) = signIn, user(subject: subject) == nil {
+            throw ProviderConfigurationError("automatic sign-in names the unknown user \(subject)")
+        }
+    }
+}
+
+/// A configuration the provider cannot start with.
+public struct ProviderConfigurationError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong.
+    public let description: String
+
+    init(_ description: String) { self.description = description }
+}
+
+/// The values of ``ProviderConfiguration/demo``.
+public enum DemoValues {
+    /// The public client of the demo.
+    public static let publicClient = ProviderClient(
+        id: "authflow-demo", redirectURIs: ["http://127.0.0.1/callback", "http://[::1]/callback"],
+        grantTypes: [GrantType.authorizationCode, GrantType.refreshToken, GrantType.deviceCode])
+    /// The confidential client of the demo.
+    public static let confidentialClient = ProviderClient(
+        id: "authflow-demo-backend", secret: "demo-secret", authentication: .clientSecretBasic,
+        redirectURIs: ["http://127.0.0.1/callback"], grantTypes: Set(GrantType.all))
+    /// The demo user.
+    public static let user = ProviderUser(subject: "demo", password: "demo", claims: [
+        "name": .string("Demo User"), "preferred_username": .string("demo"), "given_name": .string("Demo"),
+        "family_name": .string("User"), "email": .string("demo@example.com"), "email_verified": .bool(true),
+    ])
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+/// How long what the provider issues stays valid, in seconds.
+public struct TokenLifetimes: Sendable, Equatable {
+    /// Authorization codes (default 60 s).
+    public var authorizationCode: TimeInterval
+    /// Access tokens (default 1 hour).
+    public var accessToken: TimeInterval
+    /// ID tokens (default 1 hour).
+    public var idToken: TimeInterval
+    /// Refresh tokens (default 30 days).
+    public var refreshToken: TimeInterval
+    /// Device codes and user codes (default 10 minutes).
+    public var deviceCode: TimeInterval
+    /// The device polling interval announced (default 5 s; tests may use less).
+    public var devicePollingInterval: TimeInterval
+    /// How much `slow_down` adds to the polling interval (RFC 8628 §3.5: 5 s).
+    public var deviceSlowDownIncrement: TimeInterval
+
+    /// Creates lifetimes; every default is the usual production value.
+    public init(authorizationCode: TimeInterval = 60, accessToken: TimeInterval = 3600, idToken: TimeInterval = 3600,
+                refreshToken: TimeInterval = 30 * 86_400, deviceCode: TimeInterval = 600,
+                devicePollingInterval: TimeInterval = 5, deviceSlowDownIncrement: TimeInterval = 5) {
+        self.authorizationCode = authorizationCode
+        self.accessToken = accessToken
+        self.idToken = idToken
+        self.refreshToken = refreshToken
+        self.deviceCode = deviceCode
+        self.devicePollingInterval = devicePollingInterval
+        self.deviceSlowDownIncrement = deviceSlowDownIncrement
+    }
+}

@@ -1,0 +1,123 @@
+import AuthFlow
+import Foundation
+
+/// The authorization endpoint (RFC 6749 §4.1.1, OIDC Core §3.1.2, RFC 7636, RFC 9207).
+///
+/// An unknown client or redirect URI gets an error page, never a redirect.
+/// Every other error redirects with `error`, `state` and `iss`; success
+/// redirects with `code`, `state` and `iss`.
+struct AuthorizeEndpoint: Sendable {
+    let state: ProviderState
+
+    func handle(_ request: ProviderRequest) async -> ProviderResponse {
+        let text: String
+        switch request.method {
+        case "GET": text = request.query
+        case "POST":
+            guard request.mediaType == "application/x-www-form-urlencoded" else {
+                return HTML.errorPage("invalid_request", "the body must be application/x-www-form-urlencoded")
+            }
+            text = String(decoding: request.body, as: UTF8.self)
+        default: return .methodNotAllowed("GET, POST")
+        }
+        // Client and redirect URI first: until both are known good, nothing is redirected.
+        guard let pairs = FormEncoding.decode(text) else { return HTML.errorPage("invalid_request", "the parameters are malformed") }
+        let clientIDs = pairs.filter { $0.0 == "client_id" }.map(\.1)
+        let redirects = pairs.filter { $0.0 == "redirect_uri" }.map(\.1)
+        guard clientIDs.count == 1, let client = state.configuration.client(clientIDs[0]) else {
+            return HTML.errorPage("invalid_request", clientIDs.count > 1 ? "client_id is repeated" : "unknown or missing client_id")
+        }
+        guard redirects.count == 1, RedirectURIMatcher.matches(redirects[0], registered: client.redirectURIs) else {
+            return HTML.errorPage("invalid_request", redirects.count > 1 ? "redirect_uri is repeated"
+                                  : redirects.isEmpty ? "redirect_uri is missing" : "redirect_uri is not registered for this client")
+        }
+        let redirectURI = redirects[0]
+        let issuer = await state.issuer
+        let stateValues = pairs.filter { $0.0 == "state" }.map(\.1)
+        let reply = AuthorizationReply(redirectURI: redirectURI, state: stateValues.count == 1 ? stateValues[0] : nil, issuer: issuer)
+        do {
+            let form = try StrictForm(text)
+            let checked = try AuthorizeEndpoint.validate(form, client: client)
+            return try await signIn(checked, form: form, client: client, reply: reply, isPost: request.method == "POST")
+        } catch {
+            return reply.error(error.code, error.description)
+        }
+    }
+
+    /// A request that passed every check.
+    struct CheckedRequest {
+        let scopes: [String]
+        let challenge: String
+        let nonce: String?
+        let prompt: Set<String>
+    }
+
+    static func validate(_ form: StrictForm, client: ProviderClient) throws(OAuthFailure) -> CheckedRequest {
+        if form["request"] != nil { throw OAuthFailure("request_not_supported", "request objects are not supported") }
+        if form["request_uri"] != nil { throw OAuthFailure("request_uri_not_supported", "request_uri is not supported") }
+        let responseType = try form.required("response_type")
+        guard responseType == "code" else { throw OAuthFailure("unsupported_response_type", "only response_type=code is supported") }
+        guard client.grantTypes.contains(GrantType.authorizationCode) else {
+            throw .unauthorizedClient("the client may not use the authorization code grant")
+        }
+        guard let challenge = form["code_challenge"] else { throw .invalidRequest("code_challenge is required (PKCE, RFC 7636)") }
+        guard let method = form["code_challenge_method"] else {
+            throw .invalidRequest("code_challenge_method is required and must be S256 (plain is not supported)")
+        }
+        guard method == "S256" else { throw .invalidRequest("code_challenge_method must be S256 (plain is not supported)") }
+        guard PKCECheck.isValidChallenge(challenge) else { throw .invalidRequest("code_challenge is not a S256 challenge") }
+        let scopes = form.scopes ?? []
+        if let scope = scopes.first(where: { !client.scopes.contains($0) }) {
+            throw .invalidScope("the client may not request the scope \(scope)")
+        }
+        let prompt = Set(form["prompt"]?.split(separator: " ").map(String.init) ?? [])
+        if prompt.contains("none"), prompt.count > 1 { throw .invalidRequest("prompt=none cannot be combined with other values") }
+        return CheckedRequest(scopes: scopes, challenge: challenge, nonce: form["nonce"], prompt: prompt)
+    }
+
+    /// Signs the user in (automatically, or by the login page) and redirects with a code.
+    private func signIn(_ checked: CheckedRequest, form: StrictForm, client: ProviderClient, reply: AuthorizationReply,
+                        isPost: Bool) async throws(OAuthFailure) -> ProviderResponse {
+        let configuration = state.configuration
+        let subject: String
+        switch configuration.signIn {
+        case .automatic(let automatic):
+            subject = automatic
+        case .loginPage:
+            if checked.prompt.contains("none") { throw OAuthFailure("login_required", "the user is not signed in") }
+            guard isPost, form["authflow_login"] == "1" else { return LoginPage.render(form: form, client: client, message: nil) }
+            guard form["decision"] == "allow" else { throw OAuthFailure("access_denied", "the user declined") }
+            guard let user = configuration.users.first(where: { $0.username == form["username"] }),
+                  SecretComparison.equal(form["password"] ?? "", user.password) else {
+                return LoginPage.render(form: form, client: client, message: "Wrong username or password.")
+            }
+            subject = user.subject
+        }
+        let code = await state.issueCode(clientID: client.id, subject: subject, scopes: checked.scopes, authTime: Date(),
+                                         redirectURI: reply.redirectURI, challenge: checked.challenge, nonce: checked.nonce)
+        return reply.success(code: code)
+    }
+}
+
+/// Builds the redirects of an authorization response.
+struct AuthorizationReply: Sendable {
+    let redirectURI: String
+    let state: String?
+    let issuer: String
+
+    func success(code: String) -> ProviderResponse {
+        redirect([("code", code)])
+    }
+
+    func error(_ code: String, _ description: String) -> ProviderResponse {
+        redirect([("error", code), ("error_description", description)])
+    }
+
+    private func redirect(_ pairs: [(String, String)]) -> ProviderResponse {
+        var all = pairs
+        if let state { all.append(("state", state)) }
+        all.append(("iss", issuer))
+        let separator = redirectURI.contains("?") ? "&" : "?"
+        return .redirect(redirectURI + separator + FormEncoding.encode(all))
+    }
+}

@@ -1,0 +1,35 @@
+import AuthFlow
+import Foundation
+
+/// The device authorization endpoint (RFC 8628 §3.1–3.2).
+struct DeviceAuthorizationEndpoint: Sendable {
+    let state: ProviderState
+
+    func handle(_ request: ProviderRequest) async -> ProviderResponse {
+        guard request.method == "POST" else { return .methodNotAllowed("POST") }
+        do throws(OAuthFailure) {
+            let form = try StrictForm(body: request)
+            let client = try ClientAuthenticator(clients: state.configuration.clients).authenticate(request, form: form)
+            guard client.grantTypes.contains(GrantType.deviceCode) else {
+                throw OAuthFailure.unauthorizedClient("the client may not use the device authorization grant")
+            }
+            let scopes = form.scopes ?? []
+            if let scope = scopes.first(where: { !client.scopes.contains($0) }) {
+                throw OAuthFailure.invalidScope("the client may not request the scope \(scope)")
+            }
+            let (deviceCode, record) = await state.startDeviceAuthorization(client: client, scopes: scopes)
+            let verification = await state.issuer + EndpointPaths.device
+            let lifetimes = state.configuration.lifetimes
+            return .json(.object([
+                "device_code": .string(deviceCode),
+                "user_code": .string(record.userCode),
+                "verification_uri": .string(verification),
+                "verification_uri_complete": .string(verification + "?" + FormEncoding.encode([("user_code", record.userCode)])),
+                "expires_in": .number(lifetimes.deviceCode.rounded(.up)),
+                "interval": .number(lifetimes.devicePollingInterval.rounded(.up)),
+            ]), noStore: true)
+        } catch {
+            return error.response
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import AuthFlow
+
+/// OpenID Connect Discovery 1.0 §3 and RFC 8414 §2 metadata (one document
+/// for both), and the JWK Set.
+struct DiscoveryEndpoint: Sendable {
+    let state: ProviderState
+
+    func metadata() async -> ProviderResponse {
+        let issuer = await state.issuer
+        let configuration = state.configuration
+        func url(_ path: String) -> JSONValue { .string(issuer + path) }
+        func strings(_ values: [String]) -> JSONValue { .array(values.map(JSONValue.string)) }
+        let scopes = Set(configuration.clients.flatMap(\.scopes)).union(["openid"]).sorted()
+        let authMethods = ProviderClient.Authentication.allCases.map(\.rawValue)
+        let document: [String: JSONValue] = [
+            "issuer": .string(issuer),
+            "authorization_endpoint": url(EndpointPaths.authorize),
+            "token_endpoint": url(EndpointPaths.token),
+            "userinfo_endpoint": url(EndpointPaths.userinfo),
+            "jwks_uri": url(EndpointPaths.jwks),
+            "revocation_endpoint": url(EndpointPaths.revoke),
+            "introspection_endpoint": url(EndpointPaths.introspect),
+            "end_session_endpoint": url(EndpointPaths.endSession),
+            "device_authorization_endpoint": url(EndpointPaths.deviceAuthorization),
+            "scopes_supported": strings(scopes),
+            "response_types_supported": strings(["code"]),
+            "response_modes_supported": strings(["query"]),
+            "grant_types_supported": strings(GrantType.all),
+            "subject_types_supported": strings(["public"]),
+            "id_token_signing_alg_values_supported": strings(SigningAlgorithm.allCases.map(\.rawValue)),
+            "token_endpoint_auth_methods_supported": strings(authMethods),
+            "revocation_endpoint_auth_methods_supported": strings(authMethods),
+            "introspection_endpoint_auth_methods_supported": strings(authMethods),
+            "code_challenge_methods_supported": strings(["S256"]),
+            "claims_supported": strings(["sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "at_hash", "name",
+                                         "given_name", "family_name", "preferred_username", "email", "email_verified"]),
+            "authorization_response_iss_parameter_supported": .bool(true),
+            "request_parameter_supported": .bool(false),
+            "request_uri_parameter_supported": .bool(false),
+            "claims_parameter_supported": .bool(false),
+        ]
+        return .json(.object(document))
+    }
+
+    func jwks() async -> ProviderResponse {
+        do {
+            var response = ProviderResponse.json(try await state.jwks())
+            response.headers.append(("Cache-Control", "max-age=60"))
+            return response
+        } catch {
+            return .json(.object(["error": .string("server_error")]), status: 500)
+        }
+    }
+}

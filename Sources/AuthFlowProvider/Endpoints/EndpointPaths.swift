@@ -1,0 +1,14 @@
+/// Where each endpoint lives, relative to the issuer.
+enum EndpointPaths {
+    static let openIDConfiguration = "/.well-known/openid-configuration"
+    static let authorizationServerMetadata = "/.well-known/oauth-authorization-server"
+    static let jwks = "/jwks"
+    static let authorize = "/authorize"
+    static let token = "/token"
+    static let userinfo = "/userinfo"
+    static let revoke = "/revoke"
+    static let introspect = "/introspect"
+    static let endSession = "/end-session"
+    static let deviceAuthorization = "/device_authorization"
+    static let device = "/device"
+}

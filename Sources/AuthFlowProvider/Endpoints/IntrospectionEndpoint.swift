@@ -1,0 +1,37 @@
+import AuthFlow
+import Foundation
+
+/// Token introspection (RFC 7662). Confidential clients may introspect any
+/// token; a public client only its own. Anything else is `active: false`.
+struct IntrospectionEndpoint: Sendable {
+    let state: ProviderState
+
+    func handle(_ request: ProviderRequest) async -> ProviderResponse {
+        guard request.method == "POST" else { return .methodNotAllowed("POST") }
+        do throws(OAuthFailure) {
+            let form = try StrictForm(body: request)
+            let client = try ClientAuthenticator(clients: state.configuration.clients).authenticate(request, form: form)
+            let token = try form.required("token")
+            guard let info = await state.lookup(token, includeRefresh: true), client.isConfidential || info.clientID == client.id else {
+                return .json(.object(["active": .bool(false)]), noStore: true)
+            }
+            var body: [String: JSONValue] = [
+                "active": .bool(true),
+                "client_id": .string(info.clientID),
+                "scope": .string(info.scopes.joined(separator: " ")),
+                "token_type": .string(info.kind == "access_token" ? "Bearer" : "refresh_token"),
+                "exp": .number(info.expiresAt.timeIntervalSince1970.rounded(.down)),
+                "iat": .number(info.issuedAt.timeIntervalSince1970.rounded(.down)),
+                "iss": .string(await state.issuer),
+                "aud": .string(info.clientID),
+            ]
+            if let subject = info.subject {
+                body["sub"] = .string(subject)
+                body["username"] = state.configuration.user(subject: subject).map { .string($0.username) }
+            }
+            return .json(.object(body), noStore: true)
+        } catch {
+            return error.response
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import AuthFlow
+
+/// The token endpoint (RFC 6749 §3.2, §4.1.3, §4.4, §6; RFC 8628 §3.4).
+/// Every answer, success or error, carries `Cache-Control: no-store`.
+struct TokenEndpointHandler: Sendable {
+    let state: ProviderState
+
+    func handle(_ request: ProviderRequest) async -> ProviderResponse {
+        guard request.method == "POST" else { return .methodNotAllowed("POST") }
+        do {
+            let form = try StrictForm(body: request)
+            let client = try ClientAuthenticator(clients: state.configuration.clients).authenticate(request, form: form)
+            let grantType = try form.required("grant_type")
+            guard GrantType.all.contains(grantType) else {
+                throw OAuthFailure("unsupported_grant_type", "the grant type \(grantType) is not supported")
+            }
+            guard client.grantTypes.contains(grantType) else { throw OAuthFailure.unauthorizedClient("the client may not use \(grantType)") }
+            let body = try await grant(grantType, form: form, client: client)
+            return .json(body, noStore: true)
+        } catch let failure as OAuthFailure {
+            return failure.response
+        } catch {
+            state.logger.error("token endpoint failed", metadata: ["error": "\(type(of: error))"])
+            return OAuthFailure("server_error", "the provider failed", status: 500).response
+        }
+    }
+
+    private func grant(_ grantType: String, form: StrictForm, client: ProviderClient) async throws -> JSONValue {
+        switch grantType {
+        case GrantType.authorizationCode:
+            let code = try form.required("code")
+            let redirectURI = try form.required("redirect_uri")
+            guard let verifier = form["code_verifier"] else { throw OAuthFailure.invalidRequest("code_verifier is required (PKCE)") }
+            return try await state.redeemCode(code, client: client, redirectURI: redirectURI, verifier: verifier)
+        case GrantType.refreshToken:
+            return try await state.refresh(try form.required("refresh_token"), client: client, scopes: form.scopes)
+        case GrantType.clientCredentials:
+            guard client.isConfidential else { throw OAuthFailure.unauthorizedClient("client_credentials needs a confidential client") }
+            let scopes = form.scopes ?? []
+            if let scope = scopes.first(where: { !client.scopes.contains($0) || $0 == "openid" || $0 == "offline_access" }) {
+                throw OAuthFailure.invalidScope("the scope \(scope) cannot be granted to a client acting for itself")
+            }
+            return try await state.clientCredentials(client: client, scopes: scopes)
+        default:
+            return try await state.pollDevice(try form.required("device_code"), client: client)
+        }
+    }
+}

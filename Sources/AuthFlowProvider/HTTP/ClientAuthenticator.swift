@@ -1,0 +1,99 @@
+import Crypto
+import Foundation
+
+/// Client authentication at the token, revocation, introspection and device
+/// authorization endpoints (RFC 6749 §2.3): each client by exactly the
+/// method it is registered for, and never by two methods at once.
+struct ClientAuthenticator: Sendable {
+    let clients: [ProviderClient]
+
+    /// The authenticated client, or `invalid_client` / `invalid_request`.
+    func authenticate(_ request: ProviderRequest, form: StrictForm) throws(OAuthFailure) -> ProviderClient {
+        if let header = request.header("Authorization") {
+            guard header.count > 6, header.prefix(6).lowercased() == "basic " else {
+                throw .invalidClient("only HTTP Basic client authentication is supported in the Authorization header", triedBasic: true)
+            }
+            let (id, secret) = try ClientAuthenticator.decodeBasic(String(header.dropFirst(6)))
+            guard form["client_secret"] == nil else { throw .invalidRequest("the client used more than one authentication method") }
+            if let bodyID = form["client_id"], bodyID != id { throw .invalidRequest("client_id differs from the authenticated client") }
+            let client = try lookup(id, triedBasic: true)
+            guard client.authentication == .clientSecretBasic else {
+                throw .invalidClient("the client is not registered for client_secret_basic", triedBasic: true)
+            }
+            try ClientAuthenticator.check(secret, against: client, triedBasic: true)
+            return client
+        }
+        guard let id = form["client_id"] else { throw .invalidClient("no client authentication and no client_id") }
+        let client = try lookup(id)
+        if let secret = form["client_secret"] {
+            guard client.authentication == .clientSecretPost else {
+                throw .invalidClient("the client is not registered for client_secret_post")
+            }
+            try ClientAuthenticator.check(secret, against: client)
+        } else if client.isConfidential {
+            throw .invalidClient("the client is confidential and did not authenticate")
+        }
+        return client
+    }
+
+    private func lookup(_ id: String, triedBasic: Bool = false) throws(OAuthFailure) -> ProviderClient {
+        guard let client = clients.first(where: { $0.id == id }) else { throw .invalidClient("unknown client", triedBasic: triedBasic) }
+        return client
+    }
+
+    private static func check(_ secret: String, against client: ProviderClient, triedBasic: Bool = false) throws(OAuthFailure) {
+        guard let expected = client.secret, SecretComparison.equal(secret, expected) else {
+            throw .invalidClient("client authentication failed", triedBasic: triedBasic)
+        }
+    }
+
+    /// Decodes `base64(urlencode(id):urlencode(secret))`.
+    static func decodeBasic(_ credentials: String) throws(OAuthFailure) -> (String, String) {
+        guard let data = Data(base64Encoded: credentials.trimmingCharacters(in: .whitespaces)),
+              let text = String(data: data, encoding: .utf8),
+              let colon = text.firstIndex(of: ":"),
+              let id = FormComponent.decode(text[..<colon]),
+              let secret = FormComponent.decode(text[text.index(after: colon)...]),
+              !id.isEmpty else {
+            throw .invalidClient("malformed HTTP Basic credentials", triedBasic: true)
+        }
+        return (id, secret)
+    }
+}
+
+/// Constant-time comparison of secrets, by their SHA-256 digests.
+enum SecretComparison {
+    static func equal(_ a: String, _ b: String) -> Bool {
+        let x = Array(SHA256.hash(data: Array(a.utf8))), y = Array(SHA256.hash(data: Array(b.utf8)))
+        var difference: UInt8 = 0
+        for index in 0..<x.count { difference |= x[index] ^ y[index] }
+        return difference == 0
+    }
+}
+
+/// `application/x-www-form-urlencoded` decoding of one component (`+` is a space).
+enum FormComponent {
+    static func decode(_ text: Substring) -> String? {
+        var bytes: [UInt8] = []
+        var iterator = Array(text.utf8).makeIterator()
+        while let byte = iterator.next() {
+            switch byte {
+            case UInt8(ascii: "+"): bytes.append(UInt8(ascii: " "))
+            case UInt8(ascii: "%"):
+                guard let high = iterator.next().flatMap(hex), let low = iterator.next().flatMap(hex) else { return nil }
+                bytes.append(high << 4 | low)
+            default: bytes.append(byte)
+            }
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hex(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

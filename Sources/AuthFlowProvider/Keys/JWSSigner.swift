@@ -1,0 +1,30 @@
+import AuthFlow
+import Foundation
+
+/// Builds compact JWS tokens (RFC 7515) from claims.
+enum JWSSigner {
+    /// Signs `claims` with `key`; the header has `alg`, `kid` and `typ`.
+    static func sign(_ claims: [String: JSONValue], with key: SigningKey, type: String = "JWT") throws -> String {
+        let header: [String: JSONValue] = ["alg": .string(key.algorithm.rawValue), "kid": .string(key.keyID), "typ": .string(type)]
+        let input = "\(Base64URLText.encode(try JSONBody.bytes(.object(header)))).\(Base64URLText.encode(try JSONBody.bytes(.object(claims))))"
+        let signature = try key.sign(Array(input.utf8))
+        return "\(input).\(Base64URLText.encode(signature))"
+    }
+
+    /// The claims of a JWS this provider signed with one of `keys`; nil when
+    /// the signature does not check out or the token is malformed.
+    static func claims(of token: String, signedBy keys: KeyRing) -> [String: JSONValue]? {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3,
+              let headerBytes = Base64URLText.decode(String(parts[0])),
+              let header = try? JSONDecoder().decode(JSONValue.self, from: Data(headerBytes)).objectValue,
+              let kid = header["kid"]?.stringValue,
+              let claimBytes = Base64URLText.decode(String(parts[1])),
+              let claims = try? JSONDecoder().decode(JSONValue.self, from: Data(claimBytes)).objectValue,
+              let signature = Base64URLText.decode(String(parts[2])) else { return nil }
+        let candidates = SigningAlgorithm.allCases.compactMap { keys.active[$0] } + keys.retiring
+        guard let key = candidates.first(where: { $0.keyID == kid }), header["alg"]?.stringValue == key.algorithm.rawValue else { return nil }
+        let input = Array("\(parts[0]).\(parts[1])".utf8)
+        return key.verify(signature, for: input) ? claims : nil
+    }
+}

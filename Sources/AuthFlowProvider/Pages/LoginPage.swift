@@ -1,0 +1,29 @@
+/// The login and consent page of the authorization endpoint: it posts the
+/// authorization request back with the user's name, password and decision.
+enum LoginPage {
+    static let carried = ["response_type", "client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge",
+                          "code_challenge_method", "prompt", "max_age", "login_hint"]
+
+    static func render(form: StrictForm, client: ProviderClient, message: String?) -> ProviderResponse {
+        var hidden = "<input type=\"hidden\" name=\"authflow_login\" value=\"1\">"
+        for name in carried {
+            if let value = form[name] {
+                hidden += "<input type=\"hidden\" name=\"\(name)\" value=\"\(HTML.escape(value))\">"
+            }
+        }
+        let scopes = form.scopes?.joined(separator: ", ") ?? "(none)"
+        let error = message.map { "<p class=\"error\">\(HTML.escape($0))</p>" } ?? ""
+        let body = """
+        <p><strong>\(HTML.escape(client.id))</strong> asks to sign you in, with access to: \(HTML.escape(scopes)).</p>
+        \(error)
+        <form method="post" action="\(EndpointPaths.authorize)">
+        \(hidden)
+        <label>Username <input name="username" autocomplete="username" value="\(HTML.escape(form["login_hint"] ?? form["username"] ?? ""))" autofocus></label>
+        <label>Password <input name="password" type="password" autocomplete="current-password"></label>
+        <button name="decision" value="allow" type="submit">Sign in and allow</button>
+        <button name="decision" value="deny" type="submit">Deny</button>
+        </form>
+        """
+        return .html(HTML.page(title: "Sign in", body: body))
+    }
+}

@@ -1,0 +1,37 @@
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// The Hummingbird 2 application that carries the provider's endpoints:
+/// the only file that knows the HTTP server framework.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+enum HTTPServer {
+    /// Request bodies larger than this are refused (413).
+    static let maximumBodySize = 64 * 1024
+
+    /// An application on 127.0.0.1:`port` (0: ephemeral) that reports the
+    /// bound port through `onRunning` before it serves anything.
+    static func application(router: ProviderRouter, port: Int, logger: Logger,
+                            onRunning: @escaping @Sendable (Int) async -> Void) -> some Service {
+        let responder = CallbackResponder<BasicRequestContext> { request, _ in
+            var request = request
+            let body = try await request.collectBody(upTo: maximumBodySize)
+            let headers = request.headers.map { (name: $0.name.canonicalName, value: $0.value) }
+            let response = await router.respond(ProviderRequest(
+                method: request.method.rawValue, path: request.uri.path, query: request.uri.query ?? "",
+                headers: headers, body: Array(buffer: body)))
+            var fields = HTTPFields()
+            for header in response.headers {
+                if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
+            }
+            return Response(status: .init(code: response.status), headers: fields,
+                            body: .init(byteBuffer: ByteBuffer(bytes: response.body)))
+        }
+        return Application(responder: responder,
+                           configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "authflow-provider"),
+                           onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
+                           logger: logger)
+    }
+}

@@ -1,0 +1,65 @@
+import AuthFlow
+import Foundation
+
+extension ProviderState {
+    /// Starts a device authorization (RFC 8628 §3.1–3.2); returns the device code.
+    func startDeviceAuthorization(client: ProviderClient, scopes: [String], now: Date = Date()) -> (deviceCode: String, record: DeviceRecord) {
+        sweep(now: now)
+        let lifetimes = configuration.lifetimes
+        let record = DeviceRecord(clientID: client.id, userCode: RandomToken.userCode(), scopes: scopes,
+                                  expiresAt: now.addingTimeInterval(lifetimes.deviceCode), interval: lifetimes.devicePollingInterval)
+        let deviceCode = RandomToken.make()
+        devices[deviceCode] = record
+        return (deviceCode, record)
+    }
+
+    /// The pending authorization with this user code (case and dashes ignored).
+    func deviceAuthorization(userCode: String, now: Date = Date()) -> DeviceRecord? {
+        devices.values.first { DeviceState.sameUserCode($0.userCode, userCode) && $0.expiresAt > now && !$0.redeemed }
+    }
+
+    /// Records the user's decision on the verification page; false when the code is unknown or already decided.
+    func decide(userCode: String, approvedBy subject: String?, now: Date = Date()) -> Bool {
+        guard let (deviceCode, record) = devices.first(where: {
+            DeviceState.sameUserCode($0.value.userCode, userCode) && $0.value.expiresAt > now && !$0.value.redeemed
+        }), case .pending = record.decision else { return false }
+        devices[deviceCode]?.decision = subject.map { .approved(subject: $0, authTime: now) } ?? .denied
+        return true
+    }
+
+    /// The device-code grant (RFC 8628 §3.4–3.5): `authorization_pending`
+    /// until the user decides, `slow_down` (and a longer interval) when
+    /// polled too fast, `access_denied`, `expired_token`; redeemed once.
+    func pollDevice(_ deviceCode: String, client: ProviderClient, now: Date = Date()) throws -> JSONValue {
+        guard var record = devices[deviceCode] else { throw OAuthFailure.invalidGrant("the device code is unknown") }
+        guard record.clientID == client.id else { throw OAuthFailure.invalidGrant("the device code was issued to another client") }
+        guard !record.redeemed else { throw OAuthFailure.invalidGrant("the device code was already used") }
+        guard record.expiresAt > now else { throw OAuthFailure("expired_token", "the device code has expired") }
+        defer { devices[deviceCode] = record }
+        if let last = record.lastPoll, now.timeIntervalSince(last) < record.interval {
+            record.interval += configuration.lifetimes.deviceSlowDownIncrement
+            record.lastPoll = now
+            throw OAuthFailure("slow_down", "polling too fast; the interval is now \(Int(record.interval.rounded(.up))) s")
+        }
+        record.lastPoll = now
+        switch record.decision {
+        case .pending:
+            throw OAuthFailure("authorization_pending", "the user has not decided yet")
+        case .denied:
+            record.redeemed = true
+            throw OAuthFailure("access_denied", "the user denied the request")
+        case .approved(let subject, let authTime):
+            record.redeemed = true
+            let grantID = addGrant(GrantRecord(clientID: client.id, subject: subject, scopes: record.scopes, authTime: authTime))
+            return try issueTokens(grantID: grantID, nonce: nil, refresh: true, now: now)
+        }
+    }
+}
+
+/// User-code comparison: case-insensitive, dashes and spaces ignored (RFC 8628 §6.1).
+enum DeviceState {
+    static func sameUserCode(_ a: String, _ b: String) -> Bool {
+        func normal(_ s: String) -> String { s.uppercased().filter { $0 != "-" && $0 != " " } }
+        return normal(a) == normal(b)
+    }
+}

@@ -1,0 +1,54 @@
+import AuthFlow
+import Crypto
+import Foundation
+
+extension ProviderState {
+    /// Issues an access token (and a refresh token when the client may
+    /// refresh, and an ID token when `openid` was granted) for `grantID`,
+    /// and returns the token response (RFC 6749 §5.1).
+    func issueTokens(grantID: String, nonce: String?, refresh: Bool, scopes narrowed: [String]? = nil, now: Date = Date()) throws -> JSONValue {
+        guard let grant = grants[grantID], let client = configuration.client(grant.clientID) else {
+            throw OAuthFailure.invalidGrant("the grant no longer exists")
+        }
+        sweep(now: now)
+        let lifetimes = configuration.lifetimes
+        let scopes = narrowed ?? grant.scopes
+        let accessToken = RandomToken.make()
+        accessTokens[accessToken] = AccessTokenRecord(grantID: grantID, scopes: scopes, issuedAt: now,
+                                                      expiresAt: now.addingTimeInterval(lifetimes.accessToken))
+        var response: [String: JSONValue] = [
+            "access_token": .string(accessToken),
+            "token_type": .string("Bearer"),
+            "expires_in": .number(lifetimes.accessToken.rounded()),
+            "scope": .string(scopes.joined(separator: " ")),
+        ]
+        if refresh, grant.subject != nil, client.grantTypes.contains(GrantType.refreshToken) {
+            let refreshToken = RandomToken.make()
+            refreshTokens[refreshToken] = RefreshTokenRecord(grantID: grantID, issuedAt: now, expiresAt: now.addingTimeInterval(lifetimes.refreshToken))
+            response["refresh_token"] = .string(refreshToken)
+        }
+        if let subject = grant.subject, scopes.contains("openid") {
+            response["id_token"] = .string(try idToken(client: client, subject: subject, scopes: scopes, authTime: grant.authTime,
+                                                       nonce: nonce, accessToken: accessToken, now: now))
+        }
+        return .object(response)
+    }
+
+    /// An ID token (OIDC Core §2) with `at_hash`, signed with the client's algorithm.
+    func idToken(client: ProviderClient, subject: String, scopes: [String], authTime: Date?, nonce: String?,
+                 accessToken: String?, now: Date) throws -> String {
+        var claims = configuration.user(subject: subject)?.claims(for: Set(scopes)) ?? [:]
+        claims["iss"] = .string(issuer)
+        claims["sub"] = .string(subject)
+        claims["aud"] = .string(client.id)
+        claims["iat"] = .number(now.timeIntervalSince1970.rounded(.down))
+        claims["exp"] = .number(now.addingTimeInterval(configuration.lifetimes.idToken).timeIntervalSince1970.rounded(.down))
+        if let authTime { claims["auth_time"] = .number(authTime.timeIntervalSince1970.rounded(.down)) }
+        if let nonce { claims["nonce"] = .string(nonce) }
+        if let accessToken {
+            let digest = Array(SHA256.hash(data: Array(accessToken.utf8)))
+            claims["at_hash"] = .string(Base64URLText.encode(digest.prefix(16)))
+        }
+        return try JWSSigner.sign(claims, with: keys.signer(for: client.idTokenSigningAlgorithm))
+    }
+}

@@ -1,0 +1,28 @@
+import AuthFlow
+import Foundation
+
+extension ProviderState {
+    /// The refresh token grant (RFC 6749 §6) with rotation: each refresh
+    /// token works once and is replaced; presenting a rotated one again is a
+    /// replay, which revokes the whole family (every token of the grant).
+    func refresh(_ token: String, client: ProviderClient, scopes requested: [String]?, now: Date = Date()) throws -> JSONValue {
+        guard var record = refreshTokens[token], let grant = grants[record.grantID] else {
+            throw OAuthFailure.invalidGrant("the refresh token is unknown")
+        }
+        guard grant.clientID == client.id else { throw OAuthFailure.invalidGrant("the refresh token was issued to another client") }
+        guard !record.rotated else {
+            revokeGrant(record.grantID, reason: "refresh token replayed")
+            throw OAuthFailure.invalidGrant("the refresh token was already used; its family is revoked")
+        }
+        guard !record.revoked, !grant.revoked else { throw OAuthFailure.invalidGrant("the refresh token is revoked") }
+        guard record.expiresAt > now else { throw OAuthFailure.invalidGrant("the refresh token has expired") }
+        if let requested, !Set(requested).isSubset(of: Set(grant.scopes)) {
+            throw OAuthFailure.invalidScope("a refresh cannot widen the granted scope")
+        }
+        record.rotated = true
+        refreshTokens[token] = record
+        // A narrower scope applies to the new access token; the new refresh
+        // token keeps the grant's scope (RFC 6749 §6).
+        return try issueTokens(grantID: record.grantID, nonce: nil, refresh: true, scopes: requested, now: now)
+    }
+}

@@ -1,0 +1,64 @@
+import AuthFlow
+import Foundation
+import Logging
+
+/// All mutable state of one provider: keys, codes, tokens, device
+/// authorizations. An actor, so that redeeming a code or rotating a refresh
+/// token is atomic: of two concurrent uses, exactly one wins.
+actor ProviderState {
+    let configuration: ProviderConfiguration
+    let logger: Logger
+    /// `http://127.0.0.1:PORT`, known once the server is bound.
+    private(set) var issuer: String = ""
+    var keys: KeyRing
+    var grants: [String: GrantRecord] = [:]
+    var codes: [String: CodeRecord] = [:]
+    var accessTokens: [String: AccessTokenRecord] = [:]
+    var refreshTokens: [String: RefreshTokenRecord] = [:]
+    var devices: [String: DeviceRecord] = [:]
+    private var lastSweep = Date.distantPast
+
+    init(configuration: ProviderConfiguration) throws {
+        self.configuration = configuration
+        logger = configuration.logger
+        keys = try KeyRing(keys: configuration.signingKeys)
+    }
+
+    func setIssuer(_ issuer: String) { self.issuer = issuer }
+
+    /// A new grant's id.
+    func addGrant(_ grant: GrantRecord) -> String {
+        let id = RandomToken.make(bytes: 12)
+        grants[id] = grant
+        return id
+    }
+
+    /// Revokes a grant and so every token issued from it.
+    func revokeGrant(_ id: String, reason: String) {
+        grants[id]?.revoked = true
+        logger.info("grant revoked", metadata: ["reason": "\(reason)"])
+    }
+
+    func isLive(_ grantID: String) -> Bool { grants[grantID].map { !$0.revoked } ?? false }
+
+    /// Key rotation: a new active key per algorithm; the old ones stay published.
+    func rotateKeys() throws -> [String] { try keys.rotate() }
+
+    /// Stops publishing keys replaced by earlier rotations.
+    func retireKeys() -> [String] { keys.retire() }
+
+    /// The JWK Set document.
+    func jwks() throws -> JSONValue { try keys.jwks() }
+
+    /// Drops expired codes, tokens and device authorizations, at most every
+    /// 10 s (called when something is issued). Used codes and rotated refresh
+    /// tokens are kept until they expire, so that a replay is still recognised.
+    func sweep(now: Date) {
+        guard now.timeIntervalSince(lastSweep) >= 10 else { return }
+        lastSweep = now
+        codes = codes.filter { $0.value.expiresAt.addingTimeInterval(300) > now }
+        devices = devices.filter { $0.value.expiresAt.addingTimeInterval(300) > now }
+        accessTokens = accessTokens.filter { $0.value.expiresAt > now }
+        refreshTokens = refreshTokens.filter { $0.value.expiresAt > now }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// One authorization a user (or a client, for `client_credentials`) gave:
+/// every token issued from it belongs to it, and revoking it revokes them all
+/// (code reuse, refresh-token replay, revocation of a refresh token).
+struct GrantRecord: Sendable {
+    let clientID: String
+    let subject: String?
+    let scopes: [String]
+    let authTime: Date?
+    var revoked = false
+}
+
+/// An issued authorization code, bound to its client, redirect URI and PKCE challenge.
+struct CodeRecord: Sendable {
+    let grantID: String
+    let clientID: String
+    let redirectURI: String
+    let challenge: String
+    let nonce: String?
+    let expiresAt: Date
+    var redeemed = false
+}
+
+/// An issued access token.
+struct AccessTokenRecord: Sendable {
+    let grantID: String
+    let scopes: [String]
+    let issuedAt: Date
+    let expiresAt: Date
+    var revoked = false
+}
+
+/// An issued refresh token; `rotated` once it has been exchanged.
+struct RefreshTokenRecord: Sendable {
+    let grantID: String
+    let issuedAt: Date
+    let expiresAt: Date
+    var rotated = false
+    var revoked = false
+}
+
+/// A pending device authorization (RFC 8628).
+struct DeviceRecord: Sendable {
+    enum Decision: Sendable {
+        case pending
+        case approved(subject: String, authTime: Date)
+        case denied
+    }
+
+    let clientID: String
+    let userCode: String
+    let scopes: [String]
+    let expiresAt: Date
+    var interval: TimeInterval
+    var lastPoll: Date?
+    var decision: Decision = .pending
+    var redeemed = false
+}
+
+/// What a valid access token stands for (userinfo, introspection).
+struct TokenInfo: Sendable {
+    let clientID: String
+    let subject: String?
+    let scopes: [String]
+    let issuedAt: Date
+    let expiresAt: Date
+    let kind: String
+}

@@ -1,0 +1,119 @@
+import AuthFlow
+import AuthFlowLoopback
+import AuthFlowProvider
+import ArgumentParser
+import Foundation
+import Logging
+
+/// `authflow demo`: the whole sign-in against an embedded OpenID Provider.
+struct Demo: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Sign in against an embedded OpenID Provider, step by step.",
+        discussion: """
+        Starts a provider on 127.0.0.1 (ephemeral port) and runs the real client \
+        code path against it: discovery, authorization request, sign-in through \
+        the loopback redirect, code exchange, ID-token verification, userinfo, \
+        refresh and revocation. Nothing is stored.
+        """)
+
+    @OptionGroup var verboseOption: VerboseOption
+
+    func run() async throws {
+        guard #available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *) else {
+            Output.stderr("error: the embedded provider needs macOS 14 or later")
+            throw ExitCode(1)
+        }
+        do {
+            try await DemoRun(logger: verboseOption.makeLogger()).run()
+        } catch {
+            throw Output.fail(error, json: false)
+        }
+    }
+}
+
+/// The steps of the demo, each timed and printed.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+struct DemoRun {
+    let logger: Logger
+    static let scopes = ["openid", "profile", "email", "offline_access"]
+
+    func run() async throws {
+        var printer = StepPrinter()
+        Output.stdout("AuthFlow demo: the authorization code flow with PKCE against an embedded OpenID Provider\n")
+        let provider = try await printer.step("start provider") {
+            try await EmbeddedProvider.start(.demo)
+        } detail: { "\($0.issuer.absoluteString) (user \(DemoValues.user.username), client \(DemoValues.publicClient.id))" }
+        let result: (claims: [String: JSONValue], info: UserInfo)
+        do {
+            result = try await signIn(provider, printer: &printer)
+        } catch {
+            await provider.stop()
+            throw error
+        }
+        await printer.step("stop provider") { await provider.stop() } detail: { "graceful shutdown" }
+        Output.stdout(String(format: "\ntotal %.1f ms", printer.total))
+        Output.stdout("\nverified ID-token claims:")
+        for name in result.claims.keys.sorted() {
+            Output.stdout("  \(name.padding(toLength: 20, withPad: " ", startingAt: 0)) \(DemoRun.show(result.claims[name]!, claim: name))")
+        }
+        Output.stdout("userinfo: \(result.info.name ?? "-") <\(result.info.email ?? "-")>")
+    }
+
+    private func signIn(_ provider: EmbeddedProvider, printer: inout StepPrinter) async throws -> (claims: [String: JSONValue], info: UserInfo) {
+        let client = try await printer.step("discovery") {
+            try await OAuthClient(issuer: provider.issuer, clientID: DemoValues.publicClient.id, logger: logger)
+        } detail: { "\($0.metadata.endpointList.count) endpoints; PKCE \($0.metadata.codeChallengeMethodsSupported?.joined(separator: " ") ?? "-"); RFC 9207 iss \($0.metadata.authorizationResponseIssParameterSupported ? "promised" : "not promised")" }
+        let listener = try await printer.step("loopback listener") {
+            try await LoopbackListener.start(logger: logger)
+        } detail: { "redirect URI \($0.redirectURI.absoluteString)" }
+        defer { Task { await listener.close() } }
+        let request = try await printer.step("authorization request") {
+            try client.authorizationRequest(redirectURI: listener.redirectURI, scopes: DemoRun.scopes)
+        } detail: { _ in "response_type=code, S256 challenge, state, nonce; scope \(DemoRun.scopes.joined(separator: " "))" }
+        let callback = try await printer.step("browser sign-in") {
+            try await DemoBrowserAgent(listener: listener, browser: HeadlessBrowser()).authorize(request)
+        } detail: { _ in "GET authorize → 302 → GET loopback callback (automatic sign-in of \(DemoValues.user.username))" }
+        let grant = try await printer.step("callback validation") {
+            try request.validateCallback(callback)
+        } detail: { _ in "redirect URI, state (constant time), iss = issuer; code received" }
+        let credentials = try await printer.step("code exchange + ID token") {
+            try await client.exchange(grant)
+        } detail: { credentials in
+            let header = credentials.token.idToken.flatMap { try? CompactJWS($0) }
+            return "\(header?.algorithm ?? "?") signature (kid \(header?.keyID ?? "-")); iss aud exp iat nonce at_hash verified"
+        }
+        let info = try await printer.step("userinfo") {
+            try await client.userInfo(accessToken: credentials.accessToken, expectedSubject: credentials.subject)
+        } detail: { "sub \($0.subject) matches the ID token; \($0.all.count) claims" }
+        let refreshed = try await printer.step("refresh") {
+            try await client.refresh(credentials)
+        } detail: { new in
+            let rotated = new.token.refreshToken != credentials.token.refreshToken
+            return "new access token; refresh token \(rotated ? "rotated" : "kept"); new ID token verified (same sub, auth_time)"
+        }
+        let refusal = try await printer.step("revocation") {
+            try await client.revokeAll(refreshed)
+            do {
+                _ = try await client.refresh(refreshed)
+                return "refresh still worked"
+            } catch let error as AuthFlowError where error.oauth != nil {
+                return error.oauth?.error ?? "?"
+            }
+        } detail: { "refresh + access token revoked (RFC 7009); refreshing again → \($0)" }
+        guard refusal == "invalid_grant" else { throw AuthFlowError(.invalidResponse, "the revoked refresh token still worked") }
+        return (credentials.idToken?.all ?? [:], info)
+    }
+
+    /// A claim for the terminal; `nonce` and `at_hash` are shortened (they are one-time values, not secrets, but long).
+    static func show(_ value: JSONValue, claim: String) -> String {
+        switch value {
+        case .string(let text) where claim == "nonce" || claim == "at_hash": return String(text.prefix(8)) + "…"
+        case .string(let text): return text
+        case .number(let number) where ["exp", "iat", "auth_time"].contains(claim):
+            return "\(Int(number)) (\(ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: number))))"
+        case .number(let number): return number.rounded() == number ? String(Int(number)) : String(number)
+        case .bool(let flag): return String(flag)
+        default: return String(describing: value)
+        }
+    }
+}
