@@ -7,8 +7,15 @@ import FoundationNetworking
 ///
 /// Redirects are refused by a session-level delegate, because URLSession on
 /// Linux ignores per-task delegates for this and rewrites 307/308 POSTs.
+///
+/// On Linux, URLSession stalls on a 401 that carries a `WWW-Authenticate:
+/// Basic` challenge (swift-corelibs-foundation), whatever the delegate
+/// answers. The delegate therefore cancels such challenges and the transport
+/// returns the 401 with its headers and an empty body; the token endpoint
+/// reads that as `invalid_client` (RFC 6749 §5.2).
 public final class URLSessionTransport: HTTPTransport {
     private let session: URLSession
+    private let delegate = NoRedirects()
 
     /// Creates a transport with an ephemeral session (no cookies, no cache).
     public init() {
@@ -17,7 +24,7 @@ public final class URLSessionTransport: HTTPTransport {
         configuration.httpShouldSetCookies = false
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        session = URLSession(configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
 
     deinit { session.finishTasksAndInvalidate() }
@@ -30,17 +37,14 @@ public final class URLSessionTransport: HTTPTransport {
         let deadline = request.timeout
         let prepared = urlRequest
         do {
-            let (data, response) = try await withDeadline(seconds: deadline) { [session] in
-                try await session.data(for: prepared)
-            }
-            guard let http = response as? HTTPURLResponse else {
-                throw AuthFlowError.invalidResponse("not an HTTP response")
+            let (data, response) = try await withDeadline(seconds: deadline) { [session, delegate] in
+                try await URLSessionTransport.load(prepared, session: session, delegate: delegate)
             }
             var headers: [(name: String, value: String)] = []
-            for (name, value) in http.allHeaderFields {
+            for (name, value) in response.allHeaderFields {
                 headers.append((name: "\(name)", value: "\(value)"))
             }
-            return HTTPResponse(status: http.statusCode, headers: headers, body: data)
+            return HTTPResponse(status: response.statusCode, headers: headers, body: data)
         } catch let error as AuthFlowError {
             throw error
         } catch let error as URLError {
@@ -49,6 +53,32 @@ public final class URLSessionTransport: HTTPTransport {
             throw AuthFlowError(.cancelled, "request cancelled")
         } catch {
             throw AuthFlowError(.network, "request to \(request.url.host ?? "server") failed")
+        }
+    }
+
+    /// Runs one data task; a challenge the delegate cancelled comes back as
+    /// its 401 response with an empty body.
+    private static func load(_ request: URLRequest, session: URLSession, delegate: NoRedirects) async throws -> (Data, HTTPURLResponse) {
+        let box = TaskBox()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>) in
+                let task = session.dataTask(with: request) { data, response, error in
+                    let challenged = box.task.flatMap { delegate.takeChallengedResponse(for: $0.taskIdentifier) }
+                    if let http = response as? HTTPURLResponse, error == nil {
+                        continuation.resume(returning: (data ?? Data(), http))
+                    } else if let challenged {
+                        continuation.resume(returning: (Data(), challenged))
+                    } else if let error {
+                        continuation.resume(throwing: error)
+                    } else {
+                        continuation.resume(throwing: AuthFlowError.invalidResponse("not an HTTP response"))
+                    }
+                }
+                box.task = task
+                task.resume()
+            }
+        } onCancel: {
+            box.task?.cancel()
         }
     }
 
@@ -74,11 +104,41 @@ public final class URLSessionTransport: HTTPTransport {
     }
 }
 
-/// Refuses every redirect, so the 3xx response itself is returned.
+/// The data task of one request, for cancellation and challenge lookup.
+private final class TaskBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: URLSessionDataTask?
+    var task: URLSessionDataTask? {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
+    }
+}
+
+/// Refuses every redirect, so the 3xx response itself is returned; on Linux
+/// also cancels authentication challenges, remembering their 401 response.
 private final class NoRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    private var challenged: [Int: HTTPURLResponse] = [:]
+
+    func takeChallengedResponse(for task: Int) -> HTTPURLResponse? {
+        lock.withLock { challenged.removeValue(forKey: task) }
+    }
+
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
         completionHandler(nil)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+                    completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+        #if canImport(FoundationNetworking)
+        if let response = challenge.failureResponse as? HTTPURLResponse {
+            lock.withLock { challenged[task.taskIdentifier] = response }
+        }
+        completionHandler(.cancelAuthenticationChallenge, nil)
+        #else
+        completionHandler(.performDefaultHandling, nil)
+        #endif
     }
 }
 

@@ -64,6 +64,12 @@ struct TokenEndpoint: Sendable {
         if let oauth = oauthError(in: response.body)?.redacting(secrets) {
             throw AuthFlowError(.oauthError, oauth.error, oauth: oauth)
         }
+        if response.status == 401, response.body.isEmpty,
+           response.header("WWW-Authenticate")?.lowercased().hasPrefix("basic") == true {
+            // RFC 6749 §5.2: 401 with a Basic challenge is how a server says invalid_client.
+            throw AuthFlowError(.oauthError, "invalid_client", oauth: OAuthErrorResponse(
+                error: "invalid_client", errorDescription: "\(what) was refused: the client credentials are wrong (HTTP 401)"))
+        }
         if (500..<600).contains(response.status) {
             throw AuthFlowError(.oauthError, "server_error", oauth: OAuthErrorResponse(
                 error: "server_error", errorDescription: "\(what) failed with HTTP \(response.status)"))
