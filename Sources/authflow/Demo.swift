@@ -104,10 +104,12 @@ struct DemoRun {
         return (credentials.idToken?.all ?? [:], info)
     }
 
-    /// A claim for the terminal; `nonce` and `at_hash` are shortened (they are one-time values, not secrets, but long).
+    /// A claim for the terminal; the nonce is never printed (it is one of the
+    /// values AuthFlow keeps out of output), `at_hash` is shortened.
     static func show(_ value: JSONValue, claim: String) -> String {
         switch value {
-        case .string(let text) where claim == "nonce" || claim == "at_hash": return String(text.prefix(8)) + "…"
+        case .string where claim == "nonce": return Summary.redactedNonce
+        case .string(let text) where claim == "at_hash": return String(text.prefix(8)) + "…"
         case .string(let text): return text
         case .number(let number) where ["exp", "iat", "auth_time"].contains(claim):
             return "\(Int(number)) (\(ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: number))))"

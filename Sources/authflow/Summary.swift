@@ -25,7 +25,7 @@ struct Summary: Encodable {
         expiresAt = credentials.expiresAt
         tokenType = credentials.token.tokenType
         hasRefreshToken = credentials.token.refreshToken != nil
-        idTokenClaims = credentials.idToken?.all
+        idTokenClaims = credentials.idToken.map(Summary.printable)
         expired = includeExpired ? credentials.expiresAt.map { $0 <= now } ?? false : nil
         tokens = showTokens ? (credentials.accessToken, credentials.token.refreshToken, credentials.token.idToken) : nil
     }
@@ -59,6 +59,16 @@ struct Summary: Encodable {
             try container.encode(tokens.refresh, forKey: .refreshToken)
             try container.encode(tokens.id, forKey: .idToken)
         }
+    }
+
+    /// What is shown instead of the nonce, which was checked and is never printed.
+    static let redactedNonce = "<verified, not shown>"
+
+    /// ID-token claims for output: every claim, the nonce replaced.
+    static func printable(_ claims: IDTokenClaims) -> [String: JSONValue] {
+        var all = claims.all
+        if all["nonce"] != nil { all["nonce"] = .string(redactedNonce) }
+        return all
     }
 
     static func render(_ value: JSONValue) -> String {
