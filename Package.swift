@@ -72,6 +72,18 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .target(
+            name: "ExampleBackend",
+            dependencies: [
+                "AuthFlow",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Examples/Backend",
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "authflow",
             dependencies: [
@@ -106,7 +118,8 @@ let package = Package(
         ),
         .testTarget(
             name: "AuthFlowProviderTests",
-            dependencies: ["AuthFlow", "AuthFlowLoopback", "AuthFlowProvider"],
+            dependencies: ["AuthFlow", "AuthFlowLoopback", "AuthFlowProvider", "ExampleBackend",
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
             swiftSettings: strict
         ),
         .testTarget(
