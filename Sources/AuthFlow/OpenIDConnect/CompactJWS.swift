@@ -20,72 +20,113 @@ public struct CompactJWS: Sendable, Equatable {
 
     /// Parses `token`; anything but three base64url segments with JSON-object
     /// header and payload is `id_token_invalid` / `malformed`.
+    ///
+    /// Header and payload are read with ``JSONParser`` (strict RFC 8259),
+    /// which refuses duplicate member names in any object: two parsers could
+    /// otherwise read different claims from one token.
     public init(_ token: String) throws {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3 else { throw AuthFlowError.idToken(.malformed, "a JWS has three segments, this has \(parts.count)") }
-        guard let headerBytes = Base64URL.decode(parts[0]), let payloadBytes = Base64URL.decode(parts[1]),
-              let signatureBytes = Base64URL.decode(parts[2]) else {
-            throw AuthFlowError.idToken(.malformed, "a JWS segment is not base64url")
-        }
-        guard let header = CompactJWS.object(headerBytes) else { throw AuthFlowError.idToken(.malformed, "the JWS header is not a JSON object") }
-        guard let claims = CompactJWS.object(payloadBytes) else { throw AuthFlowError.idToken(.malformed, "the JWS payload is not a JSON object") }
-        self.header = header
-        self.claims = claims
-        payload = payloadBytes
-        signature = signatureBytes
-        signingInput = Array(parts[0].utf8) + [UInt8(ascii: ".")] + Array(parts[1].utf8)
+        let parsed = token.utf8.withContiguousStorageIfAvailable { CompactJWS.parse($0) }
+            ?? Array(token.utf8).withUnsafeBufferPointer { CompactJWS.parse($0) }
+        self = try parsed.get()
     }
 
-    /// A JSON object whose member names are unique (duplicates are refused:
-    /// two parsers could otherwise read different claims from one token).
-    static func object(_ bytes: [UInt8]) -> [String: JSONValue]? {
-        let data = Data(bytes)
-        guard let object = JSONValue.object(from: data), !DuplicateKeyScanner.hasDuplicateKeys(bytes) else { return nil }
-        return object
+    private init(header: [String: JSONValue], claims: [String: JSONValue], signature: [UInt8], signingInput: [UInt8], payload: [UInt8]) {
+        self.header = header
+        self.claims = claims
+        self.signature = signature
+        self.signingInput = signingInput
+        self.payload = payload
+    }
+
+    /// Splits, decodes and parses the UTF-8 bytes of a compact JWS in one go
+    /// over the token, without intermediate strings or `Data`.
+    private static func parse(_ token: UnsafeBufferPointer<UInt8>) -> Result<CompactJWS, AuthFlowError> {
+        var dots: (first: Int, second: Int) = (-1, -1)
+        var dotCount = 0
+        for index in token.indices where token[index] == UInt8(ascii: ".") {
+            if dotCount == 0 { dots.first = index } else if dotCount == 1 { dots.second = index }
+            dotCount += 1
+        }
+        guard dotCount == 2 else { return .failure(.idToken(.malformed, "a JWS has three segments, this has \(dotCount + 1)")) }
+        let headerText = UnsafeBufferPointer(rebasing: token[..<dots.first])
+        let payloadText = UnsafeBufferPointer(rebasing: token[(dots.first + 1)..<dots.second])
+        let signatureText = UnsafeBufferPointer(rebasing: token[(dots.second + 1)...])
+        guard let headerBytes = decodeBase64URL(headerText), let payloadBytes = decodeBase64URL(payloadText),
+              let signatureBytes = decodeBase64URL(signatureText) else {
+            return .failure(.idToken(.malformed, "a JWS segment is not base64url"))
+        }
+        guard let header = headerBytes.withUnsafeBufferPointer({ JSONParser.object($0) }) else {
+            return .failure(.idToken(.malformed, "the JWS header is not a JSON object"))
+        }
+        guard let claims = payloadBytes.withUnsafeBufferPointer({ JSONParser.object($0) }) else {
+            return .failure(.idToken(.malformed, "the JWS payload is not a JSON object"))
+        }
+        return .success(CompactJWS(header: header, claims: claims, signature: signatureBytes,
+                                   signingInput: Array(token[..<dots.second]), payload: payloadBytes))
+    }
+
+    /// `0xFF` for bytes outside the base64url alphabet, the 6-bit value otherwise.
+    private static let base64URLValues: [UInt8] = {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        for (value, byte) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8.enumerated() {
+            table[Int(byte)] = UInt8(value)
+        }
+        return table
+    }()
+
+    /// Decodes unpadded, canonical base64url (the same rules as `Base64URL.decode`)
+    /// straight into an exactly sized array: four characters at a time, one allocation.
+    /// Nil for a character outside the alphabet (padding included), an impossible
+    /// length, or non-zero leftover bits.
+    static func decodeBase64URL(_ input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        let count = input.count
+        let tail = count % 4
+        guard tail != 1 else { return nil }
+        let outputCount = count / 4 * 3 + (tail == 0 ? 0 : tail - 1)
+        var valid = true
+        let output = base64URLValues.withUnsafeBufferPointer { table in
+            [UInt8](unsafeUninitializedCapacity: outputCount) { out, initialized in
+                initialized = 0
+                var inIndex = 0, outIndex = 0
+                while inIndex + 4 <= count {
+                    let a = table[Int(input[inIndex])], b = table[Int(input[inIndex + 1])]
+                    let c = table[Int(input[inIndex + 2])], d = table[Int(input[inIndex + 3])]
+                    guard (a | b | c | d) & 0x80 == 0 else { valid = false; return }
+                    let chunk = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                    out[outIndex] = UInt8(truncatingIfNeeded: chunk >> 16)
+                    out[outIndex + 1] = UInt8(truncatingIfNeeded: chunk >> 8)
+                    out[outIndex + 2] = UInt8(truncatingIfNeeded: chunk)
+                    inIndex += 4
+                    outIndex += 3
+                }
+                if tail >= 2 {
+                    let a = table[Int(input[inIndex])], b = table[Int(input[inIndex + 1])]
+                    let c = tail == 3 ? table[Int(input[inIndex + 2])] : 0
+                    // Leftover bits must be zero for a canonical encoding.
+                    guard (a | b | c) & 0x80 == 0, tail == 3 ? c & 0x03 == 0 : b & 0x0F == 0 else { valid = false; return }
+                    let chunk = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6
+                    out[outIndex] = UInt8(truncatingIfNeeded: chunk >> 16)
+                    if tail == 3 { out[outIndex + 1] = UInt8(truncatingIfNeeded: chunk >> 8) }
+                }
+                initialized = outputCount
+            }
+        }
+        return valid ? output : nil
     }
 }
 
-/// Finds duplicate member names in any object of a JSON text.
+/// Finds duplicate member names in any object of a JSON text. The check is
+/// ``JSONParser``'s own (names compared after unescaping); this only reports
+/// whether the parser refused the text for that reason.
 enum DuplicateKeyScanner {
+    /// True when `bytes` is refused because an object repeats a member name.
     static func hasDuplicateKeys(_ bytes: [UInt8]) -> Bool {
-        var stack: [(isObject: Bool, keys: Set<String>, expectKey: Bool)] = []
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            switch byte {
-            case UInt8(ascii: "{"):
-                stack.append((true, [], true))
-            case UInt8(ascii: "["):
-                stack.append((false, [], false))
-            case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                _ = stack.popLast()
-            case UInt8(ascii: ","):
-                if let last = stack.indices.last, stack[last].isObject { stack[last].expectKey = true }
-            case UInt8(ascii: "\""):
-                var end = index + 1
-                while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
-                    end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1
-                }
-                if let last = stack.indices.last, stack[last].isObject, stack[last].expectKey {
-                    let raw = bytes[index...min(end, bytes.count - 1)]
-                    // Compare names as the parser sees them: escapes decoded
-                    // (the decoder only runs for names that contain one).
-                    let key: String
-                    if raw.contains(UInt8(ascii: "\\")) {
-                        guard let decoded = try? JSONDecoder().decode(String.self, from: Data(raw)) else { return true }
-                        key = decoded
-                    } else {
-                        key = String(decoding: raw.dropFirst().dropLast(), as: UTF8.self)
-                    }
-                    if !stack[last].keys.insert(key).inserted { return true }
-                    stack[last].expectKey = false
-                }
-                index = end
-            default:
-                break
-            }
-            index += 1
+        do throws(JSONParser.Failure) {
+            _ = try JSONParser.parse(bytes)
+            return false
+        } catch {
+            if case .duplicateName = error.kind { return true }
+            return false
         }
-        return false
     }
 }

@@ -44,9 +44,15 @@ public enum JSONValue: Sendable, Hashable, Codable {
     /// The boolean, if this is a boolean.
     public var boolValue: Bool? { if case .bool(let value) = self { value } else { nil } }
 
-    /// Parses a JSON object; nil if `data` is not one.
+    /// Parses a JSON object with ``JSONParser`` (strict RFC 8259, duplicate
+    /// member names refused); nil if `data` is not one.
     static func object(from data: Data) -> [String: JSONValue]? {
-        guard let value = try? JSONDecoder().decode(JSONValue.self, from: data) else { return nil }
-        return value.objectValue
+        data.withUnsafeBytes { raw in JSONParser.object(raw.assumingMemoryBound(to: UInt8.self)) }
+    }
+
+    /// Parses a JSON object with ``JSONParser`` (strict RFC 8259, duplicate
+    /// member names refused); nil if `bytes` is not one.
+    static func object(from bytes: [UInt8]) -> [String: JSONValue]? {
+        bytes.withUnsafeBufferPointer { JSONParser.object($0) }
     }
 }
