@@ -120,7 +120,7 @@ import Testing
         await expectError(.timeout) { try await listener.waitForCallback(for: request, timeout: 0.3) }
         let elapsed = Date().timeIntervalSince(start)
         #expect(elapsed >= 0.25)
-        #expect(elapsed < 2)
+        #expect(elapsed < 20, "only the timeout can end this wait (margin for loaded machines)")
         await listener.close()
     }
 
@@ -133,7 +133,7 @@ import Testing
             let start = Date()
             waiting.cancel()
             let result = await waiting.result
-            #expect(Date().timeIntervalSince(start) < 2, "cancellation must end the wait promptly")
+            #expect(Date().timeIntervalSince(start) < 15, "cancellation, not the 30 s timeout, ends the wait")
             guard case .failure(let error) = result else {
                 Issue.record("the wait returned a URL after cancellation")
                 continue

@@ -18,7 +18,8 @@ import Testing
         await expectError(.timeout) {
             try await URLSessionTransport().send(HTTPRequest(method: "GET", url: url("http://127.0.0.1:\(server.port)/x"), timeout: 0.5))
         }
-        #expect(Date().timeIntervalSince(start) < 3)
+        // The server never answers: only the 0.5 s timeout can end this (margin for loaded machines).
+        #expect(Date().timeIntervalSince(start) < 20)
     }
 
     @Test(arguments: [301, 302, 303, 307, 308])
