@@ -39,11 +39,15 @@ struct DeviceAndSessionTests {
 
     @Test("device code: access_denied and expired_token")
     func deviceDeniedAndExpired() async throws {
-        try await Fixture.with(lifetimes: TokenLifetimes(deviceCode: 0.3, devicePollingInterval: 0)) { provider in
+        // Denial with the usual code lifetime, so a loaded machine cannot turn it into an expiry.
+        try await Fixture.with(lifetimes: TokenLifetimes(devicePollingInterval: 0)) { provider in
             let wire = Wire(provider: provider)
             let denied = try await startDevice(wire)
             _ = try await wire.post("/device", [("user_code", denied.userCode), ("decision", "deny")])
             #expect(try await poll(wire, denied.deviceCode)["error"] == .string("access_denied"))
+        }
+        try await Fixture.with(lifetimes: TokenLifetimes(deviceCode: 0.3, devicePollingInterval: 0)) { provider in
+            let wire = Wire(provider: provider)
             let late = try await startDevice(wire)
             try await Task.sleep(nanoseconds: 350_000_000)
             #expect(try await poll(wire, late.deviceCode)["error"] == .string("expired_token"))
