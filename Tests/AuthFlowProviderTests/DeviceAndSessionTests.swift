@@ -20,7 +20,8 @@ struct DeviceAndSessionTests {
 
     @Test("device code: authorization_pending, slow_down, approval, redeemed once")
     func deviceApproved() async throws {
-        try await Fixture.with { provider in
+        // A 2 s interval, so the back-to-back second poll is "too fast" even on a loaded machine.
+        try await Fixture.with(lifetimes: TokenLifetimes(devicePollingInterval: 2, deviceSlowDownIncrement: 0.2)) { provider in
             let wire = Wire(provider: provider)
             let (deviceCode, userCode) = try await startDevice(wire)
             #expect(try await poll(wire, deviceCode)["error"] == .string("authorization_pending"))
@@ -29,10 +30,10 @@ struct DeviceAndSessionTests {
             #expect(page.status == 200 && String(decoding: page.body, as: UTF8.self).contains(userCode))
             let approved = try await wire.post("/device", [("user_code", userCode.lowercased()), ("decision", "allow")])
             #expect(approved.status == 200)
-            try await Task.sleep(nanoseconds: 450_000_000)   // interval 0.2 s + slow_down 0.2 s
+            try await Task.sleep(nanoseconds: 2_300_000_000)   // interval 2 s + slow_down 0.2 s
             let tokens = try await poll(wire, deviceCode)
             #expect(tokens["access_token"] != nil && tokens["id_token"] != nil)
-            try await Task.sleep(nanoseconds: 450_000_000)
+            try await Task.sleep(nanoseconds: 2_300_000_000)
             #expect(try await poll(wire, deviceCode)["error"] == .string("invalid_grant"))
         }
     }
