@@ -28,10 +28,12 @@ public actor AuthSession {
     /// A token that expires within this many seconds is refreshed first.
     public nonisolated let leeway: TimeInterval
     private let now: @Sendable () -> Date
-    private var credentials: Credentials?
+    /// The credentials held and the refresh in flight. They sit behind a lock,
+    /// not in actor state, so that callers with valid credentials and callers
+    /// waiting for a refresh never queue on the actor (see ``freshCredentials(rejecting:)``).
+    private nonisolated let state: SessionState
     private var loaded = false
     private var unsaved: Credentials?
-    private var refreshTask: Task<Credentials, any Error>?
 
     /// Creates a session. Given `credentials` are written to the store on
     /// first use; without them, the store is read on first use.
@@ -39,7 +41,7 @@ public actor AuthSession {
                 leeway: TimeInterval = 60, now: @escaping @Sendable () -> Date = { Date() }) {
         self.client = client
         self.store = store
-        self.credentials = credentials
+        state = SessionState(credentials: credentials)
         self.leeway = leeway
         self.now = now
         loaded = credentials != nil
@@ -50,38 +52,80 @@ public actor AuthSession {
     public var currentCredentials: Credentials? {
         get async throws {
             try await loadIfNeeded()
-            return credentials
+            return state.withLock { $0.credentials }
         }
     }
 
     /// A valid access token, refreshed first when it expires within the leeway.
-    public func freshAccessToken() async throws -> String {
+    public nonisolated func freshAccessToken() async throws -> String {
         try await freshCredentials().accessToken
     }
 
     /// Runs `body` with a valid access token.
-    public func withFreshAccessToken<T: Sendable>(_ body: @Sendable (String) async throws -> T) async throws -> T {
+    public nonisolated func withFreshAccessToken<T: Sendable>(_ body: @Sendable (String) async throws -> T) async throws -> T {
         try await body(freshAccessToken())
     }
 
     /// Valid credentials. With `rejecting`, credentials whose access token
     /// equals it (a resource server refused it) are refreshed even if not expired.
-    public func freshCredentials(rejecting rejected: String? = nil) async throws -> Credentials {
-        try await loadIfNeeded()
-        guard let current = credentials else {
-            throw AuthFlowError(.reauthenticationRequired, "not signed in")
+    ///
+    /// Only the first call of a session runs on the actor (to write the given
+    /// credentials to the store, or read them from it). After that, deciding
+    /// between the held credentials and the refresh in flight (started by
+    /// this call when none is) is one short critical section, and waiting for
+    /// that refresh happens off the actor: when it finishes, every waiter
+    /// resumes on its own executor instead of queueing to hop back onto the
+    /// session one after another. The refresh stores its outcome in the
+    /// session before it completes, so a caller arriving afterwards sees it.
+    public nonisolated func freshCredentials(rejecting rejected: String? = nil) async throws -> Credentials {
+        if !state.withLock({ $0.ready }) { try await loadIfNeeded() }
+        let lookup = try state.withLock { fields throws(AuthFlowError) -> Lookup in
+            guard let current = fields.credentials else {
+                throw AuthFlowError(.reauthenticationRequired, "not signed in")
+            }
+            if !AuthSession.needsRefresh(current, rejected: rejected, leeway: leeway, now: now()) { return .valid(current) }
+            if let refreshTask = fields.refreshTask { return .refreshing(refreshTask) }
+            // Started and published in one critical section: concurrent
+            // callers share this refresh. The task cannot record its outcome
+            // before the lock is released, so it always finds itself here.
+            let task = Task { try await self.refresh(from: current, rejected: rejected) }
+            fields.refreshTask = task
+            return .refreshing(task)
         }
-        if !AuthSession.needsRefresh(current, rejected: rejected, leeway: leeway, now: now()) { return current }
-        if let refreshTask { return try await refreshTask.value }
-        let task = Task { try await self.refreshUnderLock(from: current, rejected: rejected) }
-        refreshTask = task
-        defer { refreshTask = nil }
+        switch lookup {
+        case .valid(let credentials): return credentials
+        case .refreshing(let refresh): return try await refresh.value
+        }
+    }
+
+    /// What ``freshCredentials(rejecting:)`` waits for.
+    private enum Lookup {
+        /// The credentials held are good enough.
+        case valid(Credentials)
+        /// A refresh is in flight (possibly just started); its value is the answer.
+        case refreshing(Task<Credentials, any Error>)
+    }
+
+    /// The body of the refresh task: refreshes, then, before the task's value
+    /// reaches any waiter, stores the outcome (new credentials, or none after
+    /// `reauthentication_required`) and clears the refresh in flight, so
+    /// later callers see the new credentials.
+    private nonisolated func refresh(from current: Credentials, rejected: String?) async throws -> Credentials {
         do {
-            let refreshed = try await task.value
-            credentials = refreshed
+            let refreshed = try await refreshUnderLock(from: current, rejected: rejected)
+            state.withLock { fields in
+                fields.credentials = refreshed
+                fields.refreshTask = nil
+            }
             return refreshed
         } catch let error as AuthFlowError where error.category == .reauthenticationRequired {
-            credentials = nil
+            state.withLock { fields in
+                fields.credentials = nil
+                fields.refreshTask = nil
+            }
+            throw error
+        } catch {
+            state.withLock { $0.refreshTask = nil }
             throw error
         }
     }
@@ -89,7 +133,7 @@ public actor AuthSession {
     /// Sends `request` with `Authorization: <type> <token>` (header only, never
     /// the query). On a 401 whose `WWW-Authenticate` says `invalid_token`, it
     /// refreshes once and retries once.
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public nonisolated func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let first = try await freshCredentials()
         let response = try await client.transport.send(AuthSession.authorized(request, with: first))
         guard response.status == 401, BearerChallenge(response.header("WWW-Authenticate"))?.error == "invalid_token" else {
@@ -108,8 +152,10 @@ public actor AuthSession {
     @discardableResult
     public func signOut(postLogoutRedirectURI: URL? = nil) async throws -> URL? {
         try await loadIfNeeded()
-        let held = credentials
-        credentials = nil
+        let held = state.withLock { fields in
+            defer { fields.credentials = nil }
+            return fields.credentials
+        }
         unsaved = nil
         try await store.delete()
         guard let held else { return nil }
@@ -121,17 +167,25 @@ public actor AuthSession {
         return endSession
     }
 
+    /// Writes credentials given at init to the store, or reads the store,
+    /// once; then marks the session ready for the lock-only path.
     private func loadIfNeeded() async throws {
         if let unsaved {
             self.unsaved = nil
             try await store.save(unsaved)
         }
-        guard !loaded else { return }
-        credentials = try await store.load()
-        loaded = true
+        if !loaded {
+            let stored = try await store.load()
+            // Another caller may have loaded (and refreshed) while this one waited.
+            if !loaded {
+                loaded = true
+                state.withLock { $0.credentials = stored }
+            }
+        }
+        if unsaved == nil { state.withLock { $0.ready = true } }
     }
 
-    private func refreshUnderLock(from current: Credentials, rejected: String?) async throws -> Credentials {
+    private nonisolated func refreshUnderLock(from current: Credentials, rejected: String?) async throws -> Credentials {
         let client = client, store = store, leeway = leeway, now = now
         return try await store.withExclusiveAccess {
             // Another process (or session) may have refreshed while we waited.
@@ -191,5 +245,31 @@ public actor AuthSession {
         request.headers.removeAll { $0.name.caseInsensitiveCompare("Authorization") == .orderedSame }
         request.headers.append((name: "Authorization", value: "\(credentials.token.tokenType) \(credentials.accessToken)"))
         return request
+    }
+}
+
+/// The part of an ``AuthSession``'s state that callers read without going
+/// through the actor, guarded by a lock (critical sections never suspend).
+private final class SessionState: @unchecked Sendable {
+    struct Fields {
+        /// The credentials held, or nil when signed out.
+        var credentials: Credentials?
+        /// The refresh in flight, if any.
+        var refreshTask: Task<Credentials, any Error>?
+        /// True once the store has been written or read, so ``credentials`` is authoritative.
+        var ready = false
+    }
+
+    private let lock = NSLock()
+    private var fields: Fields
+
+    init(credentials: Credentials?) {
+        fields = Fields(credentials: credentials)
+    }
+
+    func withLock<T, E: Error>(_ body: (inout Fields) throws(E) -> T) throws(E) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&fields)
     }
 }
