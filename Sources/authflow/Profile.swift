@@ -66,6 +66,11 @@ struct Profile: Codable {
                         timeout: timeout, logger: logger)
     }
 
+    /// A session over this profile, refreshing under the profile's lock.
+    func session(timeout: TimeInterval, logger: Logger) throws -> AuthSession {
+        AuthSession(client: try client(timeout: timeout, logger: logger), store: try ProfileStore(name: name))
+    }
+
     private func authentication() throws -> ClientAuthentication {
         var secret = clientSecret
         if secret == nil, let variable = clientSecretEnv {

@@ -16,9 +16,7 @@ struct Token: AsyncParsableCommand {
 
     func run() async throws {
         do {
-            let profile = try Profile.load(profileOption.profile)
-            let client = try profile.client(timeout: timeout, logger: verboseOption.makeLogger())
-            let session = AuthSession(client: client, store: try ProfileStore(name: profile.name))
+            let session = try Profile.load(profileOption.profile).session(timeout: timeout, logger: verboseOption.makeLogger())
             Output.stdout(try await session.freshAccessToken())
         } catch {
             throw Output.fail(error, json: false)
@@ -41,8 +39,8 @@ struct Logout: AsyncParsableCommand {
     func run() async throws {
         do {
             let profile = try Profile.load(profileOption.profile)
-            let client = try profile.client(timeout: timeout, logger: verboseOption.makeLogger())
-            let session = AuthSession(client: client, store: try ProfileStore(name: profile.name))
+            let session = try profile.session(timeout: timeout, logger: verboseOption.makeLogger())
+            let client = session.client
             let endSession = try await session.signOut()
             Output.stderr(client.metadata.revocationEndpoint == nil
                 ? "Profile \(profile.name) deleted (the provider has no revocation endpoint)."

@@ -16,8 +16,7 @@ struct UserInfoCommand: AsyncParsableCommand {
     func run() async throws {
         do {
             let profile = try Profile.load(profileOption.profile)
-            let session = AuthSession(client: try profile.client(timeout: timeout, logger: verboseOption.makeLogger()),
-                                      store: try ProfileStore(name: profile.name))
+            let session = try profile.session(timeout: timeout, logger: verboseOption.makeLogger())
             let accessToken = try await session.freshAccessToken()
             let client = session.client
             let info = try await client.userInfo(accessToken: accessToken, expectedSubject: profile.credentials.subject)

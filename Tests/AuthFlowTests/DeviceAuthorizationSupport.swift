@@ -78,40 +78,16 @@ final class FakeClock: PollingClock, @unchecked Sendable {
     }
 }
 
-/// Keeps every log line, with metadata, in memory.
-final class LogCapture: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
+/// Keeps every log line, with metadata, in memory (through ``CapturingLogHandler``).
+final class LogCapture: Sendable {
+    private let sink = Locked<[String]>([])
 
-    var text: String {
-        lock.lock(); defer { lock.unlock() }
-        return lines.joined(separator: "\n")
-    }
+    var text: String { sink.current.joined(separator: "\n") }
 
     func logger() -> Logger {
-        var logger = Logger(label: "test") { _ in Handler(sink: self) }
+        var logger = Logger(label: "test") { [sink] _ in CapturingLogHandler(sink: sink) }
         logger.logLevel = .trace
         return logger
-    }
-
-    fileprivate func append(_ line: String) {
-        lock.lock(); lines.append(line); lock.unlock()
-    }
-
-    struct Handler: LogHandler {
-        let sink: LogCapture
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            let all = metadata.merging(event.metadata ?? [:]) { $1 }
-            sink.append("\(event.level) \(event.message) \(all.map { "\($0)=\($1)" }.sorted().joined(separator: " "))")
-        }
     }
 }
 
