@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// The servers `Tests/Interop/servers.py` started, read from the file named by
 /// `AUTHFLOW_INTEROP_CONFIG`. Without it the interop suite is disabled
@@ -71,3 +72,9 @@ enum InteropError: Error {
     case missingConfig
     case missingServer(String)
 }
+
+/// Every interop suite runs inside this one, one test at a time: several
+/// count the requests the shared servers logged, so nothing else may talk to
+/// those servers meanwhile.
+@Suite("Interop against real servers", .enabled(if: InteropConfig.isAvailable), .serialized)
+struct InteropSuites {}
