@@ -259,3 +259,30 @@ struct JSONParserTests {
         }
     }
 }
+
+/// `CompactJWS`'s own base64url decoder and segment split agree with `Base64URL`.
+@Suite("CompactJWS decoding")
+struct CompactJWSDecodingTests {
+    @Test func base64URLDecoderAgreesWithBase64URL() {
+        var texts = (0...40).map { length in Base64URL.encode((0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 251) }) }
+        texts += ["AQ==", "AQ=", "+_8", "/_8", "ab+c", "ab/c", "A", "AAAAA", "AB", "AAB", "a b", "é", "AR", "AAE", "-_8", ""]
+        for text in texts {
+            let decoded = Array(text.utf8).withUnsafeBufferPointer { CompactJWS.decodeBase64URL($0) }
+            #expect(decoded == Base64URL.decode(text), "\(text)")
+        }
+    }
+
+    @Test(arguments: ["", "a", "a.b", "a.b.c.d", "...", "a..b.c"])
+    func segmentCountOtherThanThreeIsMalformed(_ token: String) {
+        #expect(throws: AuthFlowError.self) { try CompactJWS(token) }
+    }
+
+    @Test func segmentsAreSplitAtTheDots() throws {
+        let header = Base64URL.encode(Array(#"{"alg":"ES256"}"#.utf8)), payload = Base64URL.encode(Array(#"{"sub":"a"}"#.utf8))
+        let jws = try CompactJWS(header + "." + payload + ".AQID")
+        #expect(jws.algorithm == "ES256")
+        #expect(jws.claims == ["sub": .string("a")])
+        #expect(jws.signature == [1, 2, 3])
+        #expect(jws.signingInput == Array((header + "." + payload).utf8))
+    }
+}

@@ -41,28 +41,39 @@ public struct CompactJWS: Sendable, Equatable {
     /// Splits, decodes and parses the UTF-8 bytes of a compact JWS in one go
     /// over the token, without intermediate strings or `Data`.
     private static func parse(_ token: UnsafeBufferPointer<UInt8>) -> Result<CompactJWS, AuthFlowError> {
-        var dots: (first: Int, second: Int) = (-1, -1)
-        var dotCount = 0
-        for index in token.indices where token[index] == UInt8(ascii: ".") {
-            if dotCount == 0 { dots.first = index } else if dotCount == 1 { dots.second = index }
-            dotCount += 1
+        guard let first = firstDot(in: token, from: 0), let second = firstDot(in: token, from: first + 1),
+              firstDot(in: token, from: second + 1) == nil else {
+            let segments = token.reduce(1) { $1 == UInt8(ascii: ".") ? $0 + 1 : $0 }
+            return .failure(.idToken(.malformed, "a JWS has three segments, this has \(segments)"))
         }
-        guard dotCount == 2 else { return .failure(.idToken(.malformed, "a JWS has three segments, this has \(dotCount + 1)")) }
-        let headerText = UnsafeBufferPointer(rebasing: token[..<dots.first])
-        let payloadText = UnsafeBufferPointer(rebasing: token[(dots.first + 1)..<dots.second])
-        let signatureText = UnsafeBufferPointer(rebasing: token[(dots.second + 1)...])
-        guard let headerBytes = decodeBase64URL(headerText), let payloadBytes = decodeBase64URL(payloadText),
-              let signatureBytes = decodeBase64URL(signatureText) else {
+        let headerText = UnsafeBufferPointer(rebasing: token[..<first])
+        let payloadText = UnsafeBufferPointer(rebasing: token[(first + 1)..<second])
+        let signatureText = UnsafeBufferPointer(rebasing: token[(second + 1)...])
+        // The header is only needed while it is parsed: decode it into
+        // temporary (stack) storage. Payload and signature are kept.
+        let headerLength = decodedLength(headerText.count)
+        let header = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(headerLength ?? 0, 1)) { buffer -> [String: JSONValue]?? in
+            guard let headerLength, decodeBase64URL(headerText, into: buffer) else { return .none }
+            return .some(JSONParser.object(UnsafeBufferPointer(rebasing: buffer[..<headerLength])))
+        }
+        guard let header, let payloadBytes = decodeBase64URL(payloadText), let signatureBytes = decodeBase64URL(signatureText) else {
             return .failure(.idToken(.malformed, "a JWS segment is not base64url"))
         }
-        guard let header = headerBytes.withUnsafeBufferPointer({ JSONParser.object($0) }) else {
+        guard let header else {
             return .failure(.idToken(.malformed, "the JWS header is not a JSON object"))
         }
         guard let claims = payloadBytes.withUnsafeBufferPointer({ JSONParser.object($0) }) else {
             return .failure(.idToken(.malformed, "the JWS payload is not a JSON object"))
         }
         return .success(CompactJWS(header: header, claims: claims, signature: signatureBytes,
-                                   signingInput: Array(token[..<dots.second]), payload: payloadBytes))
+                                   signingInput: Array(token[..<second]), payload: payloadBytes))
+    }
+
+    /// The index of the first `.` at or after `start` (`memchr`, vectorized by the C library).
+    private static func firstDot(in token: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard start < token.count, let base = token.baseAddress,
+              let found = memchr(base + start, Int32(UInt8(ascii: ".")), token.count - start) else { return nil }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 
     /// `0xFF` for bytes outside the base64url alphabet, the 6-bit value otherwise.
@@ -74,44 +85,58 @@ public struct CompactJWS: Sendable, Equatable {
         return table
     }()
 
+    /// The number of bytes `count` base64url characters decode to; nil for
+    /// an impossible length.
+    static func decodedLength(_ count: Int) -> Int? {
+        let tail = count % 4
+        guard tail != 1 else { return nil }
+        return count / 4 * 3 + (tail == 0 ? 0 : tail - 1)
+    }
+
     /// Decodes unpadded, canonical base64url (the same rules as `Base64URL.decode`)
     /// straight into an exactly sized array: four characters at a time, one allocation.
     /// Nil for a character outside the alphabet (padding included), an impossible
     /// length, or non-zero leftover bits.
     static func decodeBase64URL(_ input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        let count = input.count
-        let tail = count % 4
-        guard tail != 1 else { return nil }
-        let outputCount = count / 4 * 3 + (tail == 0 ? 0 : tail - 1)
-        var valid = true
-        let output = base64URLValues.withUnsafeBufferPointer { table in
-            [UInt8](unsafeUninitializedCapacity: outputCount) { out, initialized in
-                initialized = 0
-                var inIndex = 0, outIndex = 0
-                while inIndex + 4 <= count {
-                    let a = table[Int(input[inIndex])], b = table[Int(input[inIndex + 1])]
-                    let c = table[Int(input[inIndex + 2])], d = table[Int(input[inIndex + 3])]
-                    guard (a | b | c | d) & 0x80 == 0 else { valid = false; return }
-                    let chunk = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                    out[outIndex] = UInt8(truncatingIfNeeded: chunk >> 16)
-                    out[outIndex + 1] = UInt8(truncatingIfNeeded: chunk >> 8)
-                    out[outIndex + 2] = UInt8(truncatingIfNeeded: chunk)
-                    inIndex += 4
-                    outIndex += 3
-                }
-                if tail >= 2 {
-                    let a = table[Int(input[inIndex])], b = table[Int(input[inIndex + 1])]
-                    let c = tail == 3 ? table[Int(input[inIndex + 2])] : 0
-                    // Leftover bits must be zero for a canonical encoding.
-                    guard (a | b | c) & 0x80 == 0, tail == 3 ? c & 0x03 == 0 : b & 0x0F == 0 else { valid = false; return }
-                    let chunk = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6
-                    out[outIndex] = UInt8(truncatingIfNeeded: chunk >> 16)
-                    if tail == 3 { out[outIndex + 1] = UInt8(truncatingIfNeeded: chunk >> 8) }
-                }
-                initialized = outputCount
-            }
+        guard let outputCount = decodedLength(input.count) else { return nil }
+        var valid = false
+        let output = [UInt8](unsafeUninitializedCapacity: outputCount) { out, initialized in
+            valid = decodeBase64URL(input, into: out)
+            initialized = valid ? outputCount : 0
         }
         return valid ? output : nil
+    }
+
+    /// Decodes unpadded, canonical base64url into `out`, which holds at least
+    /// ``decodedLength(_:)`` bytes; false for invalid input (see above).
+    static func decodeBase64URL(_ input: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>) -> Bool {
+        let count = input.count
+        let tail = count % 4
+        guard tail != 1 else { return false }
+        return base64URLValues.withUnsafeBufferPointer { table in
+            var inIndex = 0, outIndex = 0
+            while inIndex + 4 <= count {
+                let a = table[Int(input[inIndex])], b = table[Int(input[inIndex + 1])]
+                let c = table[Int(input[inIndex + 2])], d = table[Int(input[inIndex + 3])]
+                guard (a | b | c | d) & 0x80 == 0 else { return false }
+                let chunk = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                out[outIndex] = UInt8(truncatingIfNeeded: chunk >> 16)
+                out[outIndex + 1] = UInt8(truncatingIfNeeded: chunk >> 8)
+                out[outIndex + 2] = UInt8(truncatingIfNeeded: chunk)
+                inIndex += 4
+                outIndex += 3
+            }
+            if tail >= 2 {
+                let a = table[Int(input[inIndex])], b = table[Int(input[inIndex + 1])]
+                let c = tail == 3 ? table[Int(input[inIndex + 2])] : 0
+                // Leftover bits must be zero for a canonical encoding.
+                guard (a | b | c) & 0x80 == 0, tail == 3 ? c & 0x03 == 0 : b & 0x0F == 0 else { return false }
+                let chunk = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6
+                out[outIndex] = UInt8(truncatingIfNeeded: chunk >> 16)
+                if tail == 3 { out[outIndex + 1] = UInt8(truncatingIfNeeded: chunk >> 8) }
+            }
+            return true
+        }
     }
 }
 
