@@ -50,7 +50,7 @@ public struct JWSSignatureVerifier: Sendable {
         if JWSVerifier.symmetric.contains(algorithm), clientSecret == nil {
             throw AuthFlowError.idToken(.algorithm, "\(algorithm) needs a client secret; this is a public client")
         }
-        guard acceptedAlgorithms.contains(algorithm), JWSVerifier.asymmetric.union(JWSVerifier.symmetric).contains(algorithm) else {
+        guard acceptedAlgorithms.contains(algorithm), JWSVerifier.supported.contains(algorithm) else {
             throw AuthFlowError.idToken(.algorithm, "the algorithm \(algorithm) is not accepted")
         }
         if let providerAlgorithms, !providerAlgorithms.contains(algorithm) {

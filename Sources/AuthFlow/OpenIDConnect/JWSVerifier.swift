@@ -8,6 +8,8 @@ enum JWSVerifier {
     static let asymmetric: Set<String> = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "EdDSA"]
     /// HMAC algorithms, usable only by a client that has a secret.
     static let symmetric: Set<String> = ["HS256", "HS384", "HS512"]
+    /// Every algorithm AuthFlow can verify.
+    static let supported = asymmetric.union(symmetric)
 
     /// Checks the signature of `jws` with `key`. RSA keys under 2048 bits are refused.
     static func verify(_ jws: CompactJWS, algorithm: String, key: JSONWebKey) throws -> Bool {
