@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# Token-endpoint throughput of the embedded provider, Django OAuth Toolkit and
+# Authlib, side by side, with one load generator (wrk + token.lua).
+#
+#   Benchmarks/TokenEndpoint/run.sh [-n N] [-c CONNECTIONS] [--out DIR] [--no-gunicorn]
+#
+# Starts on 127.0.0.1:
+#   provider         .build/release/authflow provider serve --port 0 --config (demo client
+#                    authflow-demo, automatic sign-in; code lifetime raised to 600 s)
+#   dot-runserver    \ Tests/Interop/servers.py start: the interop servers exactly as the
+#   authlib-werkzeug / test suites run them (Django runserver threading; Flask/Werkzeug threaded)
+#   dot-gunicorn     \ the same two applications under gunicorn: 1 worker process,
+#   authlib-gunicorn / gthread, 16 threads (Authlib keeps its store in process memory,
+#                      so it cannot use more processes; DOT gets the same for parity)
+# then runs bench.py against each in turn, stops everything (trap) and prints the table.
+# Needs: the release binary (built when missing), wrk (apt-get when missing),
+# .venv (repository root) with Tests/Interop/requirements.txt, gunicorn (pip-installed into it when missing).
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+PY="$ROOT/.venv/bin/python"
+N=2000 C=16 OUT="" GUNICORN=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -n) N="$2"; shift 2 ;;
+    -c) C="$2"; shift 2 ;;
+    --out) OUT="$2"; shift 2 ;;
+    --no-gunicorn) GUNICORN=0; shift ;;
+    *) echo "usage: $0 [-n N] [-c C] [--out DIR] [--no-gunicorn]" >&2; exit 2 ;;
+  esac
+done
+
+[ -x "$PY" ] || { echo "run.sh: no $PY (create the interop venv first: scripts/test does)" >&2; exit 1; }
+if ! command -v wrk >/dev/null; then
+  apt-get install -y wrk >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y wrk >/dev/null; }
+fi
+if [ "$GUNICORN" = 1 ] && [ ! -x "$ROOT/.venv/bin/gunicorn" ]; then
+  "$ROOT/.venv/bin/pip" install -q gunicorn
+fi
+BIN="$ROOT/.build/release/authflow"
+if [ ! -x "$BIN" ]; then
+  (cd "$ROOT" && swift build -c release --product authflow)
+fi
+
+WORK="$(mktemp -d /tmp/tokbench.XXXXXX)"
+OUT="${OUT:-$WORK/results}"
+mkdir -p "$OUT"
+PIDS=()
+cleanup() {
+  set +e
+  "$PY" "$ROOT/Tests/Interop/servers.py" stop --config "$WORK/interop/config.json" >/dev/null 2>&1
+  for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null; done
+  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null; done
+  rm -rf "$WORK/dot-gunicorn"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+free_port() { "$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+wait_http() { # URL: wait up to 60 s for a 200
+  for _ in $(seq 600); do curl -fs -o /dev/null "$1" && return 0; sleep 0.1; done
+  echo "run.sh: $1 did not answer" >&2; return 1
+}
+
+# 1. The embedded provider (release build).
+cat >"$WORK/provider.json" <<'EOF'
+{ "sign_in": "automatic", "lifetimes": { "authorization_code": 600 } }
+EOF
+"$BIN" provider serve --port 0 --config "$WORK/provider.json" >"$WORK/provider.log" 2>&1 &
+PIDS+=($!)
+for _ in $(seq 300); do grep -q '^ready' "$WORK/provider.log" && break; sleep 0.1; done
+PROVIDER="$(sed -n 's/^issuer: //p' "$WORK/provider.log")"
+[ -n "$PROVIDER" ] || { cat "$WORK/provider.log" >&2; exit 1; }
+
+# 2. DOT and Authlib as the interop suites run them.
+"$PY" "$ROOT/Tests/Interop/servers.py" start --config "$WORK/interop/config.json" >&2
+
+# 3. The same applications under gunicorn.
+GUNICORN_ARGS=(--workers 1 --worker-class gthread --threads 16 --no-control-socket --log-level warning)
+if [ "$GUNICORN" = 1 ]; then
+  DOT_PORT="$(free_port)"
+  mkdir -p "$WORK/dot-gunicorn"
+  TOKBENCH_PORT="$DOT_PORT" TOKBENCH_DATA_DIR="$WORK/dot-gunicorn" \
+    "$ROOT/.venv/bin/gunicorn" --preload "${GUNICORN_ARGS[@]}" --chdir "$HERE" \
+    --bind "127.0.0.1:$DOT_PORT" wsgi_dot:application >"$WORK/dot-gunicorn.log" 2>&1 &
+  PIDS+=($!)
+  AUTHLIB_PORT="$(free_port)"
+  TOKBENCH_PORT="$AUTHLIB_PORT" \
+    "$ROOT/.venv/bin/gunicorn" "${GUNICORN_ARGS[@]}" --chdir "$HERE" \
+    --bind "127.0.0.1:$AUTHLIB_PORT" wsgi_authlib:application >"$WORK/authlib-gunicorn.log" 2>&1 &
+  PIDS+=($!)
+  wait_http "http://127.0.0.1:$DOT_PORT/o/.well-known/openid-configuration"
+  wait_http "http://127.0.0.1:$AUTHLIB_PORT/.well-known/openid-configuration"
+fi
+
+# 4. The targets, then the measurements.
+PROVIDER="$PROVIDER" DOT_PORT="${DOT_PORT:-}" AUTHLIB_PORT="${AUTHLIB_PORT:-}" WORK="$WORK" \
+GUNICORN="$GUNICORN" GUNICORN_DESC="gunicorn ${GUNICORN_ARGS[*]:0:6}" PIDS="${PIDS[*]}" "$PY" - <<'EOF'
+import json, os
+work = os.environ["WORK"]
+cfg = json.load(open(os.path.join(work, "interop", "config.json")))["servers"]
+interop_pids = json.load(open(os.path.join(work, "interop", "servers.pids.json")))["servers"]
+pids = [int(p) for p in os.environ["PIDS"].split()]  # provider, then gunicorn DOT and Authlib masters
+provider = os.environ["PROVIDER"].rstrip("/")
+targets = [{
+    "name": "provider", "kind": "provider", "base": provider,
+    "authorize": f"{provider}/authorize", "token": f"{provider}/token", "client_id": "authflow-demo", "pid": pids[0],
+    "setup": "authflow provider serve, release build, demo client authflow-demo (public), automatic sign-in",
+}]
+def interop(name, kind, base, issuer, authorize, token, setup, pid):
+    s = cfg[kind]
+    return {"name": name, "kind": kind, "base": base, "authorize": authorize, "token": token, "pid": pid,
+            "client_id": s["public_client_id"], "username": s["username"], "password": s["password"],
+            "setup": setup}
+dot, authlib = cfg["dot"], cfg["authlib"]
+dot_base = dot["issuer"].rsplit("/o", 1)[0]
+targets.append(interop("dot-runserver", "dot", dot_base, dot["issuer"], dot["authorization_endpoint"],
+                       dot["token_endpoint"],
+                       "Tests/Interop/servers.py: Django runserver (threading=True), DEBUG=False, sqlite, "
+                       "request log to a file", interop_pids["dot"]["pid"]))
+targets.append(interop("authlib-werkzeug", "authlib", authlib["issuer"], authlib["issuer"],
+                       authlib["authorization_endpoint"], authlib["token_endpoint"],
+                       "Tests/Interop/servers.py: Flask app.run(threaded=True), debug=False, in-memory store",
+                       interop_pids["authlib"]["pid"]))
+if os.environ["GUNICORN"] == "1":
+    g = os.environ["GUNICORN_DESC"]
+    b = f"http://127.0.0.1:{os.environ['DOT_PORT']}"
+    targets.append(interop("dot-gunicorn", "dot", b, f"{b}/o", f"{b}/o/authorize/", f"{b}/o/token/",
+                           f"{g} --preload, DEBUG=False, sqlite with IMMEDIATE transactions and WAL "
+                           "(otherwise the interop server's settings)", pids[1]))
+    b = f"http://127.0.0.1:{os.environ['AUTHLIB_PORT']}"
+    targets.append(interop("authlib-gunicorn", "authlib", b, b, f"{b}/authorize", f"{b}/token",
+                           f"{g}, debug=False, in-memory store", pids[2]))
+json.dump(targets, open(os.path.join(work, "targets.json"), "w"), indent=2)
+EOF
+
+echo "run.sh: N=$N C=$C; load average now: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+STATUS=0
+"$PY" "$HERE/bench.py" --targets "$WORK/targets.json" --out "$OUT" -n "$N" -c "$C" || STATUS=$?
+echo "run.sh: details in $OUT (results.json, table.md, per-run wrk output)" >&2
+exit "$STATUS"
