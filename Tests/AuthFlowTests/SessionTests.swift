@@ -252,3 +252,31 @@ struct SessionTests {
         expectError(.idTokenInvalid, reason: .authTime) { try OAuthClient.checkContinuity(old: original, new: try claims(["auth_time": .number(1_699_999_999)])) }
     }
 }
+
+/// The first callers of a session created with credentials: none may refresh
+/// before those credentials are in the store.
+@Suite("AuthSession first use")
+struct SessionFirstUseTests {
+    /// A store whose save takes a while, so concurrent first callers overlap it.
+    actor SlowStore: CredentialStore {
+        private var credentials: Credentials?
+        func load() async throws -> Credentials? { credentials }
+        func save(_ credentials: Credentials) async throws {
+            try await Task.sleep(nanoseconds: 50_000_000)
+            self.credentials = credentials
+        }
+        func delete() async throws { credentials = nil }
+    }
+
+    @Test("concurrent first callers on expired credentials all get the one refresh, none a spurious sign-out")
+    func concurrentFirstUse() async throws {
+        let provider = try SessionTests.Provider(token: [SessionTests.refreshed()])
+        let session = AuthSession(client: provider.client, store: SlowStore(), credentials: try SessionTests.credentials())
+        let tokens = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<50 { group.addTask { try await session.freshAccessToken() } }
+            return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+        }
+        #expect(tokens == ["AT-new"])
+        #expect(provider.requests(to: "/token").count == 1)
+    }
+}

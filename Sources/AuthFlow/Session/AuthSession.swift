@@ -34,6 +34,7 @@ public actor AuthSession {
     private nonisolated let state: SessionState
     private var loaded = false
     private var unsaved: Credentials?
+    private var initialSave: Task<Void, any Error>?
 
     /// Creates a session. Given `credentials` are written to the store on
     /// first use; without them, the store is read on first use.
@@ -157,6 +158,7 @@ public actor AuthSession {
             return fields.credentials
         }
         unsaved = nil
+        initialSave = nil
         try await store.delete()
         guard let held else { return nil }
         let endSession = try client.endSessionURL(idTokenHint: held.token.idToken, postLogoutRedirectURI: postLogoutRedirectURI,
@@ -171,9 +173,13 @@ public actor AuthSession {
     /// once; then marks the session ready for the lock-only path.
     private func loadIfNeeded() async throws {
         if let unsaved {
+            // One save, which every concurrent first caller awaits: none may go on
+            // to refresh (and read the store) before the credentials are in it.
             self.unsaved = nil
-            try await store.save(unsaved)
+            let store = store
+            initialSave = Task { try await store.save(unsaved) }
         }
+        if let initialSave { try await initialSave.value }
         if !loaded {
             let stored = try await store.load()
             // Another caller may have loaded (and refreshed) while this one waited.
