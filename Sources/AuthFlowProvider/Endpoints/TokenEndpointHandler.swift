@@ -15,8 +15,8 @@ struct TokenEndpointHandler: Sendable {
                 throw OAuthFailure("unsupported_grant_type", "the grant type \(grantType) is not supported")
             }
             guard client.grantTypes.contains(grantType) else { throw OAuthFailure.unauthorizedClient("the client may not use \(grantType)") }
-            let body = try await grant(grantType, form: form, client: client)
-            return .json(body, noStore: true)
+            let issued = try await grant(grantType, form: form, client: client)
+            return .json(try issued.signed(), noStore: true)
         } catch let failure as OAuthFailure {
             return failure.response
         } catch {
@@ -25,7 +25,7 @@ struct TokenEndpointHandler: Sendable {
         }
     }
 
-    private func grant(_ grantType: String, form: StrictForm, client: ProviderClient) async throws -> JSONValue {
+    private func grant(_ grantType: String, form: StrictForm, client: ProviderClient) async throws -> IssuedTokens {
         switch grantType {
         case GrantType.authorizationCode:
             let code = try form.required("code")

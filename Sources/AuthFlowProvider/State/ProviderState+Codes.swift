@@ -18,7 +18,7 @@ extension ProviderState {
     /// client it was issued to, with the same redirect URI and the verifier
     /// of its challenge, before it expires. A second use revokes every token
     /// the first one issued (RFC 6749 §4.1.2).
-    func redeemCode(_ code: String, client: ProviderClient, redirectURI: String, verifier: String, now: Date = Date()) throws -> JSONValue {
+    func redeemCode(_ code: String, client: ProviderClient, redirectURI: String, verifier: String, now: Date = Date()) throws -> IssuedTokens {
         guard var record = codes[code] else { throw OAuthFailure.invalidGrant("the authorization code is unknown") }
         guard !record.redeemed else {
             revokeGrant(record.grantID, reason: "authorization code reused")

@@ -30,7 +30,7 @@ extension ProviderState {
     /// The device-code grant (RFC 8628 §3.4–3.5): `authorization_pending`
     /// until the user decides, `slow_down` (and a longer interval) when
     /// polled too fast, `access_denied`, `expired_token`; redeemed once.
-    func pollDevice(_ deviceCode: String, client: ProviderClient, now: Date = Date()) throws -> JSONValue {
+    func pollDevice(_ deviceCode: String, client: ProviderClient, now: Date = Date()) throws -> IssuedTokens {
         guard var record = devices[deviceCode] else { throw OAuthFailure.invalidGrant("the device code is unknown") }
         guard record.clientID == client.id else { throw OAuthFailure.invalidGrant("the device code was issued to another client") }
         guard !record.redeemed else { throw OAuthFailure.invalidGrant("the device code was already used") }

@@ -5,8 +5,9 @@ import Foundation
 extension ProviderState {
     /// Issues an access token (and a refresh token when the client may
     /// refresh, and an ID token when `openid` was granted) for `grantID`,
-    /// and returns the token response (RFC 6749 §5.1).
-    func issueTokens(grantID: String, nonce: String?, refresh: Bool, scopes narrowed: [String]? = nil, now: Date = Date()) throws -> JSONValue {
+    /// and returns the token response (RFC 6749 §5.1) with the ID token still
+    /// to be signed: the signature is CPU work that need not hold the actor.
+    func issueTokens(grantID: String, nonce: String?, refresh: Bool, scopes narrowed: [String]? = nil, now: Date = Date()) throws -> IssuedTokens {
         guard let grant = grants[grantID], let client = configuration.client(grant.clientID) else {
             throw OAuthFailure.invalidGrant("the grant no longer exists")
         }
@@ -27,16 +28,18 @@ extension ProviderState {
             refreshTokens[refreshToken] = RefreshTokenRecord(grantID: grantID, issuedAt: now, expiresAt: now.addingTimeInterval(lifetimes.refreshToken))
             response["refresh_token"] = .string(refreshToken)
         }
+        var issued = IssuedTokens(members: response)
         if let subject = grant.subject, scopes.contains("openid") {
-            response["id_token"] = .string(try idToken(client: client, subject: subject, scopes: scopes, authTime: grant.authTime,
-                                                       nonce: nonce, accessToken: accessToken, now: now))
+            issued.idToken = (idTokenClaims(client: client, subject: subject, scopes: scopes, authTime: grant.authTime,
+                                            nonce: nonce, accessToken: accessToken, now: now),
+                              keys.signer(for: client.idTokenSigningAlgorithm))
         }
-        return .object(response)
+        return issued
     }
 
-    /// An ID token (OIDC Core §2) with `at_hash`, signed with the client's algorithm.
-    func idToken(client: ProviderClient, subject: String, scopes: [String], authTime: Date?, nonce: String?,
-                 accessToken: String?, now: Date) throws -> String {
+    /// The claims of an ID token (OIDC Core §2) with `at_hash`.
+    func idTokenClaims(client: ProviderClient, subject: String, scopes: [String], authTime: Date?, nonce: String?,
+                       accessToken: String?, now: Date) -> [String: JSONValue] {
         var claims = configuration.user(subject: subject)?.claims(for: Set(scopes)) ?? [:]
         claims["iss"] = .string(issuer)
         claims["sub"] = .string(subject)
@@ -49,6 +52,21 @@ extension ProviderState {
             let digest = Array(SHA256.hash(data: Array(accessToken.utf8)))
             claims["at_hash"] = .string(Base64URLText.encode(digest.prefix(16)))
         }
-        return try JWSSigner.sign(claims, with: keys.signer(for: client.idTokenSigningAlgorithm))
+        return claims
+    }
+}
+
+/// A token response whose ID token is not signed yet.
+struct IssuedTokens: Sendable {
+    /// The members of the response, without `id_token`.
+    var members: [String: JSONValue]
+    /// The ID token's claims and the key to sign them with, when one is due.
+    var idToken: (claims: [String: JSONValue], key: SigningKey)?
+
+    /// The response, with the ID token signed (outside the provider's actor).
+    func signed() throws -> JSONValue {
+        var members = members
+        if let idToken { members["id_token"] = .string(try JWSSigner.sign(idToken.claims, with: idToken.key)) }
+        return .object(members)
     }
 }

@@ -5,7 +5,7 @@ extension ProviderState {
     /// The refresh token grant (RFC 6749 §6) with rotation: each refresh
     /// token works once and is replaced; presenting a rotated one again is a
     /// replay, which revokes the whole family (every token of the grant).
-    func refresh(_ token: String, client: ProviderClient, scopes requested: [String]?, now: Date = Date()) throws -> JSONValue {
+    func refresh(_ token: String, client: ProviderClient, scopes requested: [String]?, now: Date = Date()) throws -> IssuedTokens {
         guard var record = refreshTokens[token], let grant = grants[record.grantID] else {
             throw OAuthFailure.invalidGrant("the refresh token is unknown")
         }

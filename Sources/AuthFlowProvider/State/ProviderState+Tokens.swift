@@ -37,7 +37,7 @@ extension ProviderState {
     }
 
     /// The client-credentials grant (RFC 6749 §4.4): an access token, no refresh or ID token.
-    func clientCredentials(client: ProviderClient, scopes: [String]) throws -> JSONValue {
+    func clientCredentials(client: ProviderClient, scopes: [String]) throws -> IssuedTokens {
         let grantID = addGrant(GrantRecord(clientID: client.id, subject: nil, scopes: scopes, authTime: nil))
         return try issueTokens(grantID: grantID, nonce: nil, refresh: false)
     }
