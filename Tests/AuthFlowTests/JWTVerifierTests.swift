@@ -8,32 +8,6 @@ import Testing
     static let now = TestIDP.now
     static var nowSeconds: Double { now.timeIntervalSince1970 }
 
-    /// A JWK Set served by a scripted transport, with a cache built here so
-    /// that `minimumRefetchInterval` can be chosen.
-    final class Issuer: Sendable {
-        let jwks: Locked<String>
-        let transport: ScriptedTransport
-        let cache: KeySetCache
-
-        init(keys: [[String: JSONValue]], minimumRefetchInterval: TimeInterval = 30) throws {
-            let jwks = Locked(jwksJSON(keys))
-            self.jwks = jwks
-            transport = ScriptedTransport { request in
-                request.url.absoluteString == TestIDP.jwksURI ? .json(jwks.current) : HTTPResponse(status: 404)
-            }
-            cache = try KeySetCache(jwksURI: url(TestIDP.jwksURI), transport: transport, minimumRefetchInterval: minimumRefetchInterval)
-        }
-
-        func setKeys(_ keys: [[String: JSONValue]]) { jwks.withLock { $0 = jwksJSON(keys) } }
-
-        func verifier(algorithms: Set<String>? = nil, leeway: TimeInterval = 60) -> JWTVerifier {
-            if let algorithms {
-                return JWTVerifier(issuer: TestIDP.issuer, audience: JWTVerifierTests.audience, keys: cache, algorithms: algorithms, leeway: leeway)
-            }
-            return JWTVerifier(issuer: TestIDP.issuer, audience: JWTVerifierTests.audience, keys: cache, leeway: leeway)
-        }
-    }
-
     static let standardKeys: [[String: JSONValue]] = [
         SigningKey.rsa2048.jwk(kid: "rsa"), SigningKey.ec256.jwk(kid: "ec"), SigningKey.ed.jwk(kid: "ed"),
         SigningKey.ec384.jwk(kid: "ec384"),
@@ -59,7 +33,7 @@ import Testing
     // MARK: Success
 
     @Test func validAccessTokenIsTyped() async throws {
-        let issuer = try Issuer(keys: Self.standardKeys)
+        let issuer = try TestIDP(keys: Self.standardKeys)
         let verified = try await issuer.verifier().verify(Self.token(), now: Self.now)
         #expect(verified.algorithm == "ES256")
         #expect(verified.issuer == TestIDP.issuer)
@@ -72,26 +46,26 @@ import Testing
     }
 
     @Test func audienceAsSingleString() async throws {
-        let issuer = try Issuer(keys: Self.standardKeys)
+        let issuer = try TestIDP(keys: Self.standardKeys)
         let verified = try await issuer.verifier().verify(Self.token(["aud": .string(Self.audience)]), now: Self.now)
         #expect(verified.audience == [Self.audience])
     }
 
     @Test(arguments: [("RS256", SigningKey.rsa2048, "rsa"), ("PS256", SigningKey.rsa2048, "rsa"), ("EdDSA", SigningKey.ed, "ed")])
     func otherDefaultAlgorithmsPass(_ alg: String, _ key: SigningKey, _ kid: String) async throws {
-        let issuer = try Issuer(keys: Self.standardKeys)
+        let issuer = try TestIDP(keys: Self.standardKeys)
         let verified = try await issuer.verifier().verify(Self.token(key: key, alg: alg, kid: kid), now: Self.now)
         #expect(verified.algorithm == alg)
     }
 
     @Test func tokenWithoutKidFindsTheKeyByAlgorithm() async throws {
-        let issuer = try Issuer(keys: Self.standardKeys)
+        let issuer = try TestIDP(keys: Self.standardKeys)
         let verified = try await issuer.verifier().verify(Self.token(key: .ed, alg: "EdDSA", kid: nil), now: Self.now)
         #expect(verified.algorithm == "EdDSA")
     }
 
     @Test func subjectIsOptional() async throws {
-        let issuer = try Issuer(keys: Self.standardKeys)
+        let issuer = try TestIDP(keys: Self.standardKeys)
         let verified = try await issuer.verifier().verify(Self.token(["sub": nil]), now: Self.now)
         #expect(verified.subject == nil)
     }
@@ -100,58 +74,58 @@ import Testing
 
     @Test(arguments: ["https://evil.example", "https://idp.example/", "HTTPS://IDP.EXAMPLE"])
     func wrongIssuer(_ iss: String) async throws {
-        let issuer = try Issuer(keys: Self.standardKeys)
+        let issuer = try TestIDP(keys: Self.standardKeys)
         await expectError(.idTokenInvalid, reason: .issuer) { try await issuer.verifier().verify(Self.token(["iss": .string(iss)]), now: Self.now) }
     }
 
     @Test func missingIssuer() async throws {
-        let issuer = try Issuer(keys: Self.standardKeys)
+        let issuer = try TestIDP(keys: Self.standardKeys)
         await expectError(.idTokenInvalid, reason: .issuer) { try await issuer.verifier().verify(Self.token(["iss": nil]), now: Self.now) }
     }
 
     @Test(arguments: [nil, JSONValue.string("https://other.example"), .array([.string("https://other.example")]), .array([]), .number(1)])
     func audienceMissingOrWithoutUs(_ aud: JSONValue?) async throws {
-        let issuer = try Issuer(keys: Self.standardKeys)
+        let issuer = try TestIDP(keys: Self.standardKeys)
         await expectError(.idTokenInvalid, reason: .audience) { try await issuer.verifier().verify(Self.token(["aud": aud]), now: Self.now) }
     }
 
     @Test func expiredBeyondLeeway() async throws {
-        let issuer = try Issuer(keys: Self.standardKeys)
+        let issuer = try TestIDP(keys: Self.standardKeys)
         let token = try Self.token(["exp": .number(Self.nowSeconds - 61), "iat": .number(Self.nowSeconds - 600), "nbf": nil])
         await expectError(.idTokenInvalid, reason: .expired) { try await issuer.verifier(leeway: 60).verify(token, now: Self.now) }
     }
 
     @Test func expiredWithinLeewayPasses() async throws {
-        let issuer = try Issuer(keys: Self.standardKeys)
+        let issuer = try TestIDP(keys: Self.standardKeys)
         let token = try Self.token(["exp": .number(Self.nowSeconds - 30), "iat": .number(Self.nowSeconds - 600), "nbf": nil])
         _ = try await issuer.verifier(leeway: 60).verify(token, now: Self.now)
     }
 
     @Test func expiredWithZeroLeeway() async throws {
-        let issuer = try Issuer(keys: Self.standardKeys)
+        let issuer = try TestIDP(keys: Self.standardKeys)
         let token = try Self.token(["exp": .number(Self.nowSeconds - 1)])
         await expectError(.idTokenInvalid, reason: .expired) { try await issuer.verifier(leeway: 0).verify(token, now: Self.now) }
     }
 
     @Test(arguments: [nil, JSONValue.string("1700000300")])
     func missingOrNonNumericExpIsExpired(_ exp: JSONValue?) async throws {
-        let issuer = try Issuer(keys: Self.standardKeys)
+        let issuer = try TestIDP(keys: Self.standardKeys)
         await expectError(.idTokenInvalid, reason: .expired) { try await issuer.verifier().verify(Self.token(["exp": exp]), now: Self.now) }
     }
 
     @Test func notBeforeInTheFuture() async throws {
-        let issuer = try Issuer(keys: Self.standardKeys)
+        let issuer = try TestIDP(keys: Self.standardKeys)
         let token = try Self.token(["nbf": .number(Self.nowSeconds + 120)])
         await expectError(.idTokenInvalid, reason: .issuedAt) { try await issuer.verifier().verify(token, now: Self.now) }
     }
 
     @Test func notBeforeWithinLeewayPasses() async throws {
-        let issuer = try Issuer(keys: Self.standardKeys)
+        let issuer = try TestIDP(keys: Self.standardKeys)
         _ = try await issuer.verifier().verify(Self.token(["nbf": .number(Self.nowSeconds + 30)]), now: Self.now)
     }
 
     @Test func issuedInTheFuture() async throws {
-        let issuer = try Issuer(keys: Self.standardKeys)
+        let issuer = try TestIDP(keys: Self.standardKeys)
         let token = try Self.token(["iat": .number(Self.nowSeconds + 120), "nbf": nil])
         await expectError(.idTokenInvalid, reason: .issuedAt) { try await issuer.verifier().verify(token, now: Self.now) }
     }
@@ -160,7 +134,7 @@ import Testing
 
     @Test func hmacTokenIsRefusedEvenWithASecretLookingKey() async throws {
         let secret = "shared-secret-that-is-long-enough-for-hs256"
-        let issuer = try Issuer(keys: Self.standardKeys + [SigningKey.hmac(secret).jwk(kid: "hs")])
+        let issuer = try TestIDP(keys: Self.standardKeys + [SigningKey.hmac(secret).jwk(kid: "hs")])
         let token = try Self.token(key: .hmac(secret), alg: "HS256", kid: "hs")
         await expectError(.idTokenInvalid, reason: .algorithm) { try await issuer.verifier().verify(token, now: Self.now) }
         // Asking for HS256 does not help: symmetric algorithms are removed.
@@ -171,14 +145,14 @@ import Testing
 
     @Test func hmacTokenSignedWithThePublicKeyIsRefused() async throws {
         // Key confusion: HS256 keyed with the RSA modulus published in the JWK Set.
-        let issuer = try Issuer(keys: Self.standardKeys)
+        let issuer = try TestIDP(keys: Self.standardKeys)
         let modulus = SigningKey.rsa2048.jwk(kid: nil)["n"]?.stringValue ?? ""
         let token = try Self.token(key: .hmac(modulus), alg: "HS256", kid: "rsa")
         await expectError(.idTokenInvalid, reason: .algorithm) { try await issuer.verifier().verify(token, now: Self.now) }
     }
 
     @Test func algorithmNotInTheAllowedSet() async throws {
-        let issuer = try Issuer(keys: Self.standardKeys)
+        let issuer = try TestIDP(keys: Self.standardKeys)
         let onlyES256 = issuer.verifier(algorithms: ["ES256"])
         await expectError(.idTokenInvalid, reason: .algorithm) {
             try await onlyES256.verify(Self.token(key: .rsa2048, alg: "RS256", kid: "rsa"), now: Self.now)
@@ -194,25 +168,25 @@ import Testing
 
     @Test(arguments: ["none", "None", "ES512", "XYZ"])
     func unknownOrUnsignedAlgorithm(_ alg: String) async throws {
-        let issuer = try Issuer(keys: Self.standardKeys)
+        let issuer = try TestIDP(keys: Self.standardKeys)
         let token = b64(jsonText(["alg": .string(alg), "kid": .string("ec")])) + "." + b64(jsonText(Self.claims())) + "."
         await expectError(.idTokenInvalid, reason: .algorithm) { try await issuer.verifier().verify(token, now: Self.now) }
     }
 
     @Test func unknownKid() async throws {
-        let issuer = try Issuer(keys: Self.standardKeys)
+        let issuer = try TestIDP(keys: Self.standardKeys)
         let token = try Self.token(key: .ec256b, kid: "nope")
         await expectError(.idTokenInvalid, reason: .keyNotFound) { try await issuer.verifier().verify(token, now: Self.now) }
     }
 
     @Test func knownKidWrongKeyIsSignature() async throws {
-        let issuer = try Issuer(keys: Self.standardKeys)
+        let issuer = try TestIDP(keys: Self.standardKeys)
         let token = try Self.token(key: .ec256b, kid: "ec")
         await expectError(.idTokenInvalid, reason: .signature) { try await issuer.verifier().verify(token, now: Self.now) }
     }
 
     @Test func tamperedClaimsAreSignature() async throws {
-        let issuer = try Issuer(keys: Self.standardKeys)
+        let issuer = try TestIDP(keys: Self.standardKeys)
         let parts = try Self.token().split(separator: ".").map(String.init)
         let forged = parts[0] + "." + b64(jsonText(Self.claims(["sub": .string("admin")]))) + "." + parts[2]
         await expectError(.idTokenInvalid, reason: .signature) { try await issuer.verifier().verify(forged, now: Self.now) }
@@ -220,12 +194,12 @@ import Testing
 
     @Test(arguments: ["a.b", "a.b.c.d", "", "!!.??.##"])
     func malformedTokens(_ token: String) async throws {
-        let issuer = try Issuer(keys: Self.standardKeys)
+        let issuer = try TestIDP(keys: Self.standardKeys)
         await expectError(.idTokenInvalid, reason: .malformed) { try await issuer.verifier().verify(token, now: Self.now) }
     }
 
     @Test func criticalHeaderIsMalformed() async throws {
-        let issuer = try Issuer(keys: Self.standardKeys)
+        let issuer = try TestIDP(keys: Self.standardKeys)
         let token = try Self.token(header: ["crit": .array([.string("exp")]), "exp": .number(1)])
         await expectError(.idTokenInvalid, reason: .malformed) { try await issuer.verifier().verify(token, now: Self.now) }
     }
@@ -233,7 +207,7 @@ import Testing
     // MARK: Rotation
 
     @Test func rotatedKeyIsFetchedAndVerifies() async throws {
-        let issuer = try Issuer(keys: [SigningKey.ec256.jwk(kid: "old")], minimumRefetchInterval: 0)
+        let issuer = try TestIDP(keys: [SigningKey.ec256.jwk(kid: "old")], minimumRefetchInterval: 0)
         let verifier = issuer.verifier()
         _ = try await verifier.verify(Self.token(kid: "old"), now: Self.now)
         #expect(issuer.transport.requests.count == 1)
@@ -248,7 +222,7 @@ import Testing
     }
 
     @Test func rotationWithinTheRefetchIntervalIsNotFetched() async throws {
-        let issuer = try Issuer(keys: [SigningKey.ec256.jwk(kid: "old")], minimumRefetchInterval: 3600)
+        let issuer = try TestIDP(keys: [SigningKey.ec256.jwk(kid: "old")], minimumRefetchInterval: 3600)
         let verifier = issuer.verifier()
         _ = try await verifier.verify(Self.token(kid: "old"), now: Self.now)
         issuer.setKeys([SigningKey.ec256b.jwk(kid: "new")])
@@ -257,7 +231,7 @@ import Testing
     }
 
     @Test func repeatedVerificationUsesTheCache() async throws {
-        let issuer = try Issuer(keys: Self.standardKeys)
+        let issuer = try TestIDP(keys: Self.standardKeys)
         let verifier = issuer.verifier()
         for _ in 0..<3 { _ = try await verifier.verify(Self.token(), now: Self.now) }
         #expect(issuer.transport.requests.count == 1)
@@ -289,5 +263,15 @@ import Testing
         await expectError(.configuration) {
             try await JWTVerifier.discover(issuer: url(TestIDP.issuer), audience: Self.audience, transport: transport)
         }
+    }
+}
+
+/// `TestIDP`'s key set behind a `JWTVerifier` instead of an ID-token verifier.
+extension TestIDP {
+    func verifier(algorithms: Set<String>? = nil, leeway: TimeInterval = 60) -> JWTVerifier {
+        if let algorithms {
+            return JWTVerifier(issuer: TestIDP.issuer, audience: JWTVerifierTests.audience, keys: cache, algorithms: algorithms, leeway: leeway)
+        }
+        return JWTVerifier(issuer: TestIDP.issuer, audience: JWTVerifierTests.audience, keys: cache, leeway: leeway)
     }
 }

@@ -9,8 +9,7 @@ struct IntrospectionEndpoint: Sendable {
     func handle(_ request: ProviderRequest) async -> ProviderResponse {
         guard request.method == "POST" else { return .methodNotAllowed("POST") }
         do throws(OAuthFailure) {
-            let form = try StrictForm(body: request)
-            let client = try ClientAuthenticator(clients: state.configuration.clients).authenticate(request, form: form)
+            let (form, client) = try state.authenticatedForm(request)
             let token = try form.required("token")
             guard let info = await state.lookup(token, includeRefresh: true), client.isConfidential || info.clientID == client.id else {
                 return .json(.object(["active": .bool(false)]), noStore: true)

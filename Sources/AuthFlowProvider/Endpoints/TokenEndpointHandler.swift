@@ -8,8 +8,7 @@ struct TokenEndpointHandler: Sendable {
     func handle(_ request: ProviderRequest) async -> ProviderResponse {
         guard request.method == "POST" else { return .methodNotAllowed("POST") }
         do {
-            let form = try StrictForm(body: request)
-            let client = try ClientAuthenticator(clients: state.configuration.clients).authenticate(request, form: form)
+            let (form, client) = try state.authenticatedForm(request)
             let grantType = try form.required("grant_type")
             guard GrantType.all.contains(grantType) else {
                 throw OAuthFailure("unsupported_grant_type", "the grant type \(grantType) is not supported")

@@ -97,3 +97,12 @@ enum FormComponent {
         }
     }
 }
+
+extension ProviderState {
+    /// The strictly parsed form of `request` and the client it authenticates:
+    /// the start of every endpoint that takes client authentication.
+    nonisolated func authenticatedForm(_ request: ProviderRequest) throws(OAuthFailure) -> (form: StrictForm, client: ProviderClient) {
+        let form = try StrictForm(body: request)
+        return (form, try ClientAuthenticator(clients: configuration.clients).authenticate(request, form: form))
+    }
+}
