@@ -133,10 +133,9 @@ import Testing
         #expect(try JWSVerifier.verify(jws, algorithm: algorithm, key: key) == false)
     }
 
-    /// `JWSVerifier.verify` matches `(.rsa, _)` for any algorithm: with an
-    /// RSA key, a non-RSA algorithm whose name ends in 256 is checked as
-    /// RS256 (and anything else as RS512). The public path is protected by
-    /// `JSONWebKey.fits` filtering the candidates first, so this is latent.
+    /// With an RSA key, `JWSVerifier.verify` itself refuses a non-RSA
+    /// algorithm (it does not rely on `JSONWebKey.fits` having filtered the
+    /// keys first, which the public path also does).
     @Test(arguments: ["ES256", "HS256"])
     func rfc7515A2RS256UnderANonRSAAlgorithmFails(_ algorithm: String) throws {
         let key = try Self.key(Self.rfc7515RSAKey)

@@ -70,7 +70,7 @@ public struct CompactJWS: Sendable, Equatable {
     }
 
     /// The index of the first `.` at or after `start` (`memchr`, vectorized by the C library).
-    private static func firstDot(in token: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+    static func firstDot(in token: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         guard start < token.count, let base = token.baseAddress,
               let found = memchr(base + start, Int32(UInt8(ascii: ".")), token.count - start) else { return nil }
         return base.distance(to: found.assumingMemoryBound(to: UInt8.self))

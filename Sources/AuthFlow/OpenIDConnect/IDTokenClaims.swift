@@ -24,51 +24,139 @@ public struct IDTokenClaims: Sendable, Equatable, Codable {
     public let authenticationContextClass: String?
     /// `amr`, when present.
     public let authenticationMethods: [String]?
-    /// `name`, when present.
-    public var name: String? { all["name"]?.stringValue }
-    /// `email`, when present.
-    public var email: String? { all["email"]?.stringValue }
-    /// `preferred_username`, when present.
-    public var preferredUsername: String? { all["preferred_username"]?.stringValue }
+    /// `name`, when present as a string.
+    public let name: String?
+    /// `email`, when present as a string.
+    public let email: String?
+    /// `preferred_username`, when present as a string.
+    public let preferredUsername: String?
+    private let source: Source
+
+    /// Where ``all`` comes from.
+    private enum Source: Sendable {
+        /// A compact JWS whose payload is parsed only when ``all`` is read.
+        case token(String)
+        /// Claims already parsed.
+        case parsed([String: JSONValue])
+    }
+
     /// Every claim, including ones not modelled above.
-    public let all: [String: JSONValue]
+    ///
+    /// For a token verified by ``IDTokenVerifier``, this is parsed from the
+    /// token each time it is read (a few microseconds; the payload was checked
+    /// to be valid JSON during verification), so that verifying costs no more
+    /// than the typed claims need. Read it once and keep it.
+    public var all: [String: JSONValue] {
+        switch source {
+        case .parsed(let claims): claims
+        case .token(let token): (try? CompactJWS(token).claims) ?? [:]
+        }
+    }
 
     /// Reads the claims of a JWT payload, requiring the members OIDC requires.
     public init(claims: [String: JSONValue]) throws {
-        func string(_ name: String, _ reason: AuthFlowError.Reason) throws -> String? {
-            switch claims[name] {
+        try self.init(IDTokenClaimValues(claims), source: .parsed(claims))
+    }
+
+    /// Reads the claims scanned from a token's payload (see ``ScannedIDToken``).
+    init(_ scanned: ScannedIDToken) throws {
+        try self.init(scanned.claims, source: .token(scanned.token))
+    }
+
+    private init(_ values: IDTokenClaimValues, source: Source) throws {
+        func string(_ claim: IDTokenClaimValues.Claim, _ reason: AuthFlowError.Reason) throws -> String? {
+            switch values[claim] {
             case nil: return nil
             case .string(let value)?: return value
-            default: throw AuthFlowError.idToken(reason, "the \(name) claim is not a string")
+            default: throw AuthFlowError.idToken(reason, "the \(claim.name) claim is not a string")
             }
         }
-        func date(_ name: String, _ reason: AuthFlowError.Reason) throws -> Date? {
-            switch claims[name] {
+        func date(_ claim: IDTokenClaimValues.Claim, _ reason: AuthFlowError.Reason) throws -> Date? {
+            switch values[claim] {
             case nil: return nil
             case .number(let value)? where value.isFinite: return Date(timeIntervalSince1970: value)
-            default: throw AuthFlowError.idToken(reason, "the \(name) claim is not a number")
+            default: throw AuthFlowError.idToken(reason, "the \(claim.name) claim is not a number")
             }
         }
-        guard let issuer = try string("iss", .issuer) else { throw AuthFlowError.idToken(.issuer, "the ID token has no iss") }
-        guard let subject = try string("sub", .subject), !subject.isEmpty else { throw AuthFlowError.idToken(.subject, "the ID token has no sub") }
-        switch claims["aud"] {
+        guard let issuer = try string(.iss, .issuer) else { throw AuthFlowError.idToken(.issuer, "the ID token has no iss") }
+        guard let subject = try string(.sub, .subject), !subject.isEmpty else { throw AuthFlowError.idToken(.subject, "the ID token has no sub") }
+        switch values[.aud] {
         case .string(let value)?: audience = [value]
         case .array(let values)? where !values.isEmpty && values.allSatisfy({ $0.stringValue != nil }):
             audience = values.compactMap(\.stringValue)
         default: throw AuthFlowError.idToken(.audience, "the ID token has no valid aud")
         }
-        guard let expiresAt = try date("exp", .expired) else { throw AuthFlowError.idToken(.expired, "the ID token has no exp") }
-        guard let issuedAt = try date("iat", .issuedAt) else { throw AuthFlowError.idToken(.issuedAt, "the ID token has no iat") }
+        guard let expiresAt = try date(.exp, .expired) else { throw AuthFlowError.idToken(.expired, "the ID token has no exp") }
+        guard let issuedAt = try date(.iat, .issuedAt) else { throw AuthFlowError.idToken(.issuedAt, "the ID token has no iat") }
         self.issuer = issuer
         self.subject = subject
         self.expiresAt = expiresAt
         self.issuedAt = issuedAt
-        authTime = try date("auth_time", .authTime)
-        nonce = try string("nonce", .nonce)
-        authorizedParty = try string("azp", .authorizedParty)
-        accessTokenHash = try string("at_hash", .atHash)
-        authenticationContextClass = try string("acr", .malformed)
-        authenticationMethods = claims["amr"]?.arrayValue?.compactMap(\.stringValue)
-        all = claims
+        authTime = try date(.authTime, .authTime)
+        nonce = try string(.nonce, .nonce)
+        authorizedParty = try string(.azp, .authorizedParty)
+        accessTokenHash = try string(.atHash, .atHash)
+        authenticationContextClass = try string(.acr, .malformed)
+        authenticationMethods = values[.amr]?.arrayValue?.compactMap(\.stringValue)
+        name = values[.name]?.stringValue
+        email = values[.email]?.stringValue
+        preferredUsername = values[.preferredUsername]?.stringValue
+        self.source = source
+    }
+
+    // MARK: Equatable and Codable: the same as when `all` was a stored dictionary.
+
+    public static func == (lhs: IDTokenClaims, rhs: IDTokenClaims) -> Bool {
+        lhs.issuer == rhs.issuer && lhs.subject == rhs.subject && lhs.audience == rhs.audience
+            && lhs.expiresAt == rhs.expiresAt && lhs.issuedAt == rhs.issuedAt && lhs.authTime == rhs.authTime
+            && lhs.nonce == rhs.nonce && lhs.authorizedParty == rhs.authorizedParty
+            && lhs.accessTokenHash == rhs.accessTokenHash && lhs.authenticationContextClass == rhs.authenticationContextClass
+            && lhs.authenticationMethods == rhs.authenticationMethods && lhs.all == rhs.all
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case issuer, subject, audience, expiresAt, issuedAt, authTime, nonce, authorizedParty, accessTokenHash
+        case authenticationContextClass, authenticationMethods, all
+    }
+
+    /// Decodes what ``encode(to:)`` wrote; the typed claims are read again from `all`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let all = try container.decode([String: JSONValue].self, forKey: .all)
+        var values = IDTokenClaimValues(all)
+        // The stored typed values win over `all`, as they did when both were stored.
+        values[.iss] = .string(try container.decode(String.self, forKey: .issuer))
+        values[.sub] = .string(try container.decode(String.self, forKey: .subject))
+        values[.aud] = .array(try container.decode([String].self, forKey: .audience).map(JSONValue.string))
+        values[.exp] = .number(try container.decode(Date.self, forKey: .expiresAt).timeIntervalSince1970)
+        values[.iat] = .number(try container.decode(Date.self, forKey: .issuedAt).timeIntervalSince1970)
+        values[.authTime] = try container.decodeIfPresent(Date.self, forKey: .authTime).map { .number($0.timeIntervalSince1970) }
+        values[.nonce] = try container.decodeIfPresent(String.self, forKey: .nonce).map(JSONValue.string)
+        values[.azp] = try container.decodeIfPresent(String.self, forKey: .authorizedParty).map(JSONValue.string)
+        values[.atHash] = try container.decodeIfPresent(String.self, forKey: .accessTokenHash).map(JSONValue.string)
+        values[.acr] = try container.decodeIfPresent(String.self, forKey: .authenticationContextClass).map(JSONValue.string)
+        values[.amr] = try container.decodeIfPresent([String].self, forKey: .authenticationMethods).map { .array($0.map(JSONValue.string)) }
+        do {
+            try self.init(values, source: .parsed(all))
+        } catch {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "stored ID token claims are incomplete"))
+        }
+    }
+
+    /// Encodes the typed claims and `all`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(issuer, forKey: .issuer)
+        try container.encode(subject, forKey: .subject)
+        try container.encode(audience, forKey: .audience)
+        try container.encode(expiresAt, forKey: .expiresAt)
+        try container.encode(issuedAt, forKey: .issuedAt)
+        try container.encodeIfPresent(authTime, forKey: .authTime)
+        try container.encodeIfPresent(nonce, forKey: .nonce)
+        try container.encodeIfPresent(authorizedParty, forKey: .authorizedParty)
+        try container.encodeIfPresent(accessTokenHash, forKey: .accessTokenHash)
+        try container.encodeIfPresent(authenticationContextClass, forKey: .authenticationContextClass)
+        try container.encodeIfPresent(authenticationMethods, forKey: .authenticationMethods)
+        try container.encode(all, forKey: .all)
     }
 }

@@ -18,9 +18,21 @@ public struct IDTokenVerifier: Sendable {
     }
 
     /// Verifies `token` and returns its claims.
+    ///
+    /// Tokens are read by a scan that types only the claims ``IDTokenClaims``
+    /// has properties for and checks the rest without building it; whatever
+    /// the scan does not read exactly as ``CompactJWS`` would goes through
+    /// ``CompactJWS`` instead, so both paths accept and refuse the same tokens.
     public func verify(_ token: String, rules: IDTokenRules, accessToken: String?, now: Date = Date()) async throws -> IDTokenClaims {
-        let (jws, algorithm) = try await signature.verify(token)
-        let claims = try IDTokenClaims(claims: jws.claims)
+        let claims: IDTokenClaims, algorithm: String
+        if let scanned = ScannedIDToken(token) {
+            algorithm = try await signature.verifySignature(of: scanned)
+            claims = try IDTokenClaims(scanned)
+        } else {
+            let (jws, checked) = try await signature.verify(token)
+            claims = try IDTokenClaims(claims: jws.claims)
+            algorithm = checked
+        }
         try rules.check(claims, now: now)
         if let accessToken { try IDTokenRules.checkAccessTokenHash(claims, accessToken: accessToken, algorithm: algorithm) }
         return claims

@@ -66,6 +66,11 @@ public struct JSONWebKey: Sendable {
         algorithm = object["alg"]?.stringValue
     }
 
+    /// Whether this key may verify a token naming `keyID` (nil: any key) signed with `algorithm`.
+    func fits(keyID: String?, algorithm: String) -> Bool {
+        (keyID == nil || self.keyID == keyID) && fits(algorithm)
+    }
+
     /// Whether this key may verify a signature made with `algorithm`.
     func fits(_ algorithm: String) -> Bool {
         if let own = self.algorithm, own != algorithm { return false }
@@ -94,10 +99,6 @@ public struct JSONWebKeySet: Sendable {
 
     /// Keys that may verify a token with this `kid` (nil: any) and algorithm.
     func candidates(keyID: String?, algorithm: String) -> [JSONWebKey] {
-        keys.filter { key in
-            guard key.fits(algorithm) else { return false }
-            if let keyID { return key.keyID == keyID }
-            return true
-        }
+        keys.filter { $0.fits(keyID: keyID, algorithm: algorithm) }
     }
 }

@@ -28,8 +28,13 @@ public struct JWSSignatureVerifier: Sendable {
     /// Parses `token` and checks its signature; returns it with its algorithm.
     public func verify(_ token: String) async throws -> (jws: CompactJWS, algorithm: String) {
         let jws = try CompactJWS(token)
+        return (jws, try await verifySignature(of: jws))
+    }
+
+    /// Checks the signature of a parsed JWS; returns its algorithm.
+    func verifySignature(of jws: some SignedJWS) async throws -> String {
         let algorithm = try checkedAlgorithm(jws)
-        if jws.header["crit"] != nil {
+        if jws.hasCriticalHeader {
             throw AuthFlowError.idToken(.malformed, "the token has critical header extensions AuthFlow does not understand")
         }
         if JWSVerifier.symmetric.contains(algorithm) {
@@ -39,12 +44,12 @@ public struct JWSSignatureVerifier: Sendable {
         } else {
             try await verifyWithKeys(jws, algorithm: algorithm)
         }
-        return (jws, algorithm)
+        return algorithm
     }
 
     /// The token's `alg`, if this client and the provider accept it; `none`
     /// is always refused and HMAC needs a client secret.
-    func checkedAlgorithm(_ jws: CompactJWS) throws -> String {
+    func checkedAlgorithm(_ jws: some SignedJWS) throws -> String {
         guard let algorithm = jws.algorithm else { throw AuthFlowError.idToken(.malformed, "the token has no alg") }
         guard algorithm != "none" else { throw AuthFlowError.idToken(.algorithm, "unsigned tokens (alg none) are refused") }
         if JWSVerifier.symmetric.contains(algorithm), clientSecret == nil {
@@ -59,16 +64,26 @@ public struct JWSSignatureVerifier: Sendable {
         return algorithm
     }
 
-    private func verifyWithKeys(_ jws: CompactJWS, algorithm: String) async throws {
+    private func verifyWithKeys(_ jws: some SignedJWS, algorithm: String) async throws {
         guard let keys else { throw AuthFlowError.idToken(.keyNotFound, "the provider publishes no jwks_uri") }
-        var candidates = try await keys.keySet().candidates(keyID: jws.keyID, algorithm: algorithm)
-        if candidates.isEmpty, let refreshed = try await keys.refetchForUnknownKey() {
-            candidates = refreshed.candidates(keyID: jws.keyID, algorithm: algorithm)
-        }
-        guard !candidates.isEmpty else {
+        let cached: JSONWebKeySet
+        if let current = keys.currentKeySet() { cached = current } else { cached = try await keys.keySet() }
+        if try verify(jws, algorithm: algorithm, with: cached) { return }
+        guard let refreshed = try await keys.refetchForUnknownKey(), try verify(jws, algorithm: algorithm, with: refreshed) else {
             throw AuthFlowError.idToken(.keyNotFound, "no key in the provider's JWK Set fits the token")
         }
-        for key in candidates where try JWSVerifier.verify(jws, algorithm: algorithm, key: key) { return }
-        throw AuthFlowError.idToken(.signature, "the token's signature is invalid")
+    }
+
+    /// Checks the signature with each key of `set` that fits: true when one
+    /// verifies it, false when no key fits, a `signature` error when keys fit
+    /// and none verifies.
+    private func verify(_ jws: some SignedJWS, algorithm: String, with set: JSONWebKeySet) throws -> Bool {
+        var fitted = false
+        for key in set.keys where key.fits(keyID: jws.keyID, algorithm: algorithm) {
+            fitted = true
+            if try JWSVerifier.verify(jws, algorithm: algorithm, key: key) { return true }
+        }
+        if fitted { throw AuthFlowError.idToken(.signature, "the token's signature is invalid") }
+        return false
     }
 }

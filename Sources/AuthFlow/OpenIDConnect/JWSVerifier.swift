@@ -12,42 +12,47 @@ enum JWSVerifier {
     static let supported = asymmetric.union(symmetric)
 
     /// Checks the signature of `jws` with `key`. RSA keys under 2048 bits are refused.
-    static func verify(_ jws: CompactJWS, algorithm: String, key: JSONWebKey) throws -> Bool {
-        let input = jws.signingInput
-        switch (key.material, algorithm) {
-        case (.weakRSA(let bits), _):
-            throw AuthFlowError.idToken(.algorithm, "RSA keys under 2048 bits are refused (this one has \(bits))")
-        case (.rsa(let publicKey, _), "RS256"), (.rsa(let publicKey, _), "RS384"), (.rsa(let publicKey, _), "RS512"),
-             (.rsa(let publicKey, _), "PS256"), (.rsa(let publicKey, _), "PS384"), (.rsa(let publicKey, _), "PS512"):
-            let signature = _RSA.Signing.RSASignature(rawRepresentation: jws.signature)
-            let padding: _RSA.Signing.Padding = algorithm.hasPrefix("PS") ? .PSS : .insecurePKCS1v1_5
-            switch algorithm.suffix(3) {
-            case "256": return publicKey.isValidSignature(signature, for: SHA256.hash(data: input), padding: padding)
-            case "384": return publicKey.isValidSignature(signature, for: SHA384.hash(data: input), padding: padding)
-            default: return publicKey.isValidSignature(signature, for: SHA512.hash(data: input), padding: padding)
+    static func verify(_ jws: some SignedJWS, algorithm: String, key: JSONWebKey) throws -> Bool {
+        try jws.withSigningInput { input in
+            switch (key.material, algorithm) {
+            case (.weakRSA(let bits), _):
+                throw AuthFlowError.idToken(.algorithm, "RSA keys under 2048 bits are refused (this one has \(bits))")
+            case (.rsa(let publicKey, _), _):
+                let signature = _RSA.Signing.RSASignature(rawRepresentation: jws.signatureBytes)
+                switch algorithm {
+                case "RS256": return publicKey.isValidSignature(signature, for: SHA256.hash(data: input), padding: .insecurePKCS1v1_5)
+                case "RS384": return publicKey.isValidSignature(signature, for: SHA384.hash(data: input), padding: .insecurePKCS1v1_5)
+                case "RS512": return publicKey.isValidSignature(signature, for: SHA512.hash(data: input), padding: .insecurePKCS1v1_5)
+                case "PS256": return publicKey.isValidSignature(signature, for: SHA256.hash(data: input), padding: .PSS)
+                case "PS384": return publicKey.isValidSignature(signature, for: SHA384.hash(data: input), padding: .PSS)
+                case "PS512": return publicKey.isValidSignature(signature, for: SHA512.hash(data: input), padding: .PSS)
+                default: return false
+                }
+            case (.p256(let publicKey), "ES256"):
+                guard let signature = try? P256.Signing.ECDSASignature(rawRepresentation: jws.signatureBytes) else { return false }
+                return publicKey.isValidSignature(signature, for: SHA256.hash(data: input))
+            case (.p384(let publicKey), "ES384"):
+                guard let signature = try? P384.Signing.ECDSASignature(rawRepresentation: jws.signatureBytes) else { return false }
+                return publicKey.isValidSignature(signature, for: SHA384.hash(data: input))
+            case (.ed25519(let publicKey), "EdDSA"):
+                return publicKey.isValidSignature(jws.signatureBytes, for: input)
+            default:
+                return false
             }
-        case (.p256(let publicKey), "ES256"):
-            guard let signature = try? P256.Signing.ECDSASignature(rawRepresentation: jws.signature) else { return false }
-            return publicKey.isValidSignature(signature, for: SHA256.hash(data: input))
-        case (.p384(let publicKey), "ES384"):
-            guard let signature = try? P384.Signing.ECDSASignature(rawRepresentation: jws.signature) else { return false }
-            return publicKey.isValidSignature(signature, for: SHA384.hash(data: input))
-        case (.ed25519(let publicKey), "EdDSA"):
-            return publicKey.isValidSignature(jws.signature, for: input)
-        default:
-            return false
         }
     }
 
     /// Checks an HMAC signature with the client secret as the key.
-    static func verifyHMAC(_ jws: CompactJWS, algorithm: String, secret: String) -> Bool {
+    static func verifyHMAC(_ jws: some SignedJWS, algorithm: String, secret: String) -> Bool {
         let key = SymmetricKey(data: Array(secret.utf8))
-        let input = jws.signingInput
-        switch algorithm {
-        case "HS256": return HMAC<SHA256>.isValidAuthenticationCode(jws.signature, authenticating: input, using: key)
-        case "HS384": return HMAC<SHA384>.isValidAuthenticationCode(jws.signature, authenticating: input, using: key)
-        case "HS512": return HMAC<SHA512>.isValidAuthenticationCode(jws.signature, authenticating: input, using: key)
-        default: return false
+        let signature = jws.signatureBytes
+        return jws.withSigningInput { input in
+            switch algorithm {
+            case "HS256": HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: input, using: key)
+            case "HS384": HMAC<SHA384>.isValidAuthenticationCode(signature, authenticating: input, using: key)
+            case "HS512": HMAC<SHA512>.isValidAuthenticationCode(signature, authenticating: input, using: key)
+            default: false
+            }
         }
     }
 }

@@ -11,8 +11,8 @@ public actor KeySetCache {
     private let logger: Logger
     /// The shortest time between two fetches caused by unknown keys.
     public let minimumRefetchInterval: TimeInterval
-    private var current: JSONWebKeySet?
-    private var expiresAt: Date = .distantPast
+    /// The set and when it expires, readable without an actor hop.
+    private nonisolated let cached = LockedValue<(set: JSONWebKeySet, expiresAt: Date)?>(nil)
     private var lastFetch: Date = .distantPast
     private var inFlight: Task<JSONWebKeySet, any Error>?
 
@@ -29,8 +29,16 @@ public actor KeySetCache {
 
     /// The cached set, fetched first when absent or expired.
     public func keySet() async throws -> JSONWebKeySet {
-        if let current, Date() < expiresAt { return current }
+        if let current = currentKeySet() { return current }
         return try await fetch()
+    }
+
+    /// The cached set while it has not expired, without waiting for the actor.
+    nonisolated func currentKeySet() -> JSONWebKeySet? {
+        cached.withLock { cached in
+            guard let cached, Date() < cached.expiresAt else { return nil }
+            return cached.set
+        }
     }
 
     /// Fetches again because a token named an unknown key; returns nil when a
@@ -55,9 +63,8 @@ public actor KeySetCache {
         inFlight = wrapped
         defer { inFlight = nil }
         let (set, maxAge) = try await task.value
-        current = set
         lastFetch = Date()
-        expiresAt = lastFetch.addingTimeInterval(maxAge)
+        cached.withLock { $0 = (set, lastFetch.addingTimeInterval(maxAge)) }
         logger.debug("JWK Set loaded", metadata: ["keys": "\(set.keys.count)", "max_age": "\(Int(maxAge))"])
         return set
     }

@@ -31,7 +31,7 @@ public actor AuthSession {
     /// The credentials held and the refresh in flight. They sit behind a lock,
     /// not in actor state, so that callers with valid credentials and callers
     /// waiting for a refresh never queue on the actor (see ``freshCredentials(rejecting:)``).
-    private nonisolated let state: SessionState
+    private nonisolated let state: LockedValue<SessionFields>
     private var loaded = false
     private var unsaved: Credentials?
     private var initialSave: Task<Void, any Error>?
@@ -42,7 +42,7 @@ public actor AuthSession {
                 leeway: TimeInterval = 60, now: @escaping @Sendable () -> Date = { Date() }) {
         self.client = client
         self.store = store
-        state = SessionState(credentials: credentials)
+        state = LockedValue(SessionFields(credentials: credentials))
         self.leeway = leeway
         self.now = now
         loaded = credentials != nil
@@ -256,26 +256,11 @@ public actor AuthSession {
 
 /// The part of an ``AuthSession``'s state that callers read without going
 /// through the actor, guarded by a lock (critical sections never suspend).
-private final class SessionState: @unchecked Sendable {
-    struct Fields {
-        /// The credentials held, or nil when signed out.
-        var credentials: Credentials?
-        /// The refresh in flight, if any.
-        var refreshTask: Task<Credentials, any Error>?
-        /// True once the store has been written or read, so ``credentials`` is authoritative.
-        var ready = false
-    }
-
-    private let lock = NSLock()
-    private var fields: Fields
-
-    init(credentials: Credentials?) {
-        fields = Fields(credentials: credentials)
-    }
-
-    func withLock<T, E: Error>(_ body: (inout Fields) throws(E) -> T) throws(E) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&fields)
-    }
+private struct SessionFields {
+    /// The credentials held, or nil when signed out.
+    var credentials: Credentials?
+    /// The refresh in flight, if any.
+    var refreshTask: Task<Credentials, any Error>?
+    /// True once the store has been written or read, so ``credentials`` is authoritative.
+    var ready = false
 }

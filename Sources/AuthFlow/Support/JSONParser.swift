@@ -93,9 +93,9 @@ struct JSONParser {
 
     // MARK: State
 
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private var index = 0
-    private var depth = 0
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
+    var depth = 0
     /// Members of the objects being built, innermost last; each object
     /// remembers where its members start. Reused, so building an object
     /// costs one allocation (its dictionary) once the stack has grown.
@@ -103,9 +103,9 @@ struct JSONParser {
     /// Elements of the arrays being built, innermost last.
     private var elements: [JSONValue] = []
     /// The unescaped bytes of a string that contains escapes.
-    private var scratch: [UInt8] = []
+    var scratch: [UInt8] = []
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
@@ -119,7 +119,7 @@ struct JSONParser {
 
     // MARK: Values
 
-    private mutating func parseValue() throws(Failure) -> JSONValue {
+    mutating func parseValue() throws(Failure) -> JSONValue {
         guard index < bytes.count else { throw Failure(kind: .unexpectedEnd, offset: index) }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject()
@@ -133,7 +133,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseObject() throws(Failure) -> JSONValue {
+    mutating func parseObject() throws(Failure) -> JSONValue {
         try enterContainer()
         index += 1 // {
         skipWhitespace()
@@ -208,12 +208,12 @@ struct JSONParser {
         return .array(array)
     }
 
-    private mutating func enterContainer() throws(Failure) {
+    mutating func enterContainer() throws(Failure) {
         depth += 1
         if depth > JSONParser.maximumDepth { throw Failure(kind: .tooDeep, offset: index) }
     }
 
-    private mutating func expectLiteral(_ literal: StaticString) throws(Failure) {
+    mutating func expectLiteral(_ literal: StaticString) throws(Failure) {
         let count = literal.utf8CodeUnitCount
         let expected = UnsafeBufferPointer(start: literal.utf8Start, count: count)
         for offset in 0..<count {
@@ -228,7 +228,7 @@ struct JSONParser {
     // MARK: Strings
 
     /// Parses the string starting at the opening quote at `index`.
-    private mutating func parseString() throws(Failure) -> String {
+    mutating func parseString() throws(Failure) -> String {
         index += 1 // "
         let start = index
         // Fast path: no escapes. Validate UTF-8 as we go and make the String
@@ -275,7 +275,7 @@ struct JSONParser {
     }
 
     /// Appends the character of the escape at `index` (a backslash) to `scratch`.
-    private mutating func parseEscape() throws(Failure) {
+    mutating func parseEscape() throws(Failure) {
         let escapeStart = index
         guard index + 1 < bytes.count else { throw Failure(kind: .unexpectedEnd, offset: bytes.count) }
         let byte = bytes[index + 1]
@@ -351,7 +351,7 @@ struct JSONParser {
 
     /// Steps over one well-formed multi-byte UTF-8 sequence at `index`
     /// (Unicode Table 3-7: no overlong forms, no surrogates, nothing above U+10FFFF).
-    private mutating func skipMultibyteScalar() throws(Failure) {
+    mutating func skipMultibyteScalar() throws(Failure) {
         let lead = bytes[index]
         let length: Int
         var low: UInt8 = 0x80, high: UInt8 = 0xBF // range of the second byte
@@ -383,7 +383,7 @@ struct JSONParser {
     }
 
     /// Parses `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
-    private mutating func parseNumber() throws(Failure) -> Double {
+    mutating func parseNumber() throws(Failure) -> Double {
         let start = index
         let negative = bytes[index] == UInt8(ascii: "-")
         if negative { index += 1 }
@@ -464,16 +464,16 @@ struct JSONParser {
     }
 
     /// The byte at `index`; the end of input is an error.
-    @inline(__always) private func peek() throws(Failure) -> UInt8 {
+    @inline(__always) func peek() throws(Failure) -> UInt8 {
         guard index < bytes.count else { throw Failure(kind: .unexpectedEnd, offset: index) }
         return bytes[index]
     }
 
-    private func unexpected() -> Failure {
+    func unexpected() -> Failure {
         index < bytes.count ? Failure(kind: .unexpectedByte(bytes[index]), offset: index) : Failure(kind: .unexpectedEnd, offset: index)
     }
 
-    @inline(__always) private mutating func skipWhitespace() {
+    @inline(__always) mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x0A, 0x0D, 0x09: index += 1

@@ -1,0 +1,88 @@
+import Foundation
+
+/// An ID token read for verification without building its header and
+/// payload: the header's `alg`, `kid` and `crit`, and the payload's typed
+/// claims (``IDTokenClaimValues``), every other member only checked.
+///
+/// It exists for speed and never decides anything on its own: the
+/// initializer returns nil for any token it does not read exactly as
+/// ``CompactJWS`` and ``IDTokenClaims/init(claims:)`` would (malformed
+/// segments, JSON the scan leaves to the full parser), and ``IDTokenVerifier``
+/// then takes the full path, which reports the exact error.
+struct ScannedIDToken: SignedJWS {
+    /// The compact serialization; what was signed is its UTF-8 up to the second dot.
+    let token: String
+    let algorithm: String?
+    let keyID: String?
+    let hasCriticalHeader: Bool
+    let signatureBytes: Data
+    let claims: IDTokenClaimValues
+    private let signingInputCount: Int
+
+    init?(_ token: String) {
+        var text = token
+        guard let scanned = text.withUTF8({ ScannedIDToken.scan($0) }) else { return nil }
+        self.token = token
+        algorithm = scanned.header.algorithm
+        keyID = scanned.header.keyID
+        hasCriticalHeader = scanned.header.critical
+        signatureBytes = scanned.signature
+        claims = scanned.claims
+        signingInputCount = scanned.signingInputCount
+    }
+
+    func withSigningInput<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        var text = token
+        return try text.withUTF8 { try body(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer($0)[..<signingInputCount])) }
+    }
+
+    /// The header members the verifier reads.
+    private struct Header {
+        var algorithm: String?
+        var keyID: String?
+        var critical = false
+    }
+
+    private typealias Scanned = (header: Header, signature: Data, claims: IDTokenClaimValues, signingInputCount: Int)
+
+    /// Header and payload are decoded into temporary (stack) storage: only
+    /// what the scans read is kept. ``IDTokenClaims/all`` reads the payload
+    /// again from ``token`` when asked.
+    private static func scan(_ token: UnsafeBufferPointer<UInt8>) -> Scanned? {
+        guard let first = CompactJWS.firstDot(in: token, from: 0), let second = CompactJWS.firstDot(in: token, from: first + 1),
+              CompactJWS.firstDot(in: token, from: second + 1) == nil else { return nil }
+        guard let header = decoded(UnsafeBufferPointer(rebasing: token[..<first]), scanHeader),
+              let claims = decoded(UnsafeBufferPointer(rebasing: token[(first + 1)..<second]), IDTokenClaimValues.scan) else { return nil }
+        let signatureText = UnsafeBufferPointer(rebasing: token[(second + 1)...])
+        guard let signatureCount = CompactJWS.decodedLength(signatureText.count) else { return nil }
+        var signature = Data(count: signatureCount)
+        let valid = signature.withUnsafeMutableBytes { raw in
+            CompactJWS.decodeBase64URL(signatureText, into: raw.bindMemory(to: UInt8.self))
+        }
+        return valid ? (header, signature, claims, second) : nil
+    }
+
+    /// `read` applied to the base64url-decoded `text`; nil when it is not base64url.
+    private static func decoded<T>(_ text: UnsafeBufferPointer<UInt8>, _ read: (UnsafeBufferPointer<UInt8>) -> T?) -> T? {
+        guard let count = CompactJWS.decodedLength(text.count) else { return nil }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(count, 1)) { buffer in
+            guard CompactJWS.decodeBase64URL(text, into: buffer) else { return nil }
+            return read(UnsafeBufferPointer(rebasing: buffer[..<count]))
+        }
+    }
+
+    private static func scanHeader(_ bytes: UnsafeBufferPointer<UInt8>) -> Header? {
+        var header = Header()
+        let scanned = JSONParser.scanObject(bytes) { name, parser throws(JSONParser.Failure) in
+            if name.equals("alg") {
+                header.algorithm = try parser.parseValue().stringValue
+            } else if name.equals("kid") {
+                header.keyID = try parser.parseValue().stringValue
+            } else {
+                if name.equals("crit") { header.critical = true }
+                try parser.skipValue()
+            }
+        }
+        return scanned ? header : nil
+    }
+}

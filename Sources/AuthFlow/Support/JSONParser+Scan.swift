@@ -1,0 +1,180 @@
+/// Reading a JSON object member by member without building it: the fast path
+/// of ID-token verification, which types a dozen claims and only needs the
+/// rest to be valid.
+///
+/// The scan accepts a text only where ``JSONParser/parse(_:)-swift.type.method``
+/// would accept it and read the same members; it uses the parser's own value,
+/// string and number rules. When the text is anything it does not handle
+/// cheaply (a member name that is not plain ASCII, more than
+/// ``scanMemberLimit`` members) or anything is wrong, it gives up and the
+/// caller parses with the full parser, which then reports the exact error.
+import Foundation
+
+extension JSONParser {
+    /// The most top-level members a scan handles; more are left to the full parser.
+    static let scanMemberLimit = 48
+
+    /// Scans `bytes`, a JSON text that must be an object, calling `member`
+    /// with each top-level member name and the parser positioned at its value,
+    /// which `member` must consume (``parseValue()`` or ``skipValue()``).
+    ///
+    /// Returns false when the full parser must decide instead: the text is not
+    /// an object, does not parse, repeats a top-level name, has a name with an
+    /// escape or a byte outside ASCII, or has too many members.
+    static func scanObject(_ bytes: UnsafeBufferPointer<UInt8>,
+                           _ member: (_ name: UnsafeBufferPointer<UInt8>, _ parser: inout JSONParser) throws(Failure) -> Void) -> Bool {
+        // Small enough for the stack: 48 × 8 bytes.
+        withUnsafeTemporaryAllocation(of: SeenName.self, capacity: scanMemberLimit) { seen in
+            var parser = JSONParser(bytes)
+            do throws(Failure) {
+                return try parser.scanTopLevelObject(seen: seen, member)
+            } catch {
+                return false
+            }
+        }
+    }
+
+    /// A top-level name already read: a cheap key (length, first and last
+    /// byte) to compare first, and where the name starts.
+    private struct SeenName {
+        var key: UInt32
+        var start: UInt32
+    }
+
+    private mutating func scanTopLevelObject(seen: UnsafeMutableBufferPointer<SeenName>,
+                                             _ member: (UnsafeBufferPointer<UInt8>, inout JSONParser) throws(Failure) -> Void) throws(Failure) -> Bool {
+        skipWhitespace()
+        guard try peek() == UInt8(ascii: "{") else { return false }
+        try enterContainer()
+        index += 1
+        skipWhitespace()
+        var count = 0
+        if try peek() == UInt8(ascii: "}") {
+            index += 1
+        } else {
+            while true {
+                guard try peek() == UInt8(ascii: "\""), let name = try plainName(), count < seen.count,
+                      name.count <= UInt16.max, bytes.count <= UInt32.max else { return false }
+                // Duplicate names: compare keys with every earlier name, bytes only when keys match.
+                let key = UInt32(name.count) << 16 | UInt32(bytes[name.lowerBound]) << 8 | UInt32(bytes[name.upperBound - 1])
+                let base = bytes.baseAddress!
+                for earlier in seen[..<count] where earlier.key == key
+                    && memcmp(base + Int(earlier.start), base + name.lowerBound, name.count) == 0 {
+                    return false
+                }
+                seen[count] = SeenName(key: key, start: UInt32(name.lowerBound))
+                count += 1
+                skipWhitespace()
+                guard try peek() == UInt8(ascii: ":") else { return false }
+                index += 1
+                skipWhitespace()
+                try member(UnsafeBufferPointer(rebasing: bytes[name]), &self)
+                skipWhitespace()
+                let byte = try peek()
+                index += 1
+                if byte == UInt8(ascii: ",") {
+                    skipWhitespace()
+                } else if byte == UInt8(ascii: "}") {
+                    break
+                } else {
+                    return false
+                }
+            }
+        }
+        depth -= 1
+        skipWhitespace()
+        return index == bytes.count
+    }
+
+    /// Reads the member name at `index` (an opening quote) and returns the
+    /// range of its content when it is non-empty printable ASCII without
+    /// escapes, whose bytes are then exactly the name; nil otherwise.
+    private mutating func plainName() throws(Failure) -> Range<Int>? {
+        let start = index + 1
+        var end = start
+        while end < bytes.count {
+            let byte = bytes[end]
+            if byte == UInt8(ascii: "\"") { break }
+            guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\\") else { return nil }
+            end += 1
+        }
+        guard end < bytes.count, end > start else { return nil }
+        index = end + 1
+        return start..<end
+    }
+
+    /// Steps over the value at `index`, checking it exactly as
+    /// ``parseValue()`` would but building only nested objects (which need
+    /// their names for the duplicate check).
+    mutating func skipValue() throws(Failure) {
+        guard index < bytes.count else { throw Failure(kind: .unexpectedEnd, offset: index) }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): _ = try parseObject()
+        case UInt8(ascii: "["): try skipArray()
+        case UInt8(ascii: "\""): try skipString()
+        case UInt8(ascii: "t"): try expectLiteral("true")
+        case UInt8(ascii: "f"): try expectLiteral("false")
+        case UInt8(ascii: "n"): try expectLiteral("null")
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): _ = try parseNumber()
+        case let byte: throw Failure(kind: .unexpectedByte(byte), offset: index)
+        }
+    }
+
+    private mutating func skipArray() throws(Failure) {
+        try enterContainer()
+        index += 1 // [
+        skipWhitespace()
+        if try peek() == UInt8(ascii: "]") {
+            index += 1
+            depth -= 1
+            return
+        }
+        while true {
+            try skipValue()
+            skipWhitespace()
+            let byte = try peek()
+            index += 1
+            if byte == UInt8(ascii: ",") {
+                skipWhitespace()
+            } else if byte == UInt8(ascii: "]") {
+                break
+            } else {
+                index -= 1
+                throw unexpected()
+            }
+        }
+        depth -= 1
+    }
+
+    /// Steps over the string at `index` with ``parseString()``'s checks
+    /// (UTF-8, control characters, escapes, surrogates), without making a `String`.
+    private mutating func skipString() throws(Failure) {
+        index += 1 // "
+        while true {
+            guard index < bytes.count else { throw Failure(kind: .unexpectedEnd, offset: index) }
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                return
+            } else if byte == UInt8(ascii: "\\") {
+                scratch.removeAll(keepingCapacity: true)
+                try parseEscape()
+            } else if byte < 0x20 {
+                throw Failure(kind: .controlCharacter, offset: index)
+            } else if byte < 0x80 {
+                index += 1
+            } else {
+                try skipMultibyteScalar()
+            }
+        }
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// Whether these bytes are exactly `literal`'s UTF-8.
+    func equals(_ literal: StaticString) -> Bool {
+        guard literal.utf8CodeUnitCount == count else { return false }
+        guard let baseAddress, count > 0 else { return true }
+        return memcmp(baseAddress, literal.utf8Start, count) == 0
+    }
+}

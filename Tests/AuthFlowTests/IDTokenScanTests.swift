@@ -1,0 +1,221 @@
+import Foundation
+import Testing
+@testable import AuthFlow
+
+/// The ID-token fast path (`JSONParser.scanObject`, `IDTokenClaimValues.scan`,
+/// `ScannedIDToken`) never accepts what the full parser refuses and always
+/// reads what the full parser reads; the verifier gives the same result on
+/// both paths.
+@Suite("ID-token scan")
+struct IDTokenScanTests {
+    typealias Claim = IDTokenClaimValues.Claim
+
+    /// The scan's result, or nil when it leaves the payload to the full parser.
+    static func scan(_ text: [UInt8]) -> IDTokenClaimValues? {
+        text.withUnsafeBufferPointer { IDTokenClaimValues.scan($0) }
+    }
+
+    /// What the full parser makes of `text`: the typed claims of an object, nil otherwise.
+    static func full(_ text: [UInt8]) -> IDTokenClaimValues? {
+        guard case .object(let object)? = try? JSONParser.parse(text) else { return nil }
+        return IDTokenClaimValues(object)
+    }
+
+    static func same(_ a: IDTokenClaimValues, _ b: IDTokenClaimValues) -> Bool {
+        Claim.allCases.allSatisfy { a[$0] == b[$0] }
+    }
+
+    /// When the scan reads a text, the full parser reads the same claims from it.
+    static func expectAgreement(_ text: [UInt8], _ comment: @autoclosure () -> String, sourceLocation: SourceLocation = #_sourceLocation) {
+        guard let scanned = scan(text) else { return }
+        guard let parsed = full(text) else {
+            Issue.record("the scan accepted what the full parser refuses: \(comment())", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(same(scanned, parsed), "\(comment())", sourceLocation: sourceLocation)
+    }
+
+    // MARK: Fixed documents
+
+    @Test func readsTheTypedClaimsOfAnIDToken() throws {
+        let text = Array(#" { "iss" : "https://id.example" , "sub":"u-1","aud":["a","b"],"exp":1700000300,"iat":1.7e9,"auth_time":1699999000,"nonce":"n\"1","azp":"a","at_hash":"h","acr":"0","amr":["pwd"],"name":"Ann","email":"a@b","preferred_username":"ann","address":{"country":"NL"},"groups":[1,[2,{"x":null}]],"ok":true} "#.utf8)
+        let scanned = try #require(Self.scan(text))
+        #expect(scanned[.iss] == .string("https://id.example"))
+        #expect(scanned[.aud] == .array([.string("a"), .string("b")]))
+        #expect(scanned[.iat] == .number(1.7e9))
+        #expect(scanned[.nonce] == .string("n\"1"))
+        #expect(scanned[.preferredUsername] == .string("ann"))
+        #expect(Self.same(scanned, try #require(Self.full(text))))
+    }
+
+    @Test func everyClaimNameIsRecognisedExactly() {
+        for claim in Claim.allCases {
+            let name = Array(claim.name.utf8)
+            #expect(name.withUnsafeBufferPointer { Claim($0) } == claim)
+            // One byte more, one byte less, another last byte: not a claim.
+            for other in [name + [UInt8(ascii: "x")], Array(name.dropLast()), Array(name.dropLast()) + [UInt8(ascii: "_")]] {
+                #expect(other.withUnsafeBufferPointer { Claim($0) } == nil, "\(String(decoding: other, as: UTF8.self))")
+            }
+        }
+    }
+
+    /// Names the scan does not compare byte for byte go to the full parser.
+    @Test(arguments: [
+        #"{"\u0069ss":"x"}"#, // an escaped name that unescapes to a claim name
+        #"{"a":1,"\u0061":2}"#, // a duplicate once unescaped
+        #"{"é":1}"#, "{\"K\":1,\"\u{212A}\":2}", // non-ASCII (the Kelvin sign is canonically "K")
+        #"{"":1}"#, // empty name
+        #"{"iss":"a","iss":"b"}"#, #"{"x":1,"y":2,"x":3}"#, // duplicates
+        "[]", "\"s\"", "{", "", "{}x",
+    ])
+    func leavesToTheFullParser(_ document: String) {
+        #expect(Self.scan(Array(document.utf8)) == nil)
+    }
+
+    @Test func moreMembersThanTheLimitGoToTheFullParser() {
+        func object(_ count: Int) -> [UInt8] {
+            Array(("{" + (0..<count).map { "\"c\($0)\":\($0)" }.joined(separator: ",") + "}").utf8)
+        }
+        #expect(Self.scan(object(JSONParser.scanMemberLimit)) != nil)
+        #expect(Self.scan(object(JSONParser.scanMemberLimit + 1)) == nil)
+    }
+
+    /// Every invalid text of the parser's own tests, as the value of a known
+    /// claim and of an unknown one, and as the whole payload, is refused.
+    @Test(arguments: JSONParserTests.invalidDocuments)
+    func refusesWhatTheParserRefuses(_ reason: String, _ document: String) {
+        for text in [document, #"{"name":\#(document)}"#, #"{"other":\#(document)}"#, #"{"other":[1,\#(document)]}"#] {
+            #expect(Self.scan(Array(text.utf8)) == nil, "\(reason): \(text)")
+        }
+    }
+
+    @Test(arguments: JSONParserTests.invalidUTF8)
+    func refusesInvalidUTF8InValues(_ reason: String, _ bytes: [UInt8]) {
+        for prefix in [#"{"name":"#, #"{"other":"#] {
+            #expect(Self.scan(Array(prefix.utf8) + bytes + [UInt8(ascii: "}")]) == nil, "\(reason)")
+        }
+    }
+
+    @Test(arguments: JSONParserTests.validDocuments)
+    func agreesOnValidDocuments(_ document: String) {
+        for text in [document, #"{"name":\#(document)}"#, #"{"other":\#(document)}"#] {
+            Self.expectAgreement(Array(text.utf8), text)
+        }
+    }
+
+    @Test func nestingLimitIsTheParsers() {
+        let depth = JSONParser.maximumDepth
+        // The payload object is one level: a value may nest maximumDepth - 1 more.
+        let fits = #"{"x":"# + String(repeating: "[", count: depth - 1) + String(repeating: "]", count: depth - 1) + "}"
+        let deeper = #"{"x":"# + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}"
+        #expect(Self.scan(Array(fits.utf8)) != nil)
+        #expect(Self.full(Array(fits.utf8)) != nil)
+        #expect(Self.scan(Array(deeper.utf8)) == nil)
+        #expect(Self.full(Array(deeper.utf8)) == nil)
+    }
+
+    // MARK: Differential fuzzing against the full parser
+
+    /// Seeded random ID-token-like payloads, then the same with random byte
+    /// edits: the scan either agrees with the full parser or leaves the text to it.
+    @Test func randomPayloadsAndMutationsAgree() throws {
+        var rng = JSONParserTests.SeededGenerator(state: 0x5343_414E_4944_544B)
+        let names = Claim.allCases.map(\.name) + ["custom", "address", "groups", "x"]
+        let bytes: [UInt8] = Array(#"{}[]":,\0123456789.eE+-tfnul aé"#.utf8)
+        var accepted = 0, mutatedAccepted = 0
+        for round in 0..<3_000 {
+            var object: [String: JSONValue] = [:]
+            for _ in 0..<Int.random(in: 0...10, using: &rng) {
+                // Mostly plain names the scan reads; sometimes any string, which it leaves to the parser.
+                let name = switch Int.random(in: 0..<10, using: &rng) {
+                case 0..<5: names.randomElement(using: &rng)!
+                case 5..<9: "k\(Int.random(in: 0..<40, using: &rng))"
+                default: JSONParserTests.randomString(&rng)
+                }
+                object[name] = JSONParserTests.randomValue(&rng, depth: 1)
+            }
+            let encoder = JSONEncoder()
+            if round.isMultiple(of: 2) { encoder.outputFormatting = [.prettyPrinted, .sortedKeys] }
+            let text = Array(try encoder.encode(JSONValue.object(object)))
+            if Self.scan(text) != nil { accepted += 1 }
+            Self.expectAgreement(text, "round \(round)")
+            var mutated = text
+            for _ in 0..<Int.random(in: 1...3, using: &rng) where !mutated.isEmpty {
+                let at = Int.random(in: 0..<mutated.count, using: &rng)
+                switch Int.random(in: 0..<3, using: &rng) {
+                case 0: mutated[at] = bytes.randomElement(using: &rng)!
+                case 1: mutated.remove(at: at)
+                default: mutated.insert(bytes.randomElement(using: &rng)!, at: at)
+                }
+            }
+            if Self.scan(mutated) != nil { mutatedAccepted += 1 }
+            Self.expectAgreement(mutated, "round \(round), mutated: \(String(decoding: mutated, as: UTF8.self))")
+        }
+        // The fuzzing must exercise the scan, not only its refusals.
+        #expect(accepted > 1_500)
+        #expect(mutatedAccepted > 100)
+    }
+
+    // MARK: Through the verifier
+
+    /// A token the scan reads and the same claims in a token it leaves to
+    /// `CompactJWS` (an escaped member name) verify to equal claims.
+    @Test func bothPathsVerifyToTheSameClaims() async throws {
+        let idp = try TestIDP(keys: [SigningKey.ec256.jwk(kid: "ec1")])
+        var claims = TestIDP.claims()
+        claims["name"] = .string("Ann")
+        claims["address"] = .object(["country": .string("NL")])
+        let plain = jsonText(claims)
+        let escaped = plain.replacingOccurrences(of: #""name""#, with: #""n\u0061me""#)
+        #expect(escaped != plain)
+        let header = #"{"alg":"ES256","kid":"ec1"}"#
+        #expect(ScannedIDToken(try jws(headerJSON: header, payloadJSON: plain, key: .ec256, alg: "ES256")) != nil)
+        #expect(ScannedIDToken(try jws(headerJSON: header, payloadJSON: escaped, key: .ec256, alg: "ES256")) == nil)
+
+        var results: [IDTokenClaims] = []
+        for payload in [plain, escaped] {
+            let token = try jws(headerJSON: header, payloadJSON: payload, key: .ec256, alg: "ES256")
+            results.append(try await idp.verifier().verify(token, rules: TestIDP.rules(), accessToken: nil, now: TestIDP.now))
+        }
+        #expect(results[0] == results[1])
+        #expect(results[0].name == "Ann")
+        #expect(results[0].all == claims)
+        #expect(results[1].all == claims)
+        // A stored credential encodes the same either way and decodes back equal.
+        let encoded = try results.map { try JSONEncoder().encode($0) }
+        #expect(try JSONDecoder().decode(IDTokenClaims.self, from: encoded[0]) == results[1])
+        #expect(try JSONDecoder().decode(IDTokenClaims.self, from: encoded[1]) == results[0])
+    }
+
+    /// The header scan reads `alg`, `kid` and `crit` as `CompactJWS` does.
+    @Test(arguments: [
+        #"{"alg":"ES256","kid":"ec1"}"#, #"{"kid":"ec1","typ":"JWT","alg":"ES256","x":{"y":[1]}}"#,
+        #"{"alg":"ES256","kid":7}"#, #"{"alg":["ES256"],"kid":"ec1"}"#, #"{"kid":"ec1"}"#,
+        #"{"alg":"ES256","kid":"ec1","crit":["exp"]}"#, #"{"alg":"ES256","crit":null}"#,
+    ])
+    func headerScanMatchesCompactJWS(_ header: String) throws {
+        let token = try jws(headerJSON: header, payloadJSON: jsonText(TestIDP.claims()), key: .ec256, alg: "ES256")
+        let scanned = try #require(ScannedIDToken(token))
+        let parsed = try CompactJWS(token)
+        #expect(scanned.algorithm == parsed.algorithm)
+        #expect(scanned.keyID == parsed.keyID)
+        #expect(scanned.hasCriticalHeader == parsed.hasCriticalHeader)
+        #expect(scanned.withSigningInput { Array($0) } == parsed.signingInput)
+        #expect(scanned.signatureBytes == Data(parsed.signature))
+        #expect(try IDTokenClaims(scanned) == IDTokenClaims(claims: parsed.claims))
+    }
+
+    /// Errors found only by the full path keep their exact reasons.
+    @Test func headerTheScanLeavesIsStillCheckedExactly() async throws {
+        let idp = try TestIDP(keys: [SigningKey.ec256.jwk(kid: "ec1")])
+        for (header, reason) in [(#"{"alg":"ES256","\u0061lg":"none","kid":"ec1"}"#, AuthFlowError.Reason.malformed),
+                                 (#"{"\u0061lg":"none","kid":"ec1"}"#, .algorithm),
+                                 (#"{"alg":"ES256","kid":"ec1","\u0063rit":["x"]}"#, .malformed)] {
+            let token = try jws(headerJSON: header, payloadJSON: jsonText(TestIDP.claims()), key: .ec256, alg: "ES256")
+            #expect(ScannedIDToken(token) == nil)
+            await expectError(.idTokenInvalid, reason: reason) {
+                try await idp.verifier().verify(token, rules: TestIDP.rules(), accessToken: nil, now: TestIDP.now)
+            }
+        }
+    }
+}
