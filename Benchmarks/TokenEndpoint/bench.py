@@ -273,9 +273,7 @@ def table(results, n, connections):
                 f"| {g['failed']} | {g['with_id_token']}/{g['ok']} | {g['server_cpu_pct']:.0f} % "
                 f"| {g['server_cpu_ms_per_ok']:.2f} | {g['wrk_cpu_pct']:.0f} % |")
     lines.append("")
-    provider = [r for r in results if r["kind"] == "provider"]
-    if provider:
-        p = provider[0]
+    for p in (r for r in results if r["kind"] == "provider"):
         for grant, label in (("exchange", "authorization_code"), ("refresh", "refresh_token")):
             # A server that failed requests is left out of the comparison (flagged below).
             others = [r for r in results if r["kind"] != "provider" and r[grant]["failed"] == 0]
@@ -283,7 +281,7 @@ def table(results, n, connections):
                 continue
             best = max(others, key=lambda r: r[grant]["rps"])
             ratio = p[grant]["rps"] / best[grant]["rps"] if best[grant]["rps"] else float("inf")
-            lines.append(f"{label}: provider {p[grant]['rps']:,.0f}/s vs fastest Python server "
+            lines.append(f"{label}: {p['name']} {p[grant]['rps']:,.0f}/s vs fastest Python server "
                          f"{best['name']} {best[grant]['rps']:,.0f}/s = {ratio:.1f}x "
                          f"(goal >= 10x: {'met' if ratio >= 10 else 'NOT met'})")
     lines.append("")

@@ -2,11 +2,14 @@
 # Token-endpoint throughput of the embedded provider, Django OAuth Toolkit and
 # Authlib, side by side, with one load generator (wrk + token.lua).
 #
-#   Benchmarks/TokenEndpoint/run.sh [-n N] [-c CONNECTIONS] [--out DIR] [--no-gunicorn]
+#   Benchmarks/TokenEndpoint/run.sh [-n N] [-c CONNECTIONS] [--out DIR] [--no-gunicorn] [--bin AUTHFLOW] [--es256]
 #
 # Starts on 127.0.0.1:
 #   provider         .build/release/authflow provider serve --port 0 --config (demo client
 #                    authflow-demo, automatic sign-in; code lifetime raised to 600 s)
+#   provider-es256   with --es256 only: the same, but authflow-demo's ID tokens are signed
+#                    with ES256 instead of RS256 (id_token_signed_response_alg), to show
+#                    what the RSA signature costs
 #   dot-runserver    \ Tests/Interop/servers.py start: the interop servers exactly as the
 #   authlib-werkzeug / test suites run them (Django runserver threading; Flask/Werkzeug threaded)
 #   dot-gunicorn     \ the same two applications under gunicorn: 1 worker process,
@@ -20,14 +23,16 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
 PY="$ROOT/.venv/bin/python"
-N=2000 C=16 OUT="" GUNICORN=1
+N=2000 C=16 OUT="" GUNICORN=1 BIN="$ROOT/.build/release/authflow" ES256=0
 while [ $# -gt 0 ]; do
   case "$1" in
     -n) N="$2"; shift 2 ;;
     -c) C="$2"; shift 2 ;;
     --out) OUT="$2"; shift 2 ;;
     --no-gunicorn) GUNICORN=0; shift ;;
-    *) echo "usage: $0 [-n N] [-c C] [--out DIR] [--no-gunicorn]" >&2; exit 2 ;;
+    --bin) BIN="$2"; shift 2 ;;  # another authflow binary, e.g. a copy of an earlier build to compare
+    --es256) ES256=1; shift ;;
+    *) echo "usage: $0 [-n N] [-c C] [--out DIR] [--no-gunicorn] [--bin AUTHFLOW] [--es256]" >&2; exit 2 ;;
   esac
 done
 
@@ -38,20 +43,19 @@ fi
 if [ "$GUNICORN" = 1 ] && [ ! -x "$ROOT/.venv/bin/gunicorn" ]; then
   "$ROOT/.venv/bin/pip" install -q gunicorn
 fi
-BIN="$ROOT/.build/release/authflow"
-if [ ! -x "$BIN" ]; then
+if [ ! -x "$BIN" ] && [ "$BIN" = "$ROOT/.build/release/authflow" ]; then
   (cd "$ROOT" && swift build -c release --product authflow)
 fi
 
 WORK="$(mktemp -d /tmp/tokbench.XXXXXX)"
 OUT="${OUT:-$WORK/results}"
 mkdir -p "$OUT"
-PIDS=()
+PIDS=() ES256_PID=""
 cleanup() {
   set +e
   "$PY" "$ROOT/Tests/Interop/servers.py" stop --config "$WORK/interop/config.json" >/dev/null 2>&1
-  for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null; done
-  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null; done
+  for pid in "${PIDS[@]}" $ES256_PID; do kill -TERM "$pid" 2>/dev/null; done
+  for pid in "${PIDS[@]}" $ES256_PID; do wait "$pid" 2>/dev/null; done
   rm -rf "$WORK/dot-gunicorn"
 }
 trap cleanup EXIT
@@ -72,6 +76,19 @@ PIDS+=($!)
 for _ in $(seq 300); do grep -q '^ready' "$WORK/provider.log" && break; sleep 0.1; done
 PROVIDER="$(sed -n 's/^issuer: //p' "$WORK/provider.log")"
 [ -n "$PROVIDER" ] || { cat "$WORK/provider.log" >&2; exit 1; }
+if [ "$ES256" = 1 ]; then  # the demo client as ProviderConfiguration.demo has it, but ES256 ID tokens
+  cat >"$WORK/provider-es256.json" <<'EOF'
+{ "sign_in": "automatic", "lifetimes": { "authorization_code": 600 },
+  "clients": [{ "client_id": "authflow-demo", "redirect_uris": ["http://127.0.0.1/callback", "http://[::1]/callback"],
+                "grant_types": ["authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:device_code"],
+                "id_token_signed_response_alg": "ES256" }] }
+EOF
+  "$BIN" provider serve --port 0 --config "$WORK/provider-es256.json" >"$WORK/provider-es256.log" 2>&1 &
+  ES256_PID=$!
+  for _ in $(seq 300); do grep -q '^ready' "$WORK/provider-es256.log" && break; sleep 0.1; done
+  PROVIDER_ES256="$(sed -n 's/^issuer: //p' "$WORK/provider-es256.log")"
+  [ -n "$PROVIDER_ES256" ] || { cat "$WORK/provider-es256.log" >&2; exit 1; }
+fi
 
 # 2. DOT and Authlib as the interop suites run them.
 "$PY" "$ROOT/Tests/Interop/servers.py" start --config "$WORK/interop/config.json" >&2
@@ -95,7 +112,7 @@ if [ "$GUNICORN" = 1 ]; then
 fi
 
 # 4. The targets, then the measurements.
-PROVIDER="$PROVIDER" DOT_PORT="${DOT_PORT:-}" AUTHLIB_PORT="${AUTHLIB_PORT:-}" WORK="$WORK" \
+PROVIDER="$PROVIDER" PROVIDER_ES256="${PROVIDER_ES256:-}" ES256_PID="$ES256_PID" DOT_PORT="${DOT_PORT:-}" AUTHLIB_PORT="${AUTHLIB_PORT:-}" WORK="$WORK" \
 GUNICORN="$GUNICORN" GUNICORN_DESC="gunicorn ${GUNICORN_ARGS[*]:0:6}" PIDS="${PIDS[*]}" "$PY" - <<'EOF'
 import json, os
 work = os.environ["WORK"]
@@ -108,6 +125,13 @@ targets = [{
     "authorize": f"{provider}/authorize", "token": f"{provider}/token", "client_id": "authflow-demo", "pid": pids[0],
     "setup": "authflow provider serve, release build, demo client authflow-demo (public), automatic sign-in",
 }]
+if os.environ["PROVIDER_ES256"]:
+    p = os.environ["PROVIDER_ES256"].rstrip("/")
+    targets.append({
+        "name": "provider-es256", "kind": "provider", "base": p,
+        "authorize": f"{p}/authorize", "token": f"{p}/token", "client_id": "authflow-demo", "pid": int(os.environ["ES256_PID"]),
+        "setup": "the same, but authflow-demo's ID tokens are signed with ES256 (id_token_signed_response_alg), not RS256",
+    })
 def interop(name, kind, base, issuer, authorize, token, setup, pid):
     s = cfg[kind]
     return {"name": name, "kind": kind, "base": base, "authorize": authorize, "token": token, "pid": pid,

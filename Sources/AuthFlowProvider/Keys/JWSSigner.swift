@@ -5,10 +5,16 @@ import Foundation
 enum JWSSigner {
     /// Signs `claims` with `key`; the header has `alg`, `kid` and `typ`.
     static func sign(_ claims: [String: JSONValue], with key: SigningKey, type: String = "JWT") throws -> String {
-        let header: [String: JSONValue] = ["alg": .string(key.algorithm.rawValue), "kid": .string(key.keyID), "typ": .string(type)]
-        let input = "\(Base64URLText.encode(try JSONBody.bytes(.object(header)))).\(Base64URLText.encode(try JSONBody.bytes(.object(claims))))"
+        let header = type == "JWT" ? key.encodedJWTHeader : try encodedHeader(keyID: key.keyID, algorithm: key.algorithm, type: type)
+        let input = "\(header).\(Base64URLText.encode(try JSONBody.bytes(.object(claims))))"
         let signature = try key.sign(Array(input.utf8))
         return "\(input).\(Base64URLText.encode(signature))"
+    }
+
+    /// The base64url JOSE header: `alg`, `kid` and `typ`.
+    static func encodedHeader(keyID: String, algorithm: SigningAlgorithm, type: String) throws -> String {
+        let header: [String: JSONValue] = ["alg": .string(algorithm.rawValue), "kid": .string(keyID), "typ": .string(type)]
+        return Base64URLText.encode(try JSONBody.bytes(.object(header)))
     }
 
     /// The claims of a JWS this provider signed with one of `keys`; nil when

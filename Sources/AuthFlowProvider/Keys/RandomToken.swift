@@ -1,11 +1,21 @@
-import Foundation
-
 /// Unguessable identifiers for codes and tokens.
 enum RandomToken {
     /// `bytes` random bytes from the system CSPRNG, base64url.
     static func make(bytes: Int = 32) -> String {
+        Base64URLText.encode(randomBytes(bytes))
+    }
+
+    /// `count` bytes from the system CSPRNG, eight per call to it (one
+    /// `getrandom` each on Linux) rather than one call per byte.
+    static func randomBytes(_ count: Int) -> [UInt8] {
         var generator = SystemRandomNumberGenerator()
-        return Base64URLText.encode((0..<bytes).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count + 7)
+        while bytes.count < count {
+            withUnsafeBytes(of: generator.next() as UInt64) { bytes.append(contentsOf: $0) }
+        }
+        bytes.removeLast(bytes.count - count)
+        return bytes
     }
 
     /// A user code for the device flow: 8 letters without vowels, as `BCDF-GHJK` (RFC 8628 §6.1).

@@ -15,30 +15,33 @@ public struct SigningKey: Sendable {
     /// The algorithm this key signs with.
     public let algorithm: SigningAlgorithm
     let material: Material
+    /// The base64url JOSE header of a JWT this key signs (`alg`, `kid`,
+    /// `typ: JWT`): the same for every token, so encoded once.
+    let encodedJWTHeader: String
 
     /// A new random key for `algorithm` (RSA keys are 2048 bits).
     public static func generate(_ algorithm: SigningAlgorithm, keyID: String? = nil) throws -> SigningKey {
         let kid = keyID ?? "\(algorithm.rawValue.lowercased())-\(RandomToken.make(bytes: 6))"
         switch algorithm {
-        case .rs256: return SigningKey(keyID: kid, algorithm: .rs256, material: .rsa(try _RSA.Signing.PrivateKey(keySize: .bits2048)))
-        case .es256: return SigningKey(keyID: kid, algorithm: .es256, material: .p256(P256.Signing.PrivateKey()))
+        case .rs256: return try SigningKey(keyID: kid, algorithm: .rs256, material: .rsa(try _RSA.Signing.PrivateKey(keySize: .bits2048)))
+        case .es256: return try SigningKey(keyID: kid, algorithm: .es256, material: .p256(P256.Signing.PrivateKey()))
         }
     }
 
     /// A key from a PEM private key (PKCS#1, PKCS#8 or SEC 1).
     public init(pem: String, algorithm: SigningAlgorithm, keyID: String) throws {
-        self.keyID = keyID
-        self.algorithm = algorithm
-        switch algorithm {
-        case .rs256: material = .rsa(try _RSA.Signing.PrivateKey(pemRepresentation: pem))
-        case .es256: material = .p256(try P256.Signing.PrivateKey(pemRepresentation: pem))
+        let material: Material = switch algorithm {
+        case .rs256: .rsa(try _RSA.Signing.PrivateKey(pemRepresentation: pem))
+        case .es256: .p256(try P256.Signing.PrivateKey(pemRepresentation: pem))
         }
+        try self.init(keyID: keyID, algorithm: algorithm, material: material)
     }
 
-    private init(keyID: String, algorithm: SigningAlgorithm, material: Material) {
+    private init(keyID: String, algorithm: SigningAlgorithm, material: Material) throws {
         self.keyID = keyID
         self.algorithm = algorithm
         self.material = material
+        encodedJWTHeader = try JWSSigner.encodedHeader(keyID: keyID, algorithm: algorithm, type: "JWT")
     }
 
     /// The signature of `input` (the JWS signing input), in JWS form.
