@@ -1,7 +1,11 @@
-/// The payload members that ``IDTokenClaims`` types, as read and not yet
-/// type-checked: filled from a parsed dictionary, or straight from the
+/// The payload members that ``IDTokenClaims`` types, read into typed storage
+/// but not yet checked: filled from a parsed dictionary, or straight from the
 /// payload's bytes by the verifier's scan (which skips every other claim).
-struct IDTokenClaimValues: Sendable {
+///
+/// ``set(_:to:)`` is the one place that decides how a JSON value is read for
+/// each claim; the scan's shortcuts for plain strings and numbers give the
+/// same result as calling it.
+struct IDTokenClaimValues: Sendable, Equatable {
     /// A claim ``IDTokenClaims`` has a property for.
     enum Claim: CaseIterable {
         case iss, sub, aud, exp, iat, authTime, nonce, azp, atHash, acr, amr, name, email, preferredUsername
@@ -43,70 +47,125 @@ struct IDTokenClaimValues: Sendable {
             default: return nil
             }
         }
+
+        /// Whether the claim is read as a string (a wrong type is then an error or ignored).
+        var isString: Bool {
+            switch self {
+            case .iss, .sub, .nonce, .azp, .atHash, .acr, .name, .email, .preferredUsername: true
+            default: false
+            }
+        }
+
+        /// Whether the claim is read as a number (seconds since the epoch).
+        var isNumber: Bool { self == .exp || self == .iat || self == .authTime }
     }
 
-    private var iss, sub, aud, exp, iat, authTime, nonce, azp, atHash, acr, amr, name, email, preferredUsername: JSONValue?
+    /// A claim as read: missing, of the expected type, or present with another type.
+    enum Reading<Value: Sendable & Equatable>: Sendable, Equatable {
+        case absent
+        case value(Value)
+        case wrongType
+    }
+
+    var iss = Reading<String>.absent, sub = Reading<String>.absent, nonce = Reading<String>.absent
+    var azp = Reading<String>.absent, atHash = Reading<String>.absent, acr = Reading<String>.absent
+    var exp = Reading<Double>.absent, iat = Reading<Double>.absent, authTime = Reading<Double>.absent
+    /// `aud` as a non-empty list of strings; `wrongType` for anything else.
+    var aud = Reading<[String]>.absent
+    /// The strings of an `amr` array; nil when absent or not an array.
+    var amr: [String]?
+    /// Profile claims, nil when absent or not strings.
+    var name: String?, email: String?, preferredUsername: String?
 
     /// No claims.
     init() {}
 
     /// The typed claims of a parsed payload.
     init(_ claims: [String: JSONValue]) {
-        for claim in Claim.allCases { self[claim] = claims[claim.name] }
+        for claim in Claim.allCases {
+            if let value = claims[claim.name] { set(claim, to: value) }
+        }
     }
 
-    /// The value read for `claim`, nil when the payload lacks it.
-    subscript(claim: Claim) -> JSONValue? {
-        get {
-            switch claim {
-            case .iss: iss
-            case .sub: sub
-            case .aud: aud
-            case .exp: exp
-            case .iat: iat
-            case .authTime: authTime
-            case .nonce: nonce
-            case .azp: azp
-            case .atHash: atHash
-            case .acr: acr
-            case .amr: amr
-            case .name: name
-            case .email: email
-            case .preferredUsername: preferredUsername
+    /// Records `value` as the reading of `claim`.
+    mutating func set(_ claim: Claim, to value: JSONValue) {
+        switch claim {
+        case .iss: iss = Self.string(value)
+        case .sub: sub = Self.string(value)
+        case .nonce: nonce = Self.string(value)
+        case .azp: azp = Self.string(value)
+        case .atHash: atHash = Self.string(value)
+        case .acr: acr = Self.string(value)
+        case .exp: exp = Self.number(value)
+        case .iat: iat = Self.number(value)
+        case .authTime: authTime = Self.number(value)
+        case .name: name = value.stringValue
+        case .email: email = value.stringValue
+        case .preferredUsername: preferredUsername = value.stringValue
+        case .amr: amr = value.arrayValue?.compactMap(\.stringValue)
+        case .aud:
+            switch value {
+            case .string(let audience): aud = .value([audience])
+            case .array(let values) where !values.isEmpty && values.allSatisfy({ $0.stringValue != nil }):
+                aud = .value(values.compactMap(\.stringValue))
+            default: aud = .wrongType
             }
         }
-        set {
-            switch claim {
-            case .iss: iss = newValue
-            case .sub: sub = newValue
-            case .aud: aud = newValue
-            case .exp: exp = newValue
-            case .iat: iat = newValue
-            case .authTime: authTime = newValue
-            case .nonce: nonce = newValue
-            case .azp: azp = newValue
-            case .atHash: atHash = newValue
-            case .acr: acr = newValue
-            case .amr: amr = newValue
-            case .name: name = newValue
-            case .email: email = newValue
-            case .preferredUsername: preferredUsername = newValue
-            }
-        }
+    }
+
+    private static func string(_ value: JSONValue) -> Reading<String> {
+        if case .string(let string) = value { return .value(string) }
+        return .wrongType
+    }
+
+    private static func number(_ value: JSONValue) -> Reading<Double> {
+        if case .number(let number) = value, number.isFinite { return .value(number) }
+        return .wrongType
     }
 
     /// Reads a payload (a JSON object's bytes) with ``JSONParser/scanObject(_:_:)``:
-    /// the claims above are parsed, every other member is only checked.
+    /// the claims above are read, every other member is only checked.
     /// Nil when the full parser must read the payload instead.
     static func scan(_ payload: UnsafeBufferPointer<UInt8>) -> IDTokenClaimValues? {
         var values = IDTokenClaimValues()
         let scanned = JSONParser.scanObject(payload) { name, parser throws(JSONParser.Failure) in
-            if let claim = Claim(name) {
-                values[claim] = try parser.parseValue()
+            guard let claim = Claim(name) else { return try parser.skipValue() }
+            // Shortcuts for the common shapes, equal to `set(claim, to: parser.parseValue())`.
+            let first = try parser.peek()
+            if claim.isString, first == UInt8(ascii: "\"") {
+                values.set(claim, string: try parser.parseString())
+            } else if claim.isNumber, first == UInt8(ascii: "-") || first &- UInt8(ascii: "0") < 10 {
+                values.set(claim, number: try parser.parseNumber())
             } else {
-                try parser.skipValue()
+                values.set(claim, to: try parser.parseValue())
             }
         }
         return scanned ? values : nil
+    }
+
+    /// `set(claim, to: .string(string))` without the `JSONValue`.
+    private mutating func set(_ claim: Claim, string: String) {
+        switch claim {
+        case .iss: iss = .value(string)
+        case .sub: sub = .value(string)
+        case .nonce: nonce = .value(string)
+        case .azp: azp = .value(string)
+        case .atHash: atHash = .value(string)
+        case .acr: acr = .value(string)
+        case .name: name = string
+        case .email: email = string
+        case .preferredUsername: preferredUsername = string
+        default: set(claim, to: .string(string))
+        }
+    }
+
+    /// `set(claim, to: .number(number))` without the `JSONValue`.
+    private mutating func set(_ claim: Claim, number: Double) {
+        switch claim {
+        case .exp where number.isFinite: exp = .value(number)
+        case .iat where number.isFinite: iat = .value(number)
+        case .authTime where number.isFinite: authTime = .value(number)
+        default: set(claim, to: .number(number))
+        }
     }
 }

@@ -64,43 +64,42 @@ public struct IDTokenClaims: Sendable, Equatable, Codable {
     }
 
     private init(_ values: IDTokenClaimValues, source: Source) throws {
-        func string(_ claim: IDTokenClaimValues.Claim, _ reason: AuthFlowError.Reason) throws -> String? {
-            switch values[claim] {
-            case nil: return nil
-            case .string(let value)?: return value
-            default: throw AuthFlowError.idToken(reason, "the \(claim.name) claim is not a string")
+        typealias Reading = IDTokenClaimValues.Reading
+        func string(_ reading: Reading<String>, _ name: String, _ reason: AuthFlowError.Reason) throws -> String? {
+            switch reading {
+            case .absent: return nil
+            case .value(let value): return value
+            case .wrongType: throw AuthFlowError.idToken(reason, "the \(name) claim is not a string")
             }
         }
-        func date(_ claim: IDTokenClaimValues.Claim, _ reason: AuthFlowError.Reason) throws -> Date? {
-            switch values[claim] {
-            case nil: return nil
-            case .number(let value)? where value.isFinite: return Date(timeIntervalSince1970: value)
-            default: throw AuthFlowError.idToken(reason, "the \(claim.name) claim is not a number")
+        func date(_ reading: Reading<Double>, _ name: String, _ reason: AuthFlowError.Reason) throws -> Date? {
+            switch reading {
+            case .absent: return nil
+            case .value(let value): return Date(timeIntervalSince1970: value)
+            case .wrongType: throw AuthFlowError.idToken(reason, "the \(name) claim is not a number")
             }
         }
-        guard let issuer = try string(.iss, .issuer) else { throw AuthFlowError.idToken(.issuer, "the ID token has no iss") }
-        guard let subject = try string(.sub, .subject), !subject.isEmpty else { throw AuthFlowError.idToken(.subject, "the ID token has no sub") }
-        switch values[.aud] {
-        case .string(let value)?: audience = [value]
-        case .array(let values)? where !values.isEmpty && values.allSatisfy({ $0.stringValue != nil }):
-            audience = values.compactMap(\.stringValue)
-        default: throw AuthFlowError.idToken(.audience, "the ID token has no valid aud")
+        guard let issuer = try string(values.iss, "iss", .issuer) else { throw AuthFlowError.idToken(.issuer, "the ID token has no iss") }
+        guard let subject = try string(values.sub, "sub", .subject), !subject.isEmpty else {
+            throw AuthFlowError.idToken(.subject, "the ID token has no sub")
         }
-        guard let expiresAt = try date(.exp, .expired) else { throw AuthFlowError.idToken(.expired, "the ID token has no exp") }
-        guard let issuedAt = try date(.iat, .issuedAt) else { throw AuthFlowError.idToken(.issuedAt, "the ID token has no iat") }
+        guard case .value(let audience) = values.aud else { throw AuthFlowError.idToken(.audience, "the ID token has no valid aud") }
+        guard let expiresAt = try date(values.exp, "exp", .expired) else { throw AuthFlowError.idToken(.expired, "the ID token has no exp") }
+        guard let issuedAt = try date(values.iat, "iat", .issuedAt) else { throw AuthFlowError.idToken(.issuedAt, "the ID token has no iat") }
         self.issuer = issuer
         self.subject = subject
+        self.audience = audience
         self.expiresAt = expiresAt
         self.issuedAt = issuedAt
-        authTime = try date(.authTime, .authTime)
-        nonce = try string(.nonce, .nonce)
-        authorizedParty = try string(.azp, .authorizedParty)
-        accessTokenHash = try string(.atHash, .atHash)
-        authenticationContextClass = try string(.acr, .malformed)
-        authenticationMethods = values[.amr]?.arrayValue?.compactMap(\.stringValue)
-        name = values[.name]?.stringValue
-        email = values[.email]?.stringValue
-        preferredUsername = values[.preferredUsername]?.stringValue
+        authTime = try date(values.authTime, "auth_time", .authTime)
+        nonce = try string(values.nonce, "nonce", .nonce)
+        authorizedParty = try string(values.azp, "azp", .authorizedParty)
+        accessTokenHash = try string(values.atHash, "at_hash", .atHash)
+        authenticationContextClass = try string(values.acr, "acr", .malformed)
+        authenticationMethods = values.amr
+        name = values.name
+        email = values.email
+        preferredUsername = values.preferredUsername
         self.source = source
     }
 
@@ -125,17 +124,18 @@ public struct IDTokenClaims: Sendable, Equatable, Codable {
         let all = try container.decode([String: JSONValue].self, forKey: .all)
         var values = IDTokenClaimValues(all)
         // The stored typed values win over `all`, as they did when both were stored.
-        values[.iss] = .string(try container.decode(String.self, forKey: .issuer))
-        values[.sub] = .string(try container.decode(String.self, forKey: .subject))
-        values[.aud] = .array(try container.decode([String].self, forKey: .audience).map(JSONValue.string))
-        values[.exp] = .number(try container.decode(Date.self, forKey: .expiresAt).timeIntervalSince1970)
-        values[.iat] = .number(try container.decode(Date.self, forKey: .issuedAt).timeIntervalSince1970)
-        values[.authTime] = try container.decodeIfPresent(Date.self, forKey: .authTime).map { .number($0.timeIntervalSince1970) }
-        values[.nonce] = try container.decodeIfPresent(String.self, forKey: .nonce).map(JSONValue.string)
-        values[.azp] = try container.decodeIfPresent(String.self, forKey: .authorizedParty).map(JSONValue.string)
-        values[.atHash] = try container.decodeIfPresent(String.self, forKey: .accessTokenHash).map(JSONValue.string)
-        values[.acr] = try container.decodeIfPresent(String.self, forKey: .authenticationContextClass).map(JSONValue.string)
-        values[.amr] = try container.decodeIfPresent([String].self, forKey: .authenticationMethods).map { .array($0.map(JSONValue.string)) }
+        func reading<T>(_ value: T?) -> IDTokenClaimValues.Reading<T> { value.map { .value($0) } ?? .absent }
+        values.iss = .value(try container.decode(String.self, forKey: .issuer))
+        values.sub = .value(try container.decode(String.self, forKey: .subject))
+        values.aud = .value(try container.decode([String].self, forKey: .audience))
+        values.exp = .value(try container.decode(Date.self, forKey: .expiresAt).timeIntervalSince1970)
+        values.iat = .value(try container.decode(Date.self, forKey: .issuedAt).timeIntervalSince1970)
+        values.authTime = reading(try container.decodeIfPresent(Date.self, forKey: .authTime)?.timeIntervalSince1970)
+        values.nonce = reading(try container.decodeIfPresent(String.self, forKey: .nonce))
+        values.azp = reading(try container.decodeIfPresent(String.self, forKey: .authorizedParty))
+        values.atHash = reading(try container.decodeIfPresent(String.self, forKey: .accessTokenHash))
+        values.acr = reading(try container.decodeIfPresent(String.self, forKey: .authenticationContextClass))
+        values.amr = try container.decodeIfPresent([String].self, forKey: .authenticationMethods)
         do {
             try self.init(values, source: .parsed(all))
         } catch {
