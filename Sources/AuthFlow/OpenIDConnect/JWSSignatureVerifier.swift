@@ -13,6 +13,8 @@ public struct JWSSignatureVerifier: Sendable {
     /// What the provider publishes for this kind of token, when it does.
     public let providerAlgorithms: Set<String>?
     let clientSecret: String?
+    /// Every algorithm that passes ``checkedAlgorithm(_:)``: the common case is one lookup.
+    private let allowedAlgorithms: Set<String>
 
     /// Creates a verifier. `acceptedAlgorithms` defaults to every asymmetric
     /// algorithm AuthFlow supports (RS/PS 256/384/512, ES256/384, EdDSA),
@@ -23,6 +25,11 @@ public struct JWSSignatureVerifier: Sendable {
         let defaults = JWSVerifier.asymmetric.union(clientSecret == nil ? [] : JWSVerifier.symmetric)
         self.acceptedAlgorithms = acceptedAlgorithms ?? defaults
         self.providerAlgorithms = providerAlgorithms.map(Set.init)
+        var allowed = self.acceptedAlgorithms.intersection(JWSVerifier.supported)
+        if let provider = self.providerAlgorithms { allowed.formIntersection(provider) }
+        if clientSecret == nil { allowed.subtract(JWSVerifier.symmetric) }
+        allowed.remove("none")
+        allowedAlgorithms = allowed
     }
 
     /// Parses `token` and checks its signature; returns it with its algorithm.
@@ -37,8 +44,8 @@ public struct JWSSignatureVerifier: Sendable {
         if jws.hasCriticalHeader {
             throw AuthFlowError.idToken(.malformed, "the token has critical header extensions AuthFlow does not understand")
         }
-        if JWSVerifier.symmetric.contains(algorithm) {
-            guard let clientSecret, JWSVerifier.verifyHMAC(jws, algorithm: algorithm, secret: clientSecret) else {
+        if let clientSecret, JWSVerifier.symmetric.contains(algorithm) {
+            guard JWSVerifier.verifyHMAC(jws, algorithm: algorithm, secret: clientSecret) else {
                 throw AuthFlowError.idToken(.signature, "the token's signature is invalid")
             }
         } else {
@@ -51,6 +58,8 @@ public struct JWSSignatureVerifier: Sendable {
     /// is always refused and HMAC needs a client secret.
     func checkedAlgorithm(_ jws: some SignedJWS) throws -> String {
         guard let algorithm = jws.algorithm else { throw AuthFlowError.idToken(.malformed, "the token has no alg") }
+        if allowedAlgorithms.contains(algorithm) { return algorithm }
+        // Not allowed: find the exact reason.
         guard algorithm != "none" else { throw AuthFlowError.idToken(.algorithm, "unsigned tokens (alg none) are refused") }
         if JWSVerifier.symmetric.contains(algorithm), clientSecret == nil {
             throw AuthFlowError.idToken(.algorithm, "\(algorithm) needs a client secret; this is a public client")
@@ -61,7 +70,7 @@ public struct JWSSignatureVerifier: Sendable {
         if let providerAlgorithms, !providerAlgorithms.contains(algorithm) {
             throw AuthFlowError.idToken(.algorithm, "the provider does not list \(algorithm)")
         }
-        return algorithm
+        throw AuthFlowError.idToken(.algorithm, "the algorithm \(algorithm) is not accepted")
     }
 
     private func verifyWithKeys(_ jws: some SignedJWS, algorithm: String) async throws {
