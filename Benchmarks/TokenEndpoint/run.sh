@@ -15,6 +15,9 @@
 #   dot-gunicorn     \ the same two applications under gunicorn: 1 worker process,
 #   authlib-gunicorn / gthread, 16 threads (Authlib keeps its store in process memory,
 #                      so it cannot use more processes; DOT gets the same for parity)
+#   authlib-es256-gunicorn  with --es256 (and gunicorn) only: authlib-gunicorn again, on its
+#                    own port, with AUTHLIB_ID_TOKEN_ALG=ES256: the Authlib app signs its ID
+#                    tokens with ES256 and a fresh P-256 key, the same work as provider-es256
 # then runs bench.py against each in turn, stops everything (trap) and prints the table.
 # Needs: the release binary (built when missing), wrk (apt-get when missing),
 # .venv (repository root) with Tests/Interop/requirements.txt, gunicorn (pip-installed into it when missing).
@@ -50,12 +53,12 @@ fi
 WORK="$(mktemp -d /tmp/tokbench.XXXXXX)"
 OUT="${OUT:-$WORK/results}"
 mkdir -p "$OUT"
-PIDS=() ES256_PID=""
+PIDS=() ES256_PID="" AUTHLIB_ES256_PID=""
 cleanup() {
   set +e
   "$PY" "$ROOT/Tests/Interop/servers.py" stop --config "$WORK/interop/config.json" >/dev/null 2>&1
-  for pid in "${PIDS[@]}" $ES256_PID; do kill -TERM "$pid" 2>/dev/null; done
-  for pid in "${PIDS[@]}" $ES256_PID; do wait "$pid" 2>/dev/null; done
+  for pid in "${PIDS[@]}" $ES256_PID $AUTHLIB_ES256_PID; do kill -TERM "$pid" 2>/dev/null; done
+  for pid in "${PIDS[@]}" $ES256_PID $AUTHLIB_ES256_PID; do wait "$pid" 2>/dev/null; done
   rm -rf "$WORK/dot-gunicorn"
 }
 trap cleanup EXIT
@@ -107,12 +110,25 @@ if [ "$GUNICORN" = 1 ]; then
     "$ROOT/.venv/bin/gunicorn" "${GUNICORN_ARGS[@]}" --chdir "$HERE" \
     --bind "127.0.0.1:$AUTHLIB_PORT" wsgi_authlib:application >"$WORK/authlib-gunicorn.log" 2>&1 &
   PIDS+=($!)
+  if [ "$ES256" = 1 ]; then  # the same Authlib app, ES256 ID tokens (opt-in read by authlib_server/app.py)
+    AUTHLIB_ES256_PORT="$(free_port)"
+    TOKBENCH_PORT="$AUTHLIB_ES256_PORT" AUTHLIB_ID_TOKEN_ALG=ES256 \
+      "$ROOT/.venv/bin/gunicorn" "${GUNICORN_ARGS[@]}" --chdir "$HERE" \
+      --bind "127.0.0.1:$AUTHLIB_ES256_PORT" wsgi_authlib:application >"$WORK/authlib-es256-gunicorn.log" 2>&1 &
+    AUTHLIB_ES256_PID=$!
+  fi
   wait_http "http://127.0.0.1:$DOT_PORT/o/.well-known/openid-configuration"
   wait_http "http://127.0.0.1:$AUTHLIB_PORT/.well-known/openid-configuration"
+  if [ -n "$AUTHLIB_ES256_PID" ]; then
+    wait_http "http://127.0.0.1:$AUTHLIB_ES256_PORT/.well-known/openid-configuration"
+    curl -fs "http://127.0.0.1:$AUTHLIB_ES256_PORT/jwks" | grep -q '"alg":"ES256"' \
+      || { echo "run.sh: authlib-es256-gunicorn does not publish an ES256 key" >&2; exit 1; }
+  fi
 fi
 
 # 4. The targets, then the measurements.
 PROVIDER="$PROVIDER" PROVIDER_ES256="${PROVIDER_ES256:-}" ES256_PID="$ES256_PID" DOT_PORT="${DOT_PORT:-}" AUTHLIB_PORT="${AUTHLIB_PORT:-}" WORK="$WORK" \
+AUTHLIB_ES256_PORT="${AUTHLIB_ES256_PORT:-}" AUTHLIB_ES256_PID="$AUTHLIB_ES256_PID" \
 GUNICORN="$GUNICORN" GUNICORN_DESC="gunicorn ${GUNICORN_ARGS[*]:0:6}" PIDS="${PIDS[*]}" "$PY" - <<'EOF'
 import json, os
 work = os.environ["WORK"]
@@ -123,6 +139,7 @@ provider = os.environ["PROVIDER"].rstrip("/")
 targets = [{
     "name": "provider", "kind": "provider", "base": provider,
     "authorize": f"{provider}/authorize", "token": f"{provider}/token", "client_id": "authflow-demo", "pid": pids[0],
+    "id_token_alg": "RS256",
     "setup": "authflow provider serve, release build, demo client authflow-demo (public), automatic sign-in",
 }]
 if os.environ["PROVIDER_ES256"]:
@@ -130,13 +147,14 @@ if os.environ["PROVIDER_ES256"]:
     targets.append({
         "name": "provider-es256", "kind": "provider", "base": p,
         "authorize": f"{p}/authorize", "token": f"{p}/token", "client_id": "authflow-demo", "pid": int(os.environ["ES256_PID"]),
+        "id_token_alg": "ES256",
         "setup": "the same, but authflow-demo's ID tokens are signed with ES256 (id_token_signed_response_alg), not RS256",
     })
-def interop(name, kind, base, issuer, authorize, token, setup, pid):
+def interop(name, kind, base, issuer, authorize, token, setup, pid, alg="RS256"):
     s = cfg[kind]
     return {"name": name, "kind": kind, "base": base, "authorize": authorize, "token": token, "pid": pid,
             "client_id": s["public_client_id"], "username": s["username"], "password": s["password"],
-            "setup": setup}
+            "setup": setup, "id_token_alg": alg}
 dot, authlib = cfg["dot"], cfg["authlib"]
 dot_base = dot["issuer"].rsplit("/o", 1)[0]
 targets.append(interop("dot-runserver", "dot", dot_base, dot["issuer"], dot["authorization_endpoint"],
@@ -156,6 +174,12 @@ if os.environ["GUNICORN"] == "1":
     b = f"http://127.0.0.1:{os.environ['AUTHLIB_PORT']}"
     targets.append(interop("authlib-gunicorn", "authlib", b, b, f"{b}/authorize", f"{b}/token",
                            f"{g}, debug=False, in-memory store", pids[2]))
+    if os.environ["AUTHLIB_ES256_PID"]:
+        b = f"http://127.0.0.1:{os.environ['AUTHLIB_ES256_PORT']}"
+        targets.append(interop("authlib-es256-gunicorn", "authlib", b, b, f"{b}/authorize", f"{b}/token",
+                               f"{g}, debug=False, in-memory store; AUTHLIB_ID_TOKEN_ALG=ES256: ID tokens "
+                               "signed with ES256 (fresh P-256 key) instead of RS256",
+                               int(os.environ["AUTHLIB_ES256_PID"]), alg="ES256"))
 json.dump(targets, open(os.path.join(work, "targets.json"), "w"), indent=2)
 EOF
 

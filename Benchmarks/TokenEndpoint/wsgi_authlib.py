@@ -5,6 +5,10 @@
 Builds Tests/Interop/authlib_server/app.py's Flask application with its own
 create_app(port), unchanged. Its store is in process memory, so it can only
 run as one worker process (threads are fine: the store has a lock).
+
+With AUTHLIB_ID_TOKEN_ALG=ES256 in the environment (run.sh --es256, row
+authlib-es256-gunicorn) the app signs its ID tokens with ES256 and a fresh
+P-256 key instead of RS256; app.py reads that variable itself.
 """
 
 import importlib.util

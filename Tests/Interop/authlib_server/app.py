@@ -10,6 +10,9 @@ Everything lives in memory and is lost when the process exits. Features:
   missing code_challenge_method or "plain" are refused with invalid_request);
 * OpenID Connect (OpenIDCode extension): RS256 ID tokens with nonce, ``aud`` as
   Authlib produces it by default (a JSON array holding the client id);
+  AUTHLIB_ID_TOKEN_ALG=ES256 in the environment (opt-in, for
+  Benchmarks/TokenEndpoint; the interop suites never set it) signs them with
+  ES256 and a P-256 key instead;
 * discovery at /.well-known/openid-configuration, issuer without trailing slash;
 * JWKS, userinfo, refresh token (rotating), RFC 7009 revocation;
 * RFC 9207 ``iss`` in authorization responses (Authlib's IssuerParameter extension,
@@ -40,7 +43,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 from flask import Flask, abort, jsonify, redirect, render_template_string, request, session, url_for  # noqa: E402
-from joserfc.jwk import RSAKey  # noqa: E402
+from joserfc.jwk import ECKey, RSAKey  # noqa: E402
 
 from authlib.common.urls import add_params_to_uri  # noqa: E402
 from authlib.integrations.flask_oauth2 import AuthorizationServer, ResourceProtector  # noqa: E402
@@ -264,18 +267,29 @@ def _add_fixtures():
 # --------------------------------------------------------------------------- keys
 
 class Keys:
-    private = None  # joserfc RSAKey
+    private = None  # joserfc RSAKey (ECKey with AUTHLIB_ID_TOKEN_ALG=ES256)
     kid = None
+    alg = "RS256"  # the ID-token signing algorithm
 
 
 def _init_keys():
-    Keys.private = RSAKey.import_key(generate_rsa_private_key_pem())
+    # Opt-in for Benchmarks/TokenEndpoint (run.sh --es256, row authlib-es256-gunicorn):
+    # AUTHLIB_ID_TOKEN_ALG=ES256 signs ID tokens with a fresh P-256 key, published in
+    # the JWKS and discovery, to compare with the provider's ES256 ID tokens. Unset
+    # (as the interop suites run it) or RS256: the RSA key as always.
+    Keys.alg = os.environ.get("AUTHLIB_ID_TOKEN_ALG", "RS256")
+    if Keys.alg == "ES256":
+        Keys.private = ECKey.generate_key("P-256")
+    elif Keys.alg == "RS256":
+        Keys.private = RSAKey.import_key(generate_rsa_private_key_pem())
+    else:
+        raise SystemExit(f"AUTHLIB_ID_TOKEN_ALG={Keys.alg!r}: only RS256 (default) or ES256")
     Keys.kid = Keys.private.thumbprint()
 
 
 def public_jwks():
     data = Keys.private.as_dict(private=False)
-    data.update({"kid": Keys.kid, "use": "sig", "alg": "RS256"})
+    data.update({"kid": Keys.kid, "use": "sig", "alg": Keys.alg})
     return {"keys": [data]}
 
 
@@ -385,7 +399,7 @@ class InteropIDTokenMixin:
         return Keys.private
 
     def get_client_algorithm(self, client):
-        return "RS256"
+        return Keys.alg
 
     def get_client_claims(self, client):
         # No "aud" here on purpose: Authlib then sends its default, a JSON array
@@ -393,7 +407,7 @@ class InteropIDTokenMixin:
         return {"iss": ISSUER.value}
 
     def get_encode_header(self, client):
-        return {"alg": "RS256", "kid": Keys.kid, "typ": "JWT"}
+        return {"alg": Keys.alg, "kid": Keys.kid, "typ": "JWT"}
 
 
 class InteropOpenIDCode(InteropIDTokenMixin, OpenIDCode):
@@ -670,7 +684,7 @@ def create_app(port):
             "grant_types_supported": ["authorization_code", "refresh_token", DEVICE_CODE_GRANT_TYPE],
             "device_authorization_endpoint": f"{base}/device_authorization",
             "subject_types_supported": ["public"],
-            "id_token_signing_alg_values_supported": ["RS256"],
+            "id_token_signing_alg_values_supported": [Keys.alg],
             "token_endpoint_auth_methods_supported": [
                 "client_secret_basic", "client_secret_post", "none",
             ],
