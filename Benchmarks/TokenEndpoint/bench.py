@@ -18,7 +18,7 @@ For each server, in order:
     keep-alive connections, one per wrk thread (token.lua); every answer must be
     200 with an access_token; the rotated refresh tokens are kept.
  3. refresh: wrk POSTs each of those refresh tokens once (grant_type=refresh_token).
-req/s is 200 answers / (last answer - first request) on CLOCK_MONOTONIC;
+req/s is HTTP 200 answers / (last answer - first request) on CLOCK_MONOTONIC;
 latency is per request (token.lua hands it to wrk -> answer complete);
 percentiles are nearest-rank over all N.
 """
@@ -260,7 +260,7 @@ def bench_target(target, n, connections, out_dir, log):
 def table(results, n, connections):
     lines = [
         f"N = {n} requests per grant and server, C = {connections} keep-alive connections, "
-        f"(wrk -t {connections} -c {connections}); req/s = 200 answers / (last answer - first request)",
+        f"(wrk -t {connections} -c {connections}); req/s = HTTP 200 answers / (last answer - first request)",
         "",
         "| server | grant | req/s | p50 ms | p99 ms | errors | ID token in answer | server CPU | server CPU ms/req | wrk CPU |",
         "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
