@@ -183,11 +183,20 @@ struct IDTokenScanTests {
         #expect(ScannedIDToken(try jws(headerJSON: header, payloadJSON: escaped, key: .ec256, alg: "ES256")) == nil)
 
         var results: [IDTokenClaims] = []
+        var tokens: [String] = []
         for payload in [plain, escaped] {
             let token = try jws(headerJSON: header, payloadJSON: payload, key: .ec256, alg: "ES256")
+            tokens.append(token)
             results.append(try await idp.verifier().verify(token, rules: TestIDP.rules(), accessToken: nil, now: TestIDP.now))
         }
         #expect(results[0] == results[1])
+        // The claims keep the token for `all`, but printing them never shows it.
+        let token = tokens[0]
+        let signature = String(token.split(separator: ".")[2])
+        for text in [String(describing: results[0]), String(reflecting: results[0]), { var out = ""; dump(results[0], to: &out); return out }()] {
+            #expect(!text.contains(signature) && !text.contains(token.prefix(20)), "\(text)")
+            #expect(text.contains("user-1"))
+        }
         #expect(results[0].name == "Ann")
         #expect(results[0].all == claims)
         #expect(results[1].all == claims)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The claims of a verified ID token (OIDC Core §2), typed.
-public struct IDTokenClaims: Sendable, Equatable, Codable {
+public struct IDTokenClaims: Sendable, Equatable, Codable, CustomReflectable {
     /// `iss`.
     public let issuer: String
     /// `sub`: the user's stable identifier at the issuer.
@@ -101,6 +101,16 @@ public struct IDTokenClaims: Sendable, Equatable, Codable {
         email = values.email
         preferredUsername = values.preferredUsername
         self.source = source
+    }
+
+    /// The claims, for `print` and `dump`; never the token they were read from.
+    public var customMirror: Mirror {
+        Mirror(self, children: [
+            "issuer": issuer, "subject": subject, "audience": audience, "expiresAt": expiresAt, "issuedAt": issuedAt,
+            "authTime": authTime as Any, "nonce": nonce as Any, "authorizedParty": authorizedParty as Any,
+            "accessTokenHash": accessTokenHash as Any, "authenticationContextClass": authenticationContextClass as Any,
+            "authenticationMethods": authenticationMethods as Any, "all": all,
+        ] as KeyValuePairs<String, Any>, displayStyle: .struct)
     }
 
     // MARK: Equatable and Codable: the same as when `all` was a stored dictionary.
