@@ -14,9 +14,30 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
     ],
     targets: [
+        // The ID token, keys and verifier both ID-token targets measure.
+        .target(
+            name: "BenchmarkFixtures",
+            dependencies: [
+                .product(name: "AuthFlow", package: "AuthFlow"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        // A plain loop over the same work as IDTokenValidation, without the harness
+        // (steadier figures, and a process `perf` can profile on its own).
+        .executableTarget(
+            name: "IDTokenLoop",
+            dependencies: [
+                "BenchmarkFixtures",
+                .product(name: "AuthFlow", package: "AuthFlow"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
         .executableTarget(
             name: "IDTokenValidation",
             dependencies: [
+                "BenchmarkFixtures",
                 .product(name: "AuthFlow", package: "AuthFlow"),
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -1,5 +1,6 @@
 import AuthFlow
 import Benchmark
+import BenchmarkFixtures
 import Crypto
 import _CryptoExtras
 import Foundation

@@ -6,30 +6,30 @@ import Foundation
 /// Everything the ID-token benchmarks share: two signing keys, one token per
 /// algorithm signed with them, and a verifier whose JWK Set cache was filled
 /// once from an in-memory transport (so the benchmarks measure the cached path).
-struct Fixture: Sendable {
-    static let issuer = "https://id.example.com"
-    static let clientID = "bench-client"
-    static let issuedAt: TimeInterval = 1_750_000_000
+public struct Fixture: Sendable {
+    public static let issuer = "https://id.example.com"
+    public static let clientID = "bench-client"
+    public static let issuedAt: TimeInterval = 1_750_000_000
     /// The verification time: ten seconds after `iat`, well before `exp`.
-    static let now = Date(timeIntervalSince1970: issuedAt + 10)
+    public static let now = Date(timeIntervalSince1970: issuedAt + 10)
 
     /// One signed token and what a raw verification of it needs.
-    struct Token: Sendable {
-        let compact: String
-        let signingInput: [UInt8]
-        let signature: [UInt8]
+    public struct Token: Sendable {
+        public let compact: String
+        public let signingInput: [UInt8]
+        public let signature: [UInt8]
     }
 
-    let rsaPublicKey: _RSA.Signing.PublicKey
-    let p256PublicKey: P256.Signing.PublicKey
-    let rs256: Token
-    let es256: Token
-    let transport: JWKSTransport
-    let keys: KeySetCache
-    let verifier: IDTokenVerifier
-    let rules: IDTokenRules
+    public let rsaPublicKey: _RSA.Signing.PublicKey
+    public let p256PublicKey: P256.Signing.PublicKey
+    public let rs256: Token
+    public let es256: Token
+    public let transport: JWKSTransport
+    public let keys: KeySetCache
+    public let verifier: IDTokenVerifier
+    public let rules: IDTokenRules
 
-    init() throws {
+    public init() throws {
         let rsaKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
         let p256Key = P256.Signing.PrivateKey()
         rsaPublicKey = rsaKey.publicKey
@@ -58,7 +58,7 @@ struct Fixture: Sendable {
     }
 
     /// A realistic ID-token payload: the required claims, a nonce, and a few profile claims.
-    static func claimsJSON() -> String {
+    public static func claimsJSON() -> String {
         """
         {"iss":"\(issuer)","sub":"248289761001","aud":"\(clientID)","exp":\(Int(issuedAt) + 3600),"iat":\(Int(issuedAt)),\
         "auth_time":\(Int(issuedAt) - 5),"nonce":"n-0S6_WzA2Mj","name":"Jane Doe","given_name":"Jane","family_name":"Doe",\
@@ -67,7 +67,7 @@ struct Fixture: Sendable {
     }
 
     /// Builds a compact JWS by hand: BASE64URL(header) '.' BASE64URL(claims) '.' BASE64URL(signature).
-    static func sign(header: String, claims: String, _ signer: ([UInt8]) throws -> [UInt8]) throws -> Token {
+    public static func sign(header: String, claims: String, _ signer: ([UInt8]) throws -> [UInt8]) throws -> Token {
         let input = B64URL.encode(Array(header.utf8)) + "." + B64URL.encode(Array(claims.utf8))
         let signingInput = Array(input.utf8)
         let signature = try signer(signingInput)
@@ -75,7 +75,7 @@ struct Fixture: Sendable {
     }
 
     /// Fills the JWK Set cache and checks that both tokens verify, before anything is measured.
-    func warm() async throws {
+    public func warm() async throws {
         _ = try await keys.keySet()
         for token in [rs256, es256] {
             let claims = try await verifier.verify(token.compact, rules: rules, accessToken: nil, now: Fixture.now)
@@ -86,24 +86,24 @@ struct Fixture: Sendable {
 }
 
 /// Serves one JWK Set document from memory and counts the requests.
-final class JWKSTransport: HTTPTransport, @unchecked Sendable {
+public final class JWKSTransport: HTTPTransport, @unchecked Sendable {
     private let body: Data
     private let lock = NSLock()
     private var count = 0
 
     init(body: Data) { self.body = body }
 
-    var requests: Int { lock.withLock { count } }
+    public var requests: Int { lock.withLock { count } }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         lock.withLock { count += 1 }
         return HTTPResponse(status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "max-age=86400")], body: body)
     }
 }
 
 /// Unpadded base64url (RFC 4648 §5), for building the fixture only.
-enum B64URL {
-    static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+public enum B64URL {
+    public static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         Data(bytes).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_")

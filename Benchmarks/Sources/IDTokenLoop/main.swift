@@ -1,0 +1,58 @@
+import AuthFlow
+import BenchmarkFixtures
+import Crypto
+import _CryptoExtras
+import Dispatch
+import Foundation
+
+// A plain loop over the IDTokenValidation work, outside package-benchmark:
+//
+//   swift run -c release IDTokenLoop [iterations] [mode ...]
+//
+// modes: rs256 (IDTokenVerifier.verify), rs256-raw (swift-crypto only), hs256 (a
+// confidential client's HMAC-signed token), hs256-raw (HMAC only). Prints the mean time per
+// token for each. Run the modes in one process or several; `perf record` works on it directly.
+
+let fixture = try Fixture()
+try await fixture.warm()
+let arguments = CommandLine.arguments.dropFirst()
+let iterations = arguments.first.flatMap { Int($0) } ?? 200_000
+let modes = arguments.count > 1 ? Array(arguments.dropFirst()) : ["rs256", "rs256-raw", "hs256", "hs256-raw"]
+
+let secret = "a-client-secret-of-some-length-xyz"
+let hs256 = try Fixture.sign(header: #"{"alg":"HS256","typ":"JWT"}"#, claims: Fixture.claimsJSON()) { input in
+    Array(HMAC<SHA256>.authenticationCode(for: input, using: SymmetricKey(data: Array(secret.utf8))))
+}
+let hs256Verifier = IDTokenVerifier(keys: nil, clientSecret: secret)
+
+/// One token's worth of work for `mode`.
+func once(_ mode: String) async throws {
+    switch mode {
+    case "rs256":
+        let claims = try await fixture.verifier.verify(fixture.rs256.compact, rules: fixture.rules, accessToken: nil, now: Fixture.now)
+        precondition(claims.subject == "248289761001")
+    case "rs256-raw":
+        let token = fixture.rs256
+        let signature = _RSA.Signing.RSASignature(rawRepresentation: token.signature)
+        precondition(fixture.rsaPublicKey.isValidSignature(signature, for: SHA256.hash(data: token.signingInput), padding: .insecurePKCS1v1_5))
+    case "hs256":
+        let claims = try await hs256Verifier.verify(hs256.compact, rules: fixture.rules, accessToken: nil, now: Fixture.now)
+        precondition(claims.subject == "248289761001")
+    case "hs256-raw":
+        precondition(HMAC<SHA256>.isValidAuthenticationCode(hs256.signature, authenticating: hs256.signingInput,
+                                                            using: SymmetricKey(data: Array(secret.utf8))))
+    default:
+        fatalError("unknown mode \(mode)")
+    }
+}
+
+// Off the main actor, as an app's or a server's verification would run.
+try await Task.detached {
+    for mode in modes {
+        for _ in 0..<1_000 { try await once(mode) }
+        let start = DispatchTime.now().uptimeNanoseconds
+        for _ in 0..<iterations { try await once(mode) }
+        let elapsed = DispatchTime.now().uptimeNanoseconds - start
+        print("\(mode): \(String(format: "%.2f", Double(elapsed) / Double(iterations) / 1_000)) µs per token (\(iterations) tokens)")
+    }
+}.value
