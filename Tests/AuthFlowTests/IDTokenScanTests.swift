@@ -2,17 +2,17 @@ import Foundation
 import Testing
 @testable import AuthFlow
 
-/// The ID-token fast path (`JSONParser.scanObject`, `IDTokenClaimValues.scan`,
+/// The ID-token fast path (`JSONParser.scanObject`, `PayloadClaims`,
 /// `ScannedIDToken`) never accepts what the full parser refuses and always
-/// reads what the full parser reads; the verifier gives the same result on
-/// both paths.
+/// reads what the full parser reads; `IDTokenClaims` and the verifier give the
+/// same results and the same errors on both paths.
 @Suite("ID-token scan")
 struct IDTokenScanTests {
     typealias Claim = IDTokenClaimValues.Claim
 
     /// The scan's result, or nil when it leaves the payload to the full parser.
     static func scan(_ text: [UInt8]) -> IDTokenClaimValues? {
-        text.withUnsafeBufferPointer { IDTokenClaimValues.scan($0) }
+        PayloadClaims.scan(text)?.values
     }
 
     /// What the full parser makes of `text`: the typed claims of an object, nil otherwise.
@@ -21,14 +21,32 @@ struct IDTokenScanTests {
         return IDTokenClaimValues(object)
     }
 
-    /// When the scan reads a text, the full parser reads the same claims from it.
+    /// When the scan reads a text, the full parser reads the same claims from
+    /// it, and `IDTokenClaims` made from either is equal (or refused with the
+    /// same error), down to the comparisons the OIDC rules make.
     static func expectAgreement(_ text: [UInt8], _ comment: @autoclosure () -> String, sourceLocation: SourceLocation = #_sourceLocation) {
-        guard let scanned = scan(text) else { return }
-        guard let parsed = full(text) else {
+        guard let payload = PayloadClaims.scan(text) else { return }
+        guard case .object(let object)? = try? JSONParser.parse(text) else {
             Issue.record("the scan accepted what the full parser refuses: \(comment())", sourceLocation: sourceLocation)
             return
         }
-        #expect(scanned == parsed, "\(comment())", sourceLocation: sourceLocation)
+        #expect(payload.values == IDTokenClaimValues(object), "\(comment())", sourceLocation: sourceLocation)
+        let fromPayload = Result { try IDTokenClaims(payload) }, fromDictionary = Result { try IDTokenClaims(claims: object) }
+        switch (fromPayload, fromDictionary) {
+        case (.success(let a), .success(let b)):
+            #expect(a == b, "\(comment())", sourceLocation: sourceLocation)
+            for probe in ["app", "https://idp.example", "N-1", "", "é", "x\"y", b.issuer, b.audience.first ?? "-", b.nonce ?? "-"] {
+                #expect(a.issuerEquals(probe) == b.issuerEquals(probe), sourceLocation: sourceLocation)
+                #expect(a.audienceContains(probe) == b.audienceContains(probe), sourceLocation: sourceLocation)
+                #expect(a.authorizedPartyEquals(probe) == b.authorizedPartyEquals(probe), sourceLocation: sourceLocation)
+                #expect(a.nonceMatches(probe) == b.nonceMatches(probe), sourceLocation: sourceLocation)
+            }
+            #expect(a.audienceCount == b.audienceCount && a.hasAuthorizedParty == b.hasAuthorizedParty, sourceLocation: sourceLocation)
+        case (.failure(let a), .failure(let b)):
+            #expect(a as? AuthFlowError == b as? AuthFlowError, "\(comment())", sourceLocation: sourceLocation)
+        default:
+            Issue.record("one path accepted the claims, the other refused them: \(comment())", sourceLocation: sourceLocation)
+        }
     }
 
     // MARK: Fixed documents
@@ -124,6 +142,31 @@ struct IDTokenScanTests {
         #expect(Self.full(Array(deeper.utf8)) == nil)
     }
 
+    /// The word-at-a-time byte tests agree with a byte-by-byte loop.
+    @Test func wordAtATimeChecksAgreeWithBytes() {
+        var rng = JSONParserTests.SeededGenerator(state: 0x5357_4152)
+        let interesting: [UInt8] = [0x00, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7E, 0x7F, 0x80, 0xC3, 0xFF, 0x41, 0x61]
+        for round in 0..<20_000 {
+            let count = Int.random(in: 0...24, using: &rng)
+            let bytes: [UInt8] = (0..<count).map { _ in
+                round.isMultiple(of: 2) ? interesting.randomElement(using: &rng)! : UInt8.random(in: 0x20...0x7E, using: &rng)
+            }
+            let expected = bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x5C }
+            #expect(bytes.withUnsafeBufferPointer { isPlainASCII($0) } == expected, "\(bytes)")
+            // skipString must find the same end and refuse the same strings as parseString.
+            let text = [UInt8(ascii: "\"")] + bytes + [UInt8(ascii: "\"")]
+            let full = text.withUnsafeBufferPointer { buffer -> Int? in
+                var parser = JSONParser(buffer)
+                return (try? parser.parseString()).map { _ in parser.index }
+            }
+            let skipped = text.withUnsafeBufferPointer { buffer -> Int? in
+                var parser = JSONParser(buffer)
+                return (try? parser.skipString()).map { _ in parser.index }
+            }
+            #expect(full == skipped, "\(bytes)")
+        }
+    }
+
     // MARK: Differential fuzzing against the full parser
 
     /// Seeded random ID-token-like payloads, then the same with random byte
@@ -133,9 +176,12 @@ struct IDTokenScanTests {
         let names = Claim.allCases.map(\.name) + ["custom", "address", "groups", "x"]
         let bytes: [UInt8] = Array(#"{}[]":,\0123456789.eE+-tfnul aé"#.utf8)
         var accepted = 0, mutatedAccepted = 0
+        var valid = 0
         for round in 0..<3_000 {
-            var object: [String: JSONValue] = [:]
-            for _ in 0..<Int.random(in: 0...10, using: &rng) {
+            // Every third round starts from a complete, valid set of claims, so
+            // that accepted claims are compared too, not only refusals.
+            var object: [String: JSONValue] = round.isMultiple(of: 3) ? TestIDP.claims() : [:]
+            for _ in 0..<Int.random(in: 0...(round.isMultiple(of: 3) ? 3 : 10), using: &rng) {
                 // Mostly plain names the scan reads; sometimes any string, which it leaves to the parser.
                 let name = switch Int.random(in: 0..<10, using: &rng) {
                 case 0..<5: names.randomElement(using: &rng)!
@@ -148,6 +194,7 @@ struct IDTokenScanTests {
             if round.isMultiple(of: 2) { encoder.outputFormatting = [.prettyPrinted, .sortedKeys] }
             let text = Array(try encoder.encode(JSONValue.object(object)))
             if Self.scan(text) != nil { accepted += 1 }
+            if (try? IDTokenClaims(claims: object)) != nil { valid += 1 }
             Self.expectAgreement(text, "round \(round)")
             var mutated = text
             for _ in 0..<Int.random(in: 1...3, using: &rng) where !mutated.isEmpty {
@@ -164,6 +211,7 @@ struct IDTokenScanTests {
         // The fuzzing must exercise the scan, not only its refusals.
         #expect(accepted > 1_500)
         #expect(mutatedAccepted > 100)
+        #expect(valid > 300)
     }
 
     // MARK: Through the verifier
@@ -206,6 +254,26 @@ struct IDTokenScanTests {
         #expect(try JSONDecoder().decode(IDTokenClaims.self, from: encoded[1]) == results[0])
     }
 
+    /// Swift compares strings by canonical equivalence; the byte-wise shortcut
+    /// is only taken for plain ASCII, so non-ASCII values compare the same way
+    /// on both paths.
+    @Test(arguments: [#""e\u0301""#, "\"\u{E9}\"", "\"e\u{301}\"", #""\u00e9""#])
+    func nonASCIIValuesCompareAsStrings(_ value: String) throws {
+        var claims = TestIDP.claims()
+        claims["aud"] = nil
+        claims["nonce"] = nil
+        let text = jsonText(claims).dropLast() + #","aud":\#(value),"azp":\#(value),"nonce":\#(value)}"#
+        let payload = try #require(PayloadClaims.scan(Array(text.utf8)))
+        let scanned = try IDTokenClaims(payload)
+        let parsed = try IDTokenClaims(claims: try #require(JSONValue.object(from: Data(text.utf8))))
+        for probe in ["\u{E9}", "e\u{301}"] {
+            #expect(scanned.audienceContains(probe) == parsed.audienceContains(probe))
+            #expect(scanned.audienceContains(probe)) // canonically equivalent
+            #expect(scanned.authorizedPartyEquals(probe) == parsed.authorizedPartyEquals(probe))
+            #expect(scanned.nonceMatches(probe) == parsed.nonceMatches(probe)) // bytes, not equivalence
+        }
+    }
+
     /// The header scan reads `alg`, `kid` and `crit` as `CompactJWS` does.
     @Test(arguments: [
         #"{"alg":"ES256","kid":"ec1"}"#, #"{"kid":"ec1","typ":"JWT","alg":"ES256","x":{"y":[1]}}"#,
@@ -221,7 +289,7 @@ struct IDTokenScanTests {
         #expect(scanned.hasCriticalHeader == parsed.hasCriticalHeader)
         #expect(scanned.withSigningInput { Array($0) } == parsed.signingInput)
         #expect(scanned.signatureBytes == Data(parsed.signature))
-        #expect(try IDTokenClaims(scanned) == IDTokenClaims(claims: parsed.claims))
+        #expect(try IDTokenClaims(scanned.claims) == IDTokenClaims(claims: parsed.claims))
     }
 
     /// Errors found only by the full path keep their exact reasons.

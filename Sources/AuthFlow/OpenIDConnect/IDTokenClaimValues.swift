@@ -1,10 +1,7 @@
 /// The payload members that ``IDTokenClaims`` types, read into typed storage
-/// but not yet checked: filled from a parsed dictionary, or straight from the
-/// payload's bytes by the verifier's scan (which skips every other claim).
-///
-/// ``set(_:to:)`` is the one place that decides how a JSON value is read for
-/// each claim; the scan's shortcuts for plain strings and numbers give the
-/// same result as calling it.
+/// but not yet checked, from a parsed dictionary. (The verifier's scan keeps
+/// places in the payload instead, ``PayloadClaims``; its ``PayloadClaims/values``
+/// gives this reading, and the tests hold the two to it.)
 struct IDTokenClaimValues: Sendable, Equatable {
     /// A claim ``IDTokenClaims`` has a property for.
     enum Claim: CaseIterable {
@@ -47,17 +44,6 @@ struct IDTokenClaimValues: Sendable, Equatable {
             default: return nil
             }
         }
-
-        /// Whether the claim is read as a string (a wrong type is then an error or ignored).
-        var isString: Bool {
-            switch self {
-            case .iss, .sub, .nonce, .azp, .atHash, .acr, .name, .email, .preferredUsername: true
-            default: false
-            }
-        }
-
-        /// Whether the claim is read as a number (seconds since the epoch).
-        var isNumber: Bool { self == .exp || self == .iat || self == .authTime }
     }
 
     /// A claim as read: missing, of the expected type, or present with another type.
@@ -121,51 +107,5 @@ struct IDTokenClaimValues: Sendable, Equatable {
     private static func number(_ value: JSONValue) -> Reading<Double> {
         if case .number(let number) = value, number.isFinite { return .value(number) }
         return .wrongType
-    }
-
-    /// Reads a payload (a JSON object's bytes) with ``JSONParser/scanObject(_:_:)``:
-    /// the claims above are read, every other member is only checked.
-    /// Nil when the full parser must read the payload instead.
-    static func scan(_ payload: UnsafeBufferPointer<UInt8>) -> IDTokenClaimValues? {
-        var values = IDTokenClaimValues()
-        let scanned = JSONParser.scanObject(payload) { name, parser throws(JSONParser.Failure) in
-            guard let claim = Claim(name) else { return try parser.skipValue() }
-            // Shortcuts for the common shapes, equal to `set(claim, to: parser.parseValue())`.
-            let first = try parser.peek()
-            if claim.isString, first == UInt8(ascii: "\"") {
-                values.set(claim, string: try parser.parseString())
-            } else if claim.isNumber, first == UInt8(ascii: "-") || first &- UInt8(ascii: "0") < 10 {
-                values.set(claim, number: try parser.parseNumber())
-            } else {
-                values.set(claim, to: try parser.parseValue())
-            }
-        }
-        return scanned ? values : nil
-    }
-
-    /// `set(claim, to: .string(string))` without the `JSONValue`.
-    private mutating func set(_ claim: Claim, string: String) {
-        switch claim {
-        case .iss: iss = .value(string)
-        case .sub: sub = .value(string)
-        case .nonce: nonce = .value(string)
-        case .azp: azp = .value(string)
-        case .atHash: atHash = .value(string)
-        case .acr: acr = .value(string)
-        case .name: name = string
-        case .email: email = string
-        case .preferredUsername: preferredUsername = string
-        default: set(claim, to: .string(string))
-        }
-    }
-
-    /// `set(claim, to: .number(number))` without the `JSONValue`.
-    private mutating func set(_ claim: Claim, number: Double) {
-        switch claim {
-        case .exp where number.isFinite: exp = .value(number)
-        case .iat where number.isFinite: iat = .value(number)
-        case .authTime where number.isFinite: authTime = .value(number)
-        default: set(claim, to: .number(number))
-        }
     }
 }

@@ -1,106 +1,245 @@
 import Foundation
 
 /// The claims of a verified ID token (OIDC Core §2), typed.
+///
+/// Claims verified by ``IDTokenVerifier`` stay in the token's decoded payload
+/// until they are read: each string property is made from it when asked
+/// (``all`` parses the whole payload), so verifying costs no more than the
+/// OIDC rules need. Read a property once and keep the value where it matters.
 public struct IDTokenClaims: Sendable, Equatable, Codable, CustomReflectable {
-    /// `iss`.
-    public let issuer: String
-    /// `sub`: the user's stable identifier at the issuer.
-    public let subject: String
-    /// `aud`, always as a list.
-    public let audience: [String]
     /// `exp`.
     public let expiresAt: Date
     /// `iat`.
     public let issuedAt: Date
     /// `auth_time`, when present.
     public let authTime: Date?
-    /// `nonce`, when present.
-    public let nonce: String?
-    /// `azp`, when present.
-    public let authorizedParty: String?
-    /// `at_hash`, when present.
-    public let accessTokenHash: String?
-    /// `acr`, when present.
-    public let authenticationContextClass: String?
-    /// `amr`, when present.
-    public let authenticationMethods: [String]?
-    /// `name`, when present as a string.
-    public let name: String?
-    /// `email`, when present as a string.
-    public let email: String?
-    /// `preferred_username`, when present as a string.
-    public let preferredUsername: String?
-    private let source: Source
+    private let storage: Storage
 
-    /// Where ``all`` comes from.
-    private enum Source: Sendable {
-        /// A compact JWS whose payload is parsed only when ``all`` is read.
-        case token(String)
-        /// Claims already parsed.
-        case parsed([String: JSONValue])
+    /// Where the other claims are.
+    private enum Storage: Sendable {
+        /// Read from a dictionary (``init(claims:)``) or from storage.
+        case typed(TypedClaims)
+        /// Places in the payload of a verified token.
+        case payload(PayloadClaims)
     }
+
+    /// The claims as values (a class, like ``PayloadClaims``, so that copies are one reference).
+    private final class TypedClaims: Sendable {
+        let issuer: String
+        let subject: String
+        let audience: [String]
+        let nonce, authorizedParty, accessTokenHash, authenticationContextClass: String?
+        let authenticationMethods: [String]?
+        let name, email, preferredUsername: String?
+        let all: [String: JSONValue]
+
+        init(_ values: IDTokenClaimValues, audience: [String], all: [String: JSONValue]) {
+            func string(_ reading: IDTokenClaimValues.Reading<String>) -> String? {
+                if case .value(let value) = reading { return value }
+                return nil
+            }
+            issuer = string(values.iss) ?? ""
+            subject = string(values.sub) ?? ""
+            self.audience = audience
+            nonce = string(values.nonce)
+            authorizedParty = string(values.azp)
+            accessTokenHash = string(values.atHash)
+            authenticationContextClass = string(values.acr)
+            authenticationMethods = values.amr
+            name = values.name
+            email = values.email
+            preferredUsername = values.preferredUsername
+            self.all = all
+        }
+    }
+
+    /// `iss`.
+    public var issuer: String {
+        switch storage {
+        case .typed(let claims): claims.issuer
+        case .payload(let claims): claims.string(claims.iss) ?? ""
+        }
+    }
+    /// `sub`: the user's stable identifier at the issuer.
+    public var subject: String {
+        switch storage {
+        case .typed(let claims): claims.subject
+        case .payload(let claims): claims.string(claims.sub) ?? ""
+        }
+    }
+    /// `aud`, always as a list.
+    public var audience: [String] {
+        switch storage {
+        case .typed(let claims): claims.audience
+        case .payload(let claims): claims.audience
+        }
+    }
+    /// `nonce`, when present.
+    public var nonce: String? { text(\.nonce, \.nonce) }
+    /// `azp`, when present.
+    public var authorizedParty: String? { text(\.authorizedParty, \.azp) }
+    /// `at_hash`, when present.
+    public var accessTokenHash: String? { text(\.accessTokenHash, \.atHash) }
+    /// `acr`, when present.
+    public var authenticationContextClass: String? { text(\.authenticationContextClass, \.acr) }
+    /// `amr`, when present.
+    public var authenticationMethods: [String]? {
+        switch storage {
+        case .typed(let claims): claims.authenticationMethods
+        case .payload(let claims): claims.amr.map { claims.value(at: $0).arrayValue?.compactMap(\.stringValue) ?? [] }
+        }
+    }
+    /// `name`, when present as a string.
+    public var name: String? { text(\.name, \.name) }
+    /// `email`, when present as a string.
+    public var email: String? { text(\.email, \.email) }
+    /// `preferred_username`, when present as a string.
+    public var preferredUsername: String? { text(\.preferredUsername, \.preferredUsername) }
 
     /// Every claim, including ones not modelled above.
     ///
     /// For a token verified by ``IDTokenVerifier``, this is parsed from the
-    /// token each time it is read (a few microseconds; the payload was checked
-    /// to be valid JSON during verification), so that verifying costs no more
-    /// than the typed claims need. Read it once and keep it.
+    /// token's payload each time it is read (a few microseconds; the payload
+    /// was checked to be valid JSON during verification). Read it once and keep it.
     public var all: [String: JSONValue] {
-        switch source {
-        case .parsed(let claims): claims
-        case .token(let token): (try? CompactJWS(token).claims) ?? [:]
+        switch storage {
+        case .typed(let claims): claims.all
+        case .payload(let claims): claims.payload.withUnsafeBufferPointer { JSONParser.object($0) } ?? [:]
+        }
+    }
+
+    private func text(_ typed: KeyPath<TypedClaims, String?>, _ payload: KeyPath<PayloadClaims, PayloadClaims.Text>) -> String? {
+        switch storage {
+        case .typed(let claims): claims[keyPath: typed]
+        case .payload(let claims): claims.string(claims[keyPath: payload])
         }
     }
 
     /// Reads the claims of a JWT payload, requiring the members OIDC requires.
     public init(claims: [String: JSONValue]) throws {
-        try self.init(IDTokenClaimValues(claims), source: .parsed(claims))
+        try self.init(IDTokenClaimValues(claims), all: claims)
     }
 
-    /// Reads the claims scanned from a token's payload (see ``ScannedIDToken``).
-    init(_ scanned: ScannedIDToken) throws {
-        try self.init(scanned.claims, source: .token(scanned.token))
+    private init(_ values: IDTokenClaimValues, all: [String: JSONValue]) throws {
+        try Self.check(iss: values.iss, sub: values.sub, isEmpty: \.isEmpty, audience: values.aud != .absent && values.aud != .wrongType,
+                       exp: values.exp, iat: values.iat, authTime: values.authTime,
+                       nonce: values.nonce, azp: values.azp, atHash: values.atHash, acr: values.acr)
+        guard case .value(let audience) = values.aud, case .value(let exp) = values.exp, case .value(let iat) = values.iat else {
+            throw AuthFlowError.idToken(.malformed, "the ID token claims are incomplete") // not reached: checked above
+        }
+        expiresAt = Date(timeIntervalSince1970: exp)
+        issuedAt = Date(timeIntervalSince1970: iat)
+        authTime = Self.date(values.authTime)
+        storage = .typed(TypedClaims(values, audience: audience, all: all))
     }
 
-    private init(_ values: IDTokenClaimValues, source: Source) throws {
-        typealias Reading = IDTokenClaimValues.Reading
-        func string(_ reading: Reading<String>, _ name: String, _ reason: AuthFlowError.Reason) throws -> String? {
+    /// Takes the claims of a scanned payload, after the same checks as ``init(claims:)``.
+    init(_ claims: PayloadClaims) throws {
+        func reading(_ text: PayloadClaims.Text) -> IDTokenClaimValues.Reading<Range<Int>> {
+            switch text {
+            case .absent: .absent
+            case .string(let range): .value(range)
+            case .wrongType: .wrongType
+            }
+        }
+        let audience: Bool
+        switch claims.aud {
+        case .string, .array: audience = true
+        case .absent, .wrongType: audience = false
+        }
+        // A JSON string's range holds its quotes: two bytes means empty.
+        try Self.check(iss: reading(claims.iss), sub: reading(claims.sub), isEmpty: { $0.count == 2 }, audience: audience,
+                       exp: claims.exp, iat: claims.iat, authTime: claims.authTime,
+                       nonce: reading(claims.nonce), azp: reading(claims.azp), atHash: reading(claims.atHash), acr: reading(claims.acr))
+        guard case .value(let exp) = claims.exp, case .value(let iat) = claims.iat else {
+            throw AuthFlowError.idToken(.malformed, "the ID token claims are incomplete") // not reached: checked above
+        }
+        expiresAt = Date(timeIntervalSince1970: exp)
+        issuedAt = Date(timeIntervalSince1970: iat)
+        authTime = Self.date(claims.authTime)
+        storage = .payload(claims)
+    }
+
+    private static func date(_ reading: IDTokenClaimValues.Reading<Double>) -> Date? {
+        if case .value(let seconds) = reading { return Date(timeIntervalSince1970: seconds) }
+        return nil
+    }
+
+    /// The presence and type rules, in one order for both representations, each with its reason.
+    private static func check<S>(iss: IDTokenClaimValues.Reading<S>, sub: IDTokenClaimValues.Reading<S>, isEmpty: (S) -> Bool, audience: Bool,
+                                 exp: IDTokenClaimValues.Reading<Double>, iat: IDTokenClaimValues.Reading<Double>,
+                                 authTime: IDTokenClaimValues.Reading<Double>, nonce: IDTokenClaimValues.Reading<S>,
+                                 azp: IDTokenClaimValues.Reading<S>, atHash: IDTokenClaimValues.Reading<S>,
+                                 acr: IDTokenClaimValues.Reading<S>) throws {
+        func typed<T>(_ reading: IDTokenClaimValues.Reading<T>, _ name: String, _ reason: AuthFlowError.Reason, _ kind: String) throws -> T? {
             switch reading {
             case .absent: return nil
             case .value(let value): return value
-            case .wrongType: throw AuthFlowError.idToken(reason, "the \(name) claim is not a string")
+            case .wrongType: throw AuthFlowError.idToken(reason, "the \(name) claim is not a \(kind)")
             }
         }
-        func date(_ reading: Reading<Double>, _ name: String, _ reason: AuthFlowError.Reason) throws -> Date? {
-            switch reading {
-            case .absent: return nil
-            case .value(let value): return Date(timeIntervalSince1970: value)
-            case .wrongType: throw AuthFlowError.idToken(reason, "the \(name) claim is not a number")
-            }
-        }
-        guard let issuer = try string(values.iss, "iss", .issuer) else { throw AuthFlowError.idToken(.issuer, "the ID token has no iss") }
-        guard let subject = try string(values.sub, "sub", .subject), !subject.isEmpty else {
+        guard try typed(iss, "iss", .issuer, "string") != nil else { throw AuthFlowError.idToken(.issuer, "the ID token has no iss") }
+        guard let subject = try typed(sub, "sub", .subject, "string"), !isEmpty(subject) else {
             throw AuthFlowError.idToken(.subject, "the ID token has no sub")
         }
-        guard case .value(let audience) = values.aud else { throw AuthFlowError.idToken(.audience, "the ID token has no valid aud") }
-        guard let expiresAt = try date(values.exp, "exp", .expired) else { throw AuthFlowError.idToken(.expired, "the ID token has no exp") }
-        guard let issuedAt = try date(values.iat, "iat", .issuedAt) else { throw AuthFlowError.idToken(.issuedAt, "the ID token has no iat") }
-        self.issuer = issuer
-        self.subject = subject
-        self.audience = audience
-        self.expiresAt = expiresAt
-        self.issuedAt = issuedAt
-        authTime = try date(values.authTime, "auth_time", .authTime)
-        nonce = try string(values.nonce, "nonce", .nonce)
-        authorizedParty = try string(values.azp, "azp", .authorizedParty)
-        accessTokenHash = try string(values.atHash, "at_hash", .atHash)
-        authenticationContextClass = try string(values.acr, "acr", .malformed)
-        authenticationMethods = values.amr
-        name = values.name
-        email = values.email
-        preferredUsername = values.preferredUsername
-        self.source = source
+        guard audience else { throw AuthFlowError.idToken(.audience, "the ID token has no valid aud") }
+        guard try typed(exp, "exp", .expired, "number") != nil else { throw AuthFlowError.idToken(.expired, "the ID token has no exp") }
+        guard try typed(iat, "iat", .issuedAt, "number") != nil else { throw AuthFlowError.idToken(.issuedAt, "the ID token has no iat") }
+        _ = try typed(authTime, "auth_time", .authTime, "number")
+        _ = try typed(nonce, "nonce", .nonce, "string")
+        _ = try typed(azp, "azp", .authorizedParty, "string")
+        _ = try typed(atHash, "at_hash", .atHash, "string")
+        _ = try typed(acr, "acr", .malformed, "string")
+    }
+
+    // MARK: The rules' comparisons, without making strings where bytes will do
+
+    /// Whether `iss` equals `expected`.
+    func issuerEquals(_ expected: String) -> Bool {
+        switch storage {
+        case .typed(let claims): claims.issuer == expected
+        case .payload(let claims): claims.equals(claims.iss, expected)
+        }
+    }
+
+    /// Whether `clientID` is one of the audiences.
+    func audienceContains(_ clientID: String) -> Bool {
+        switch storage {
+        case .typed(let claims): claims.audience.contains(clientID)
+        case .payload(let claims): claims.audienceContains(clientID)
+        }
+    }
+
+    /// How many audiences there are.
+    var audienceCount: Int {
+        switch storage {
+        case .typed(let claims): claims.audience.count
+        case .payload(let claims): claims.audienceCount
+        }
+    }
+
+    /// Whether `azp` is present.
+    var hasAuthorizedParty: Bool {
+        switch storage {
+        case .typed(let claims): claims.authorizedParty != nil
+        case .payload(let claims): claims.azp != .absent
+        }
+    }
+
+    /// Whether `azp` equals `clientID` (false when absent).
+    func authorizedPartyEquals(_ clientID: String) -> Bool {
+        switch storage {
+        case .typed(let claims): claims.authorizedParty == clientID
+        case .payload(let claims): claims.equals(claims.azp, clientID)
+        }
+    }
+
+    /// Whether `nonce` is present and equal to `expected`, compared in constant time; nil when absent.
+    func nonceMatches(_ expected: String) -> Bool? {
+        switch storage {
+        case .typed(let claims): claims.nonce.map { constantTimeEquals($0, expected) }
+        case .payload(let claims): claims.constantTimeEquals(claims.nonce, expected)
+        }
     }
 
     /// The claims, for `print` and `dump`; never the token they were read from.
@@ -147,7 +286,7 @@ public struct IDTokenClaims: Sendable, Equatable, Codable, CustomReflectable {
         values.acr = reading(try container.decodeIfPresent(String.self, forKey: .authenticationContextClass))
         values.amr = try container.decodeIfPresent([String].self, forKey: .authenticationMethods)
         do {
-            try self.init(values, source: .parsed(all))
+            try self.init(values, all: all)
         } catch {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "stored ID token claims are incomplete"))
         }

@@ -25,16 +25,16 @@ public struct IDTokenRules: Sendable {
 
     /// Checks `claims`, in the order of OIDC Core §3.1.3.7, each failure with its reason.
     public func check(_ claims: IDTokenClaims, now: Date) throws {
-        guard claims.issuer == issuer else {
+        guard claims.issuerEquals(issuer) else {
             throw AuthFlowError.idToken(.issuer, "the ID token's iss is \(claims.issuer), expected \(issuer)")
         }
-        guard claims.audience.contains(clientID) else {
+        guard claims.audienceContains(clientID) else {
             throw AuthFlowError.idToken(.audience, "the ID token is not addressed to this client")
         }
-        if claims.audience.count > 1, claims.authorizedParty == nil {
+        if claims.audienceCount > 1, !claims.hasAuthorizedParty {
             throw AuthFlowError.idToken(.authorizedParty, "the ID token has several audiences and no azp")
         }
-        if let azp = claims.authorizedParty, azp != clientID {
+        if claims.hasAuthorizedParty, !claims.authorizedPartyEquals(clientID) {
             throw AuthFlowError.idToken(.authorizedParty, "the ID token's azp is another client")
         }
         guard now.timeIntervalSince(claims.expiresAt) < leeway else {
@@ -44,8 +44,8 @@ public struct IDTokenRules: Sendable {
             throw AuthFlowError.idToken(.issuedAt, "the ID token was issued in the future")
         }
         if let nonce {
-            guard let received = claims.nonce else { throw AuthFlowError.idToken(.nonce, "the ID token has no nonce") }
-            guard constantTimeEquals(received, nonce) else { throw AuthFlowError.idToken(.nonce, "the ID token's nonce does not match") }
+            guard let matches = claims.nonceMatches(nonce) else { throw AuthFlowError.idToken(.nonce, "the ID token has no nonce") }
+            guard matches else { throw AuthFlowError.idToken(.nonce, "the ID token's nonce does not match") }
         }
         if let maxAge {
             guard let authTime = claims.authTime else {

@@ -27,7 +27,7 @@ public struct IDTokenVerifier: Sendable {
         let claims: IDTokenClaims, algorithm: String
         if let scanned = ScannedIDToken(token) {
             algorithm = try await signature.verifySignature(of: scanned)
-            claims = try IDTokenClaims(scanned)
+            claims = try IDTokenClaims(scanned.claims)
         } else {
             let (jws, checked) = try await signature.verify(token)
             claims = try IDTokenClaims(claims: jws.claims)

@@ -1,8 +1,8 @@
 import Foundation
 
 /// An ID token read for verification without building its header and
-/// payload: the header's `alg`, `kid` and `crit`, and the payload's typed
-/// claims (``IDTokenClaimValues``), every other member only checked.
+/// payload: the header's `alg`, `kid` and `crit`, and where the payload's
+/// typed claims are (``PayloadClaims``), every other member only checked.
 ///
 /// It exists for speed and never decides anything on its own: the
 /// initializer returns nil for any token it does not read exactly as
@@ -11,12 +11,12 @@ import Foundation
 /// then takes the full path, which reports the exact error.
 struct ScannedIDToken: SignedJWS {
     /// The compact serialization; what was signed is its UTF-8 up to the second dot.
-    let token: String
+    private let token: String
     let algorithm: String?
     let keyID: String?
     let hasCriticalHeader: Bool
     let signatureBytes: Data
-    let claims: IDTokenClaimValues
+    let claims: PayloadClaims
     private let signingInputCount: Int
 
     init?(_ token: String) {
@@ -43,16 +43,16 @@ struct ScannedIDToken: SignedJWS {
         var critical = false
     }
 
-    private typealias Scanned = (header: Header, signature: Data, claims: IDTokenClaimValues, signingInputCount: Int)
+    private typealias Scanned = (header: Header, signature: Data, claims: PayloadClaims, signingInputCount: Int)
 
-    /// Header and payload are decoded into temporary (stack) storage: only
-    /// what the scans read is kept. ``IDTokenClaims/all`` reads the payload
-    /// again from ``token`` when asked.
+    /// The header is decoded into temporary (stack) storage, since only what
+    /// its scan reads is kept; the payload into an array the claims keep.
     private static func scan(_ token: UnsafeBufferPointer<UInt8>) -> Scanned? {
         guard let first = CompactJWS.firstDot(in: token, from: 0), let second = CompactJWS.firstDot(in: token, from: first + 1),
               CompactJWS.firstDot(in: token, from: second + 1) == nil else { return nil }
         guard let header = decoded(UnsafeBufferPointer(rebasing: token[..<first]), scanHeader),
-              let claims = decoded(UnsafeBufferPointer(rebasing: token[(first + 1)..<second]), IDTokenClaimValues.scan) else { return nil }
+              let payload = CompactJWS.decodeBase64URL(UnsafeBufferPointer(rebasing: token[(first + 1)..<second])),
+              let claims = PayloadClaims.scan(payload) else { return nil }
         let signatureText = UnsafeBufferPointer(rebasing: token[(second + 1)...])
         guard let signatureCount = CompactJWS.decodedLength(signatureText.count) else { return nil }
         var signature = Data(count: signatureCount)

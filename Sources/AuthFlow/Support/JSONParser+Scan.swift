@@ -148,8 +148,17 @@ extension JSONParser {
 
     /// Steps over the string at `index` with ``parseString()``'s checks
     /// (UTF-8, control characters, escapes, surrogates), without making a `String`.
-    private mutating func skipString() throws(Failure) {
+    mutating func skipString() throws(Failure) {
         index += 1 // "
+        // Eight plain bytes at a time (printable ASCII, no quote, no backslash).
+        if let base = bytes.baseAddress {
+            while index + 8 <= bytes.count {
+                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                if word & 0x8080_8080_8080_8080 != 0 || hasByte(below: 0x20, in: word)
+                    || hasByte(0x22, in: word) || hasByte(0x5C, in: word) { break }
+                index += 8
+            }
+        }
         while true {
             guard index < bytes.count else { throw Failure(kind: .unexpectedEnd, offset: index) }
             let byte = bytes[index]
@@ -168,6 +177,37 @@ extension JSONParser {
             }
         }
     }
+}
+
+/// Whether every byte is printable ASCII (0x20–0x7E) other than a backslash:
+/// then, as the content of a JSON string, the bytes are the string's UTF-8.
+/// Eight bytes at a time.
+func isPlainASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let base = bytes.baseAddress else { return true }
+    var index = 0
+    while index + 8 <= bytes.count {
+        let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+        if word & 0x8080_8080_8080_8080 != 0 || hasByte(below: 0x20, in: word) || hasByte(0x7F, in: word) || hasByte(0x5C, in: word) {
+            return false
+        }
+        index += 8
+    }
+    while index < bytes.count {
+        let byte = bytes[index]
+        guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\\") else { return false }
+        index += 1
+    }
+    return true
+}
+
+/// Whether a byte of `word` (all bytes below 0x80) equals `byte`.
+@inline(__always) func hasByte(_ byte: UInt8, in word: UInt64) -> Bool {
+    hasByte(below: 1, in: word ^ (0x0101_0101_0101_0101 &* UInt64(byte)))
+}
+
+/// Whether a byte of `word` (all bytes below 0x80) is below `limit` (at most 0x80).
+@inline(__always) func hasByte(below limit: UInt8, in word: UInt64) -> Bool {
+    (word &- 0x0101_0101_0101_0101 &* UInt64(limit)) & ~word & 0x8080_8080_8080_8080 != 0
 }
 
 extension UnsafeBufferPointer<UInt8> {
