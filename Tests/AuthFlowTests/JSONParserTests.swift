@@ -270,6 +270,17 @@ struct CompactJWSDecodingTests {
             let decoded = Array(text.utf8).withUnsafeBufferPointer { CompactJWS.decodeBase64URL($0) }
             #expect(decoded == Base64URL.decode(text), "\(text)")
         }
+        // A character outside the alphabet anywhere, in the eight-at-a-time part too.
+        for length in [8, 11, 12, 16, 23, 40] {
+            let valid = Array(Base64URL.encode((0..<(length * 3 / 4)).map { UInt8(truncatingIfNeeded: $0 &* 53) }).utf8)
+            for position in valid.indices {
+                for bad in ["+", "/", "=", " ", "\u{0}", "é"] {
+                    var text = valid
+                    text.replaceSubrange(position...position, with: Array(bad.utf8))
+                    #expect(text.withUnsafeBufferPointer { CompactJWS.decodeBase64URL($0) } == nil, "\(text)")
+                }
+            }
+        }
     }
 
     @Test(arguments: ["", "a", "a.b", "a.b.c.d", "...", "a..b.c"])

@@ -24,6 +24,8 @@ let hs256 = try Fixture.sign(header: #"{"alg":"HS256","typ":"JWT"}"#, claims: Fi
     Array(HMAC<SHA256>.authenticationCode(for: input, using: SymmetricKey(data: Array(secret.utf8))))
 }
 let hs256Verifier = IDTokenVerifier(keys: nil, clientSecret: secret)
+let primitives = try fixture.rsaPublicKey.getKeyPrimitives()
+let jwkKey = try _RSA.Signing.PublicKey(n: primitives.modulus, e: primitives.publicExponent)
 
 /// One token's worth of work for `mode`.
 func once(_ mode: String) async throws {
@@ -32,6 +34,20 @@ func once(_ mode: String) async throws {
         let claims = try await fixture.verifier.verify(fixture.rs256.compact, rules: fixture.rules, accessToken: nil, now: Fixture.now)
         precondition(claims.subject == "248289761001")
     case "rs256-raw":
+        let token = fixture.rs256
+        let signature = _RSA.Signing.RSASignature(rawRepresentation: token.signature)
+        precondition(fixture.rsaPublicKey.isValidSignature(signature, for: SHA256.hash(data: token.signingInput), padding: .insecurePKCS1v1_5))
+    case "rs256-raw-jwk":
+        // The raw check with a key made from the JWK's n and e, as a JWK Set gives it.
+        let token = fixture.rs256
+        let signature = _RSA.Signing.RSASignature(rawRepresentation: token.signature)
+        precondition(jwkKey.isValidSignature(signature, for: SHA256.hash(data: token.signingInput), padding: .insecurePKCS1v1_5))
+    case "parse":
+        let parsed = try CompactJWS(fixture.rs256.compact)
+        precondition(parsed.claims.count == 15)
+    case "parse+raw":
+        let parsed = try CompactJWS(fixture.rs256.compact)
+        precondition(parsed.claims.count == 15)
         let token = fixture.rs256
         let signature = _RSA.Signing.RSASignature(rawRepresentation: token.signature)
         precondition(fixture.rsaPublicKey.isValidSignature(signature, for: SHA256.hash(data: token.signingInput), padding: .insecurePKCS1v1_5))

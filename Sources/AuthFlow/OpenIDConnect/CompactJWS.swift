@@ -76,13 +76,16 @@ public struct CompactJWS: Sendable, Equatable {
         return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 
-    /// `0xFF` for bytes outside the base64url alphabet, the 6-bit value otherwise.
-    private static let base64URLValues: [UInt8] = {
-        var table = [UInt8](repeating: 0xFF, count: 256)
+    /// `0xFF` for bytes outside the base64url alphabet, the 6-bit value
+    /// otherwise. Made once and never freed or written again, so reading it
+    /// from any thread is safe; a pointer, so a decode does not retain an array.
+    nonisolated(unsafe) private static let base64URLValues: UnsafePointer<UInt8> = {
+        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+        table.initialize(repeating: 0xFF, count: 256)
         for (value, byte) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8.enumerated() {
             table[Int(byte)] = UInt8(value)
         }
-        return table
+        return UnsafePointer(table)
     }()
 
     /// The number of bytes `count` base64url characters decode to; nil for
@@ -113,30 +116,48 @@ public struct CompactJWS: Sendable, Equatable {
         let count = input.count
         let tail = count % 4
         guard tail != 1 else { return false }
-        return base64URLValues.withUnsafeBufferPointer { table in
-            var inIndex = 0, outIndex = 0
-            while inIndex + 4 <= count {
-                let a = table[Int(input[inIndex])], b = table[Int(input[inIndex + 1])]
-                let c = table[Int(input[inIndex + 2])], d = table[Int(input[inIndex + 3])]
-                guard (a | b | c | d) & 0x80 == 0 else { return false }
-                let chunk = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                out[outIndex] = UInt8(truncatingIfNeeded: chunk >> 16)
-                out[outIndex + 1] = UInt8(truncatingIfNeeded: chunk >> 8)
-                out[outIndex + 2] = UInt8(truncatingIfNeeded: chunk)
-                inIndex += 4
-                outIndex += 3
-            }
-            if tail >= 2 {
-                let a = table[Int(input[inIndex])], b = table[Int(input[inIndex + 1])]
-                let c = tail == 3 ? table[Int(input[inIndex + 2])] : 0
-                // Leftover bits must be zero for a canonical encoding.
-                guard (a | b | c) & 0x80 == 0, tail == 3 ? c & 0x03 == 0 : b & 0x0F == 0 else { return false }
-                let chunk = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6
-                out[outIndex] = UInt8(truncatingIfNeeded: chunk >> 16)
-                if tail == 3 { out[outIndex + 1] = UInt8(truncatingIfNeeded: chunk >> 8) }
-            }
-            return true
+        guard count > 0, let source = input.baseAddress, let target = out.baseAddress else { return true }
+        let table = base64URLValues
+        var inIndex = 0, outIndex = 0
+        // Eight characters (six bytes) per round, then four (three bytes).
+        while inIndex + 8 <= count {
+            let a = table[Int(source[inIndex])], b = table[Int(source[inIndex + 1])]
+            let c = table[Int(source[inIndex + 2])], d = table[Int(source[inIndex + 3])]
+            let e = table[Int(source[inIndex + 4])], f = table[Int(source[inIndex + 5])]
+            let g = table[Int(source[inIndex + 6])], h = table[Int(source[inIndex + 7])]
+            guard (a | b | c | d | e | f | g | h) & 0x80 == 0 else { return false }
+            let first = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+            let second = UInt32(e) << 18 | UInt32(f) << 12 | UInt32(g) << 6 | UInt32(h)
+            target[outIndex] = UInt8(truncatingIfNeeded: first >> 16)
+            target[outIndex + 1] = UInt8(truncatingIfNeeded: first >> 8)
+            target[outIndex + 2] = UInt8(truncatingIfNeeded: first)
+            target[outIndex + 3] = UInt8(truncatingIfNeeded: second >> 16)
+            target[outIndex + 4] = UInt8(truncatingIfNeeded: second >> 8)
+            target[outIndex + 5] = UInt8(truncatingIfNeeded: second)
+            inIndex += 8
+            outIndex += 6
         }
+        while inIndex + 4 <= count {
+            let a = table[Int(source[inIndex])], b = table[Int(source[inIndex + 1])]
+            let c = table[Int(source[inIndex + 2])], d = table[Int(source[inIndex + 3])]
+            guard (a | b | c | d) & 0x80 == 0 else { return false }
+            let chunk = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+            target[outIndex] = UInt8(truncatingIfNeeded: chunk >> 16)
+            target[outIndex + 1] = UInt8(truncatingIfNeeded: chunk >> 8)
+            target[outIndex + 2] = UInt8(truncatingIfNeeded: chunk)
+            inIndex += 4
+            outIndex += 3
+        }
+        if tail >= 2 {
+            let a = table[Int(source[inIndex])], b = table[Int(source[inIndex + 1])]
+            let c = tail == 3 ? table[Int(source[inIndex + 2])] : 0
+            // Leftover bits must be zero for a canonical encoding.
+            guard (a | b | c) & 0x80 == 0, tail == 3 ? c & 0x03 == 0 : b & 0x0F == 0 else { return false }
+            let chunk = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6
+            target[outIndex] = UInt8(truncatingIfNeeded: chunk >> 16)
+            if tail == 3 { target[outIndex + 1] = UInt8(truncatingIfNeeded: chunk >> 8) }
+        }
+        return true
     }
 }
 

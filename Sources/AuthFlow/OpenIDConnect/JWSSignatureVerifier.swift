@@ -48,6 +48,8 @@ public struct JWSSignatureVerifier: Sendable {
             guard JWSVerifier.verifyHMAC(jws, algorithm: algorithm, secret: clientSecret) else {
                 throw AuthFlowError.idToken(.signature, "the token's signature is invalid")
             }
+        } else if let cached = keys?.currentKeySet(), try verify(jws, algorithm: algorithm, with: cached) {
+            // The common case, the key in the cached set: no suspension point.
         } else {
             try await verifyWithKeys(jws, algorithm: algorithm)
         }
@@ -73,11 +75,11 @@ public struct JWSSignatureVerifier: Sendable {
         throw AuthFlowError.idToken(.algorithm, "the algorithm \(algorithm) is not accepted")
     }
 
+    /// Verifies with the issuer's keys when the cached set did not: fetches
+    /// the set when none is cached, then refetches once for an unknown key.
     private func verifyWithKeys(_ jws: some SignedJWS, algorithm: String) async throws {
         guard let keys else { throw AuthFlowError.idToken(.keyNotFound, "the provider publishes no jwks_uri") }
-        let cached: JSONWebKeySet
-        if let current = keys.currentKeySet() { cached = current } else { cached = try await keys.keySet() }
-        if try verify(jws, algorithm: algorithm, with: cached) { return }
+        if keys.currentKeySet() == nil, try verify(jws, algorithm: algorithm, with: try await keys.keySet()) { return }
         guard let refreshed = try await keys.refetchForUnknownKey(), try verify(jws, algorithm: algorithm, with: refreshed) else {
             throw AuthFlowError.idToken(.keyNotFound, "no key in the provider's JWK Set fits the token")
         }

@@ -49,19 +49,25 @@ extension JSONParser {
         index += 1
         skipWhitespace()
         var count = 0
+        var filter: UInt64 = 0
         if try peek() == UInt8(ascii: "}") {
             index += 1
         } else {
             while true {
                 guard try peek() == UInt8(ascii: "\""), let name = try plainName(), count < seen.count,
                       name.count <= UInt16.max, bytes.count <= UInt32.max else { return false }
-                // Duplicate names: compare keys with every earlier name, bytes only when keys match.
+                // Duplicate names: a 64-bit filter over the keys says when a name
+                // may have been seen; only then compare keys, and bytes when keys match.
                 let key = UInt32(name.count) << 16 | UInt32(bytes[name.lowerBound]) << 8 | UInt32(bytes[name.upperBound - 1])
-                let base = bytes.baseAddress!
-                for earlier in seen[..<count] where earlier.key == key
-                    && memcmp(base + Int(earlier.start), base + name.lowerBound, name.count) == 0 {
-                    return false
+                let bit: UInt64 = 1 << ((key &* 0x9E37_79B1) >> 26)
+                if filter & bit != 0 {
+                    let base = bytes.baseAddress!
+                    for earlier in seen[..<count] where earlier.key == key
+                        && memcmp(base + Int(earlier.start), base + name.lowerBound, name.count) == 0 {
+                        return false
+                    }
                 }
+                filter |= bit
                 seen[count] = SeenName(key: key, start: UInt32(name.lowerBound))
                 count += 1
                 skipWhitespace()
