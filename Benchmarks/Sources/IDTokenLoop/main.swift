@@ -42,6 +42,16 @@ func once(_ mode: String) async throws {
         let token = fixture.rs256
         let signature = _RSA.Signing.RSASignature(rawRepresentation: token.signature)
         precondition(jwkKey.isValidSignature(signature, for: SHA256.hash(data: token.signingInput), padding: .insecurePKCS1v1_5))
+    case "rs256-raw-inplace":
+        // The raw check as the verifier calls it: the signing input hashed in place in the
+        // token's UTF-8, the signature decoded into Data, the key from the JWK.
+        var compact = fixture.rs256.compact
+        let signature = _RSA.Signing.RSASignature(rawRepresentation: Data(fixture.rs256.signature))
+        let valid = compact.withUTF8 { utf8 in
+            let input = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(utf8)[..<fixture.rs256.signingInput.count])
+            return jwkKey.isValidSignature(signature, for: SHA256.hash(data: input), padding: .insecurePKCS1v1_5)
+        }
+        precondition(valid)
     case "parse":
         let parsed = try CompactJWS(fixture.rs256.compact)
         precondition(parsed.claims.count == 15)

@@ -28,19 +28,28 @@ struct IDTokenClaimValues: Sendable, Equatable {
         }
 
         /// The claim named by `bytes` (the exact member name), if it is one of these.
+        /// Names up to eight bytes are compared as one little-endian integer.
         init?(_ bytes: UnsafeBufferPointer<UInt8>) {
-            func equals(_ literal: StaticString) -> Bool { bytes.equals(literal) }
-            switch bytes.count {
-            case 3:
-                if equals("iss") { self = .iss } else if equals("sub") { self = .sub } else if equals("aud") { self = .aud }
-                else if equals("exp") { self = .exp } else if equals("iat") { self = .iat } else if equals("azp") { self = .azp }
-                else if equals("acr") { self = .acr } else if equals("amr") { self = .amr } else { return nil }
-            case 4: if equals("name") { self = .name } else { return nil }
-            case 5:
-                if equals("nonce") { self = .nonce } else if equals("email") { self = .email } else { return nil }
-            case 7: if equals("at_hash") { self = .atHash } else { return nil }
-            case 9: if equals("auth_time") { self = .authTime } else { return nil }
-            case 18: if equals("preferred_username") { self = .preferredUsername } else { return nil }
+            guard bytes.count <= 8 else {
+                if bytes.equals("auth_time") { self = .authTime; return }
+                if bytes.equals("preferred_username") { self = .preferredUsername; return }
+                return nil
+            }
+            var packed: UInt64 = 0
+            for (index, byte) in bytes.enumerated() { packed |= UInt64(byte) << (8 * index) }
+            switch packed {
+            case 0x73_7369: self = .iss // "iss"
+            case 0x62_7573: self = .sub // "sub"
+            case 0x64_7561: self = .aud // "aud"
+            case 0x70_7865: self = .exp // "exp"
+            case 0x74_6169: self = .iat // "iat"
+            case 0x70_7A61: self = .azp // "azp"
+            case 0x72_6361: self = .acr // "acr"
+            case 0x72_6D61: self = .amr // "amr"
+            case 0x656D_616E: self = .name // "name"
+            case 0x65_636E_6F6E: self = .nonce // "nonce"
+            case 0x6C_6961_6D65: self = .email // "email"
+            case 0x68_7361_685F_7461: self = .atHash // "at_hash"
             default: return nil
             }
         }
