@@ -263,13 +263,25 @@ struct JSONParserTests {
 /// `CompactJWS`'s own base64url decoder and segment split agree with `Base64URL`.
 @Suite("CompactJWS decoding")
 struct CompactJWSDecodingTests {
-    @Test func base64URLDecoderAgreesWithBase64URL() {
-        var texts = (0...40).map { length in Base64URL.encode((0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 251) }) }
-        texts += ["AQ==", "AQ=", "+_8", "/_8", "ab+c", "ab/c", "A", "AAAAA", "AB", "AAB", "a b", "é", "AR", "AAE", "-_8", ""]
-        for text in texts {
-            let decoded = Array(text.utf8).withUnsafeBufferPointer { CompactJWS.decodeBase64URL($0) }
-            #expect(decoded == Base64URL.decode(text), "\(text)")
+    /// The block decoder (`Base64URL.decode(_:into:)`, used by `CompactJWS` and the
+    /// ID-token scan) against Foundation's decoder for valid input, and exact answers
+    /// for foreign, padded and non-canonical input.
+    @Test func base64URLDecoderAgreesWithFoundation() {
+        func blockDecode(_ text: String) -> [UInt8]? { Array(text.utf8).withUnsafeBufferPointer { Base64URL.decode($0) } }
+        for length in 0...40 {
+            let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 251) }
+            var standard = Data(bytes).base64EncodedString()
+            let foundation = Data(base64Encoded: standard).map(Array.init)
+            standard = standard.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+            #expect(blockDecode(standard) == foundation, "\(standard)")
         }
+        for text in ["AQ==", "AQ=", "+_8", "/_8", "ab+c", "ab/c", "A", "AAAAA", "AB", "AAB", "a b", "é", "AR", "AAF"] {
+            #expect(blockDecode(text) == nil, "\(text)")
+        }
+        #expect(blockDecode("AAE") == [0x00, 0x01])
+        #expect(blockDecode("-_8") == [0xFB, 0xFF])
+        #expect(blockDecode("") == [])
         // A character outside the alphabet anywhere, in the eight-at-a-time part too.
         for length in [8, 11, 12, 16, 23, 40] {
             let valid = Array(Base64URL.encode((0..<(length * 3 / 4)).map { UInt8(truncatingIfNeeded: $0 &* 53) }).utf8)
@@ -277,7 +289,7 @@ struct CompactJWSDecodingTests {
                 for bad in ["+", "/", "=", " ", "\u{0}", "é"] {
                     var text = valid
                     text.replaceSubrange(position...position, with: Array(bad.utf8))
-                    #expect(text.withUnsafeBufferPointer { CompactJWS.decodeBase64URL($0) } == nil, "\(text)")
+                    #expect(text.withUnsafeBufferPointer { Base64URL.decode($0) } == nil, "\(text)")
                 }
             }
         }

@@ -51,22 +51,22 @@ struct ScannedIDToken: SignedJWS {
         guard let first = CompactJWS.firstDot(in: token, from: 0), let second = CompactJWS.firstDot(in: token, from: first + 1),
               CompactJWS.firstDot(in: token, from: second + 1) == nil else { return nil }
         guard let header = decoded(UnsafeBufferPointer(rebasing: token[..<first]), scanHeader),
-              let payload = CompactJWS.decodeBase64URL(UnsafeBufferPointer(rebasing: token[(first + 1)..<second])),
+              let payload = Base64URL.decode(UnsafeBufferPointer(rebasing: token[(first + 1)..<second])),
               let claims = PayloadClaims.scan(payload) else { return nil }
         let signatureText = UnsafeBufferPointer(rebasing: token[(second + 1)...])
-        guard let signatureCount = CompactJWS.decodedLength(signatureText.count) else { return nil }
+        guard let signatureCount = Base64URL.decodedLength(signatureText.count) else { return nil }
         var signature = Data(count: signatureCount)
         let valid = signature.withUnsafeMutableBytes { raw in
-            CompactJWS.decodeBase64URL(signatureText, into: raw.bindMemory(to: UInt8.self))
+            Base64URL.decode(signatureText, into: raw.bindMemory(to: UInt8.self))
         }
         return valid ? (header, signature, claims, second) : nil
     }
 
     /// `read` applied to the base64url-decoded `text`; nil when it is not base64url.
     private static func decoded<T>(_ text: UnsafeBufferPointer<UInt8>, _ read: (UnsafeBufferPointer<UInt8>) -> T?) -> T? {
-        guard let count = CompactJWS.decodedLength(text.count) else { return nil }
+        guard let count = Base64URL.decodedLength(text.count) else { return nil }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(count, 1)) { buffer in
-            guard CompactJWS.decodeBase64URL(text, into: buffer) else { return nil }
+            guard Base64URL.decode(text, into: buffer) else { return nil }
             return read(UnsafeBufferPointer(rebasing: buffer[..<count]))
         }
     }

@@ -1,63 +1,142 @@
 import Foundation
 
-/// Base64url without padding (RFC 4648 §5), as used by PKCE and JOSE.
-enum Base64URL {
+/// Base64url without padding (RFC 4648 §5), as used by PKCE and JOSE: the one
+/// implementation the engine, the ID-token scan and the embedded provider share.
+///
+/// Decoding is canonical: nil for a character outside the alphabet (padding
+/// included), an impossible length, or non-zero leftover bits.
+package enum Base64URL {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
-    private static let decodeTable: [UInt8] = {
-        var table = [UInt8](repeating: 0xFF, count: 256)
-        for (index, byte) in alphabet.enumerated() { table[Int(byte)] = UInt8(index) }
-        return table
+
+    /// `0xFF` for bytes outside the alphabet, the 6-bit value otherwise.
+    /// Made once and never freed or written again, so reading it from any
+    /// thread is safe; a pointer, so a decode does not retain an array.
+    nonisolated(unsafe) private static let values: UnsafePointer<UInt8> = {
+        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+        table.initialize(repeating: 0xFF, count: 256)
+        for (value, byte) in alphabet.enumerated() { table[Int(byte)] = UInt8(value) }
+        return UnsafePointer(table)
     }()
 
-    /// Encodes bytes as base64url without padding.
-    static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        let input = Array(bytes)
-        var output = [UInt8]()
-        output.reserveCapacity((input.count * 4 + 2) / 3)
-        var index = 0
-        while index + 3 <= input.count {
-            let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
-            output.append(alphabet[Int(chunk >> 18 & 63)])
-            output.append(alphabet[Int(chunk >> 12 & 63)])
-            output.append(alphabet[Int(chunk >> 6 & 63)])
-            output.append(alphabet[Int(chunk & 63)])
-            index += 3
-        }
-        let rest = input.count - index
-        if rest == 1 {
-            let chunk = UInt32(input[index]) << 16
-            output.append(alphabet[Int(chunk >> 18 & 63)])
-            output.append(alphabet[Int(chunk >> 12 & 63)])
-        } else if rest == 2 {
-            let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8
-            output.append(alphabet[Int(chunk >> 18 & 63)])
-            output.append(alphabet[Int(chunk >> 12 & 63)])
-            output.append(alphabet[Int(chunk >> 6 & 63)])
-        }
-        return String(decoding: output, as: UTF8.self)
+    // MARK: Encoding
+
+    /// Encodes bytes as base64url without padding, written straight into the string.
+    package static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        let encoded: String? = bytes.withContiguousStorageIfAvailable { encode(buffer: $0) }
+        return encoded ?? Array(bytes).withUnsafeBufferPointer { encode(buffer: $0) }
     }
 
-    /// Decodes unpadded base64url; returns nil for any character outside the
-    /// alphabet, for padding, or for an impossible length.
-    static func decode<S: StringProtocol>(_ text: S) -> [UInt8]? {
-        let input = Array(text.utf8)
-        if input.count % 4 == 1 { return nil }
-        var output = [UInt8]()
-        output.reserveCapacity(input.count * 3 / 4)
-        var buffer: UInt32 = 0
-        var bits = 0
-        for byte in input {
-            let value = decodeTable[Int(byte)]
-            if value == 0xFF { return nil }
-            buffer = buffer << 6 | UInt32(value)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                output.append(UInt8(truncatingIfNeeded: buffer >> UInt32(bits)))
+    private static func encode(buffer input: UnsafeBufferPointer<UInt8>) -> String {
+        let count = input.count
+        let length = count / 3 * 4 + [0, 2, 3][count % 3]
+        return String(unsafeUninitializedCapacity: length) { output in
+            alphabet.withUnsafeBufferPointer { table in
+                var i = 0, o = 0
+                while i + 3 <= count {
+                    let chunk = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8 | UInt32(input[i + 2])
+                    output[o] = table[Int(chunk >> 18)]
+                    output[o + 1] = table[Int(chunk >> 12 & 63)]
+                    output[o + 2] = table[Int(chunk >> 6 & 63)]
+                    output[o + 3] = table[Int(chunk & 63)]
+                    i += 3
+                    o += 4
+                }
+                switch count - i {
+                case 1:
+                    let chunk = UInt32(input[i]) << 16
+                    output[o] = table[Int(chunk >> 18)]
+                    output[o + 1] = table[Int(chunk >> 12 & 63)]
+                    o += 2
+                case 2:
+                    let chunk = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8
+                    output[o] = table[Int(chunk >> 18)]
+                    output[o + 1] = table[Int(chunk >> 12 & 63)]
+                    output[o + 2] = table[Int(chunk >> 6 & 63)]
+                    o += 3
+                default:
+                    break
+                }
+                return o
             }
         }
-        // Leftover bits must be zero for a canonical encoding.
-        if bits > 0, buffer & ((1 << UInt32(bits)) - 1) != 0 { return nil }
-        return output
+    }
+
+    // MARK: Decoding
+
+    /// Decodes unpadded, canonical base64url text.
+    package static func decode<S: StringProtocol>(_ text: S) -> [UInt8]? {
+        let decoded: [UInt8]?? = text.utf8.withContiguousStorageIfAvailable { decode($0) }
+        return decoded ?? Array(text.utf8).withUnsafeBufferPointer { decode($0) }
+    }
+
+    /// The number of bytes `count` base64url characters decode to; nil for
+    /// an impossible length.
+    static func decodedLength(_ count: Int) -> Int? {
+        let tail = count % 4
+        guard tail != 1 else { return nil }
+        return count / 4 * 3 + (tail == 0 ? 0 : tail - 1)
+    }
+
+    /// Decodes the UTF-8 of unpadded, canonical base64url into an exactly
+    /// sized array, one allocation.
+    static func decode(_ input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        guard let outputCount = decodedLength(input.count) else { return nil }
+        var valid = false
+        let output = [UInt8](unsafeUninitializedCapacity: outputCount) { out, initialized in
+            valid = decode(input, into: out)
+            initialized = valid ? outputCount : 0
+        }
+        return valid ? output : nil
+    }
+
+    /// Decodes the UTF-8 of unpadded, canonical base64url into `out`, which
+    /// holds at least ``decodedLength(_:)`` bytes; false for invalid input.
+    static func decode(_ input: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>) -> Bool {
+        let count = input.count
+        let tail = count % 4
+        guard tail != 1 else { return false }
+        guard count > 0, let source = input.baseAddress, let target = out.baseAddress else { return true }
+        let table = values
+        var inIndex = 0, outIndex = 0
+        // Eight characters (six bytes) per round, then four (three bytes).
+        while inIndex + 8 <= count {
+            let a = table[Int(source[inIndex])], b = table[Int(source[inIndex + 1])]
+            let c = table[Int(source[inIndex + 2])], d = table[Int(source[inIndex + 3])]
+            let e = table[Int(source[inIndex + 4])], f = table[Int(source[inIndex + 5])]
+            let g = table[Int(source[inIndex + 6])], h = table[Int(source[inIndex + 7])]
+            guard (a | b | c | d | e | f | g | h) & 0x80 == 0 else { return false }
+            let first = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+            let second = UInt32(e) << 18 | UInt32(f) << 12 | UInt32(g) << 6 | UInt32(h)
+            target[outIndex] = UInt8(truncatingIfNeeded: first >> 16)
+            target[outIndex + 1] = UInt8(truncatingIfNeeded: first >> 8)
+            target[outIndex + 2] = UInt8(truncatingIfNeeded: first)
+            target[outIndex + 3] = UInt8(truncatingIfNeeded: second >> 16)
+            target[outIndex + 4] = UInt8(truncatingIfNeeded: second >> 8)
+            target[outIndex + 5] = UInt8(truncatingIfNeeded: second)
+            inIndex += 8
+            outIndex += 6
+        }
+        while inIndex + 4 <= count {
+            let a = table[Int(source[inIndex])], b = table[Int(source[inIndex + 1])]
+            let c = table[Int(source[inIndex + 2])], d = table[Int(source[inIndex + 3])]
+            guard (a | b | c | d) & 0x80 == 0 else { return false }
+            let chunk = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+            target[outIndex] = UInt8(truncatingIfNeeded: chunk >> 16)
+            target[outIndex + 1] = UInt8(truncatingIfNeeded: chunk >> 8)
+            target[outIndex + 2] = UInt8(truncatingIfNeeded: chunk)
+            inIndex += 4
+            outIndex += 3
+        }
+        if tail >= 2 {
+            let a = table[Int(source[inIndex])], b = table[Int(source[inIndex + 1])]
+            let c = tail == 3 ? table[Int(source[inIndex + 2])] : 0
+            // Leftover bits must be zero for a canonical encoding.
+            guard (a | b | c) & 0x80 == 0, tail == 3 ? c & 0x03 == 0 : b & 0x0F == 0 else { return false }
+            let chunk = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6
+            target[outIndex] = UInt8(truncatingIfNeeded: chunk >> 16)
+            if tail == 3 { target[outIndex + 1] = UInt8(truncatingIfNeeded: chunk >> 8) }
+        }
+        return true
     }
 }
+

@@ -1,8 +1,10 @@
+import AuthFlow
+
 /// Unguessable identifiers for codes and tokens.
 enum RandomToken {
     /// `bytes` random bytes from the system CSPRNG, base64url.
     static func make(bytes: Int = 32) -> String {
-        Base64URLText.encode(randomBytes(bytes))
+        Base64URL.encode(randomBytes(bytes))
     }
 
     /// `count` bytes from the system CSPRNG, eight per call to it (one

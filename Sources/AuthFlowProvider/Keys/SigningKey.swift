@@ -73,14 +73,14 @@ public struct SigningKey: Sendable {
         case .rsa(let key):
             let primitives = try key.publicKey.getKeyPrimitives()
             jwk["kty"] = .string("RSA")
-            jwk["n"] = .string(Base64URLText.encode(Array(primitives.modulus).drop { $0 == 0 }))
-            jwk["e"] = .string(Base64URLText.encode(Array(primitives.publicExponent).drop { $0 == 0 }))
+            jwk["n"] = .string(Base64URL.encode(Array(primitives.modulus).drop { $0 == 0 }))
+            jwk["e"] = .string(Base64URL.encode(Array(primitives.publicExponent).drop { $0 == 0 }))
         case .p256(let key):
             let point = Array(key.publicKey.x963Representation)
             jwk["kty"] = .string("EC")
             jwk["crv"] = .string("P-256")
-            jwk["x"] = .string(Base64URLText.encode(point[1...32]))
-            jwk["y"] = .string(Base64URLText.encode(point[33...64]))
+            jwk["x"] = .string(Base64URL.encode(point[1...32]))
+            jwk["y"] = .string(Base64URL.encode(point[33...64]))
         }
         return jwk
     }

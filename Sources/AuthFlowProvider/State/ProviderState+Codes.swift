@@ -55,7 +55,7 @@ enum PKCECheck {
 
     /// `BASE64URL(SHA256(verifier))`.
     static func challenge(for verifier: String) -> String {
-        Base64URLText.encode(SHA256.hash(data: Array(verifier.utf8)))
+        Base64URL.encode(SHA256.hash(data: Array(verifier.utf8)))
     }
 
     private static func isUnreserved(_ byte: UInt8) -> Bool {

@@ -50,7 +50,7 @@ extension ProviderState {
         if let nonce { claims["nonce"] = .string(nonce) }
         if let accessToken {
             let digest = Array(SHA256.hash(data: Array(accessToken.utf8)))
-            claims["at_hash"] = .string(Base64URLText.encode(digest.prefix(16)))
+            claims["at_hash"] = .string(Base64URL.encode(digest.prefix(16)))
         }
         return claims
     }
