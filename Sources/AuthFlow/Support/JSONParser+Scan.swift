@@ -54,7 +54,7 @@ extension JSONParser {
             index += 1
         } else {
             while true {
-                guard try peek() == UInt8(ascii: "\""), let name = try plainName(), count < seen.count,
+                guard try peek() == UInt8(ascii: "\""), let name = plainName(), count < seen.count,
                       name.count <= UInt16.max, bytes.count <= UInt32.max else { return false }
                 // Duplicate names: a 64-bit filter over the keys says when a name
                 // may have been seen; only then compare keys, and bytes when keys match.
@@ -95,16 +95,12 @@ extension JSONParser {
     /// Reads the member name at `index` (an opening quote) and returns the
     /// range of its content when it is non-empty printable ASCII without
     /// escapes, whose bytes are then exactly the name; nil otherwise.
-    private mutating func plainName() throws(Failure) -> Range<Int>? {
+    private mutating func plainName() -> Range<Int>? {
         let start = index + 1
-        var end = start
-        while end < bytes.count {
-            let byte = bytes[end]
-            if byte == UInt8(ascii: "\"") { break }
-            guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\\") else { return nil }
-            end += 1
-        }
-        guard end < bytes.count, end > start else { return nil }
+        guard start < bytes.count, let base = bytes.baseAddress,
+              let quote = memchr(base + start, Int32(UInt8(ascii: "\"")), bytes.count - start) else { return nil }
+        let end = base.distance(to: quote.assumingMemoryBound(to: UInt8.self))
+        guard end > start, isPlainASCII(UnsafeBufferPointer(rebasing: bytes[start..<end])) else { return nil }
         index = end + 1
         return start..<end
     }
@@ -116,7 +112,7 @@ extension JSONParser {
         guard index < bytes.count else { throw Failure(kind: .unexpectedEnd, offset: index) }
         switch bytes[index] {
         case UInt8(ascii: "{"): _ = try parseObject()
-        case UInt8(ascii: "["): try skipArray()
+        case UInt8(ascii: "["): try readArray { parser throws(Failure) in try parser.skipValue() }
         case UInt8(ascii: "\""): try skipString()
         case UInt8(ascii: "t"): try expectLiteral("true")
         case UInt8(ascii: "f"): try expectLiteral("false")
@@ -124,32 +120,6 @@ extension JSONParser {
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): _ = try parseNumber()
         case let byte: throw Failure(kind: .unexpectedByte(byte), offset: index)
         }
-    }
-
-    private mutating func skipArray() throws(Failure) {
-        try enterContainer()
-        index += 1 // [
-        skipWhitespace()
-        if try peek() == UInt8(ascii: "]") {
-            index += 1
-            depth -= 1
-            return
-        }
-        while true {
-            try skipValue()
-            skipWhitespace()
-            let byte = try peek()
-            index += 1
-            if byte == UInt8(ascii: ",") {
-                skipWhitespace()
-            } else if byte == UInt8(ascii: "]") {
-                break
-            } else {
-                index -= 1
-                throw unexpected()
-            }
-        }
-        depth -= 1
     }
 
     /// Steps over the string at `index` with ``parseString()``'s checks

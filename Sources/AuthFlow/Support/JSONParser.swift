@@ -178,18 +178,30 @@ struct JSONParser {
     }
 
     private mutating func parseArray() throws(Failure) -> JSONValue {
+        let base = elements.count
+        try readArray { parser throws(Failure) in
+            if parser.elements.capacity == 0 { parser.elements.reserveCapacity(16) }
+            parser.elements.append(try parser.parseValue())
+        }
+        let array = Array(elements[base...])
+        elements.removeSubrange(base...)
+        return .array(array)
+    }
+
+    /// Reads the array at `index` (its `[`): brackets, commas and depth, with
+    /// `element` called at each element, which it must consume. Building
+    /// (``parseValue()``) and checking (``skipValue()``) share it.
+    mutating func readArray(_ element: (inout JSONParser) throws(Failure) -> Void) throws(Failure) {
         try enterContainer()
         index += 1 // [
         skipWhitespace()
         if try peek() == UInt8(ascii: "]") {
             index += 1
             depth -= 1
-            return .array([])
+            return
         }
-        if elements.capacity == 0 { elements.reserveCapacity(16) }
-        let base = elements.count
         while true {
-            elements.append(try parseValue())
+            try element(&self)
             skipWhitespace()
             let byte = try peek()
             index += 1
@@ -202,10 +214,7 @@ struct JSONParser {
                 throw unexpected()
             }
         }
-        let array = Array(elements[base...])
-        elements.removeSubrange(base...)
         depth -= 1
-        return .array(array)
     }
 
     mutating func enterContainer() throws(Failure) {
