@@ -134,3 +134,10 @@ import Testing
         #expect(KeySetCache.maxAge(header) == expected)
     }
 }
+
+private extension JSONWebKeySet {
+    /// The keys the verifier would try for a token with this `kid` (nil: any) and algorithm.
+    func candidates(keyID: String?, algorithm: String) -> [JSONWebKey] {
+        keys.filter { $0.fits(keyID: keyID, algorithm: algorithm) }
+    }
+}

@@ -60,6 +60,12 @@ struct IDTokenClaimValues: Sendable, Equatable {
         case absent
         case value(Value)
         case wrongType
+
+        /// The value, when it has the expected type.
+        var value: Value? {
+            if case .value(let value) = self { return value }
+            return nil
+        }
     }
 
     var iss = Reading<String>.absent, sub = Reading<String>.absent, nonce = Reading<String>.absent

@@ -34,17 +34,13 @@ public struct IDTokenClaims: Sendable, Equatable, Codable, CustomReflectable {
         let all: [String: JSONValue]
 
         init(_ values: IDTokenClaimValues, audience: [String], all: [String: JSONValue]) {
-            func string(_ reading: IDTokenClaimValues.Reading<String>) -> String? {
-                if case .value(let value) = reading { return value }
-                return nil
-            }
-            issuer = string(values.iss) ?? ""
-            subject = string(values.sub) ?? ""
+            issuer = values.iss.value ?? ""
+            subject = values.sub.value ?? ""
             self.audience = audience
-            nonce = string(values.nonce)
-            authorizedParty = string(values.azp)
-            accessTokenHash = string(values.atHash)
-            authenticationContextClass = string(values.acr)
+            nonce = values.nonce.value
+            authorizedParty = values.azp.value
+            accessTokenHash = values.atHash.value
+            authenticationContextClass = values.acr.value
             authenticationMethods = values.amr
             name = values.name
             email = values.email
@@ -121,16 +117,11 @@ public struct IDTokenClaims: Sendable, Equatable, Codable, CustomReflectable {
     }
 
     private init(_ values: IDTokenClaimValues, all: [String: JSONValue]) throws {
-        try Self.check(iss: values.iss, sub: values.sub, isEmpty: \.isEmpty, audience: values.aud != .absent && values.aud != .wrongType,
-                       exp: values.exp, iat: values.iat, authTime: values.authTime,
-                       nonce: values.nonce, azp: values.azp, atHash: values.atHash, acr: values.acr)
-        guard case .value(let audience) = values.aud, case .value(let exp) = values.exp, case .value(let iat) = values.iat else {
-            throw AuthFlowError.idToken(.malformed, "the ID token claims are incomplete") // not reached: checked above
-        }
-        expiresAt = Date(timeIntervalSince1970: exp)
-        issuedAt = Date(timeIntervalSince1970: iat)
-        authTime = Self.date(values.authTime)
-        storage = .typed(TypedClaims(values, audience: audience, all: all))
+        let checked = try Self.check(iss: values.iss, sub: values.sub, isEmpty: \.isEmpty, audience: values.aud.value,
+                                     exp: values.exp, iat: values.iat, authTime: values.authTime,
+                                     nonce: values.nonce, azp: values.azp, atHash: values.atHash, acr: values.acr)
+        (expiresAt, issuedAt, authTime) = (checked.expiresAt, checked.issuedAt, checked.authTime)
+        storage = .typed(TypedClaims(values, audience: checked.audience, all: all))
     }
 
     /// Takes the claims of a scanned payload, after the same checks as ``init(claims:)``.
@@ -142,35 +133,27 @@ public struct IDTokenClaims: Sendable, Equatable, Codable, CustomReflectable {
             case .wrongType: .wrongType
             }
         }
-        let audience: Bool
+        let audience: Void?
         switch claims.aud {
-        case .string, .array: audience = true
-        case .absent, .wrongType: audience = false
+        case .string, .array: audience = ()
+        case .absent, .wrongType: audience = nil
         }
         // A JSON string's range holds its quotes: two bytes means empty.
-        try Self.check(iss: reading(claims.iss), sub: reading(claims.sub), isEmpty: { $0.count == 2 }, audience: audience,
-                       exp: claims.exp, iat: claims.iat, authTime: claims.authTime,
-                       nonce: reading(claims.nonce), azp: reading(claims.azp), atHash: reading(claims.atHash), acr: reading(claims.acr))
-        guard case .value(let exp) = claims.exp, case .value(let iat) = claims.iat else {
-            throw AuthFlowError.idToken(.malformed, "the ID token claims are incomplete") // not reached: checked above
-        }
-        expiresAt = Date(timeIntervalSince1970: exp)
-        issuedAt = Date(timeIntervalSince1970: iat)
-        authTime = Self.date(claims.authTime)
+        let checked = try Self.check(iss: reading(claims.iss), sub: reading(claims.sub), isEmpty: { $0.count == 2 }, audience: audience,
+                                     exp: claims.exp, iat: claims.iat, authTime: claims.authTime,
+                                     nonce: reading(claims.nonce), azp: reading(claims.azp), atHash: reading(claims.atHash),
+                                     acr: reading(claims.acr))
+        (expiresAt, issuedAt, authTime) = (checked.expiresAt, checked.issuedAt, checked.authTime)
         storage = .payload(claims)
     }
 
-    private static func date(_ reading: IDTokenClaimValues.Reading<Double>) -> Date? {
-        if case .value(let seconds) = reading { return Date(timeIntervalSince1970: seconds) }
-        return nil
-    }
-
-    /// The presence and type rules, in one order for both representations, each with its reason.
-    private static func check<S>(iss: IDTokenClaimValues.Reading<S>, sub: IDTokenClaimValues.Reading<S>, isEmpty: (S) -> Bool, audience: Bool,
-                                 exp: IDTokenClaimValues.Reading<Double>, iat: IDTokenClaimValues.Reading<Double>,
-                                 authTime: IDTokenClaimValues.Reading<Double>, nonce: IDTokenClaimValues.Reading<S>,
-                                 azp: IDTokenClaimValues.Reading<S>, atHash: IDTokenClaimValues.Reading<S>,
-                                 acr: IDTokenClaimValues.Reading<S>) throws {
+    /// The presence and type rules, in one order for both representations, each
+    /// with its reason; returns the audience (`nil` there: not a valid `aud`) and the dates.
+    private static func check<S, A>(iss: IDTokenClaimValues.Reading<S>, sub: IDTokenClaimValues.Reading<S>, isEmpty: (S) -> Bool,
+                                    audience: A?, exp: IDTokenClaimValues.Reading<Double>, iat: IDTokenClaimValues.Reading<Double>,
+                                    authTime: IDTokenClaimValues.Reading<Double>, nonce: IDTokenClaimValues.Reading<S>,
+                                    azp: IDTokenClaimValues.Reading<S>, atHash: IDTokenClaimValues.Reading<S>,
+                                    acr: IDTokenClaimValues.Reading<S>) throws -> (audience: A, expiresAt: Date, issuedAt: Date, authTime: Date?) {
         func typed<T>(_ reading: IDTokenClaimValues.Reading<T>, _ name: String, _ reason: AuthFlowError.Reason, _ kind: String) throws -> T? {
             switch reading {
             case .absent: return nil
@@ -182,14 +165,15 @@ public struct IDTokenClaims: Sendable, Equatable, Codable, CustomReflectable {
         guard let subject = try typed(sub, "sub", .subject, "string"), !isEmpty(subject) else {
             throw AuthFlowError.idToken(.subject, "the ID token has no sub")
         }
-        guard audience else { throw AuthFlowError.idToken(.audience, "the ID token has no valid aud") }
-        guard try typed(exp, "exp", .expired, "number") != nil else { throw AuthFlowError.idToken(.expired, "the ID token has no exp") }
-        guard try typed(iat, "iat", .issuedAt, "number") != nil else { throw AuthFlowError.idToken(.issuedAt, "the ID token has no iat") }
-        _ = try typed(authTime, "auth_time", .authTime, "number")
+        guard let audience else { throw AuthFlowError.idToken(.audience, "the ID token has no valid aud") }
+        guard let expiresAt = try typed(exp, "exp", .expired, "number") else { throw AuthFlowError.idToken(.expired, "the ID token has no exp") }
+        guard let issuedAt = try typed(iat, "iat", .issuedAt, "number") else { throw AuthFlowError.idToken(.issuedAt, "the ID token has no iat") }
+        let authTime = try typed(authTime, "auth_time", .authTime, "number")
         _ = try typed(nonce, "nonce", .nonce, "string")
         _ = try typed(azp, "azp", .authorizedParty, "string")
         _ = try typed(atHash, "at_hash", .atHash, "string")
         _ = try typed(acr, "acr", .malformed, "string")
+        return (audience, Date(timeIntervalSince1970: expiresAt), Date(timeIntervalSince1970: issuedAt), authTime.map(Date.init(timeIntervalSince1970:)))
     }
 
     // MARK: The rules' comparisons, without making strings where bytes will do

@@ -96,9 +96,4 @@ public struct JSONWebKeySet: Sendable {
         }
         self.keys = keys.compactMap { $0.objectValue.flatMap(JSONWebKey.init) }
     }
-
-    /// Keys that may verify a token with this `kid` (nil: any) and algorithm.
-    func candidates(keyID: String?, algorithm: String) -> [JSONWebKey] {
-        keys.filter { $0.fits(keyID: keyID, algorithm: algorithm) }
-    }
 }
