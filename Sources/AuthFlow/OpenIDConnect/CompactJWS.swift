@@ -41,22 +41,14 @@ public struct CompactJWS: Sendable, Equatable {
     /// Splits, decodes and parses the UTF-8 bytes of a compact JWS in one go
     /// over the token, without intermediate strings or `Data`.
     private static func parse(_ token: UnsafeBufferPointer<UInt8>) -> Result<CompactJWS, AuthFlowError> {
-        guard let first = firstDot(in: token, from: 0), let second = firstDot(in: token, from: first + 1),
-              firstDot(in: token, from: second + 1) == nil else {
+        guard let parts = segments(of: token) else {
             let segments = token.reduce(1) { $1 == UInt8(ascii: ".") ? $0 + 1 : $0 }
             return .failure(.idToken(.malformed, "a JWS has three segments, this has \(segments)"))
         }
-        let headerText = UnsafeBufferPointer(rebasing: token[..<first])
-        let payloadText = UnsafeBufferPointer(rebasing: token[(first + 1)..<second])
-        let signatureText = UnsafeBufferPointer(rebasing: token[(second + 1)...])
         // The header is only needed while it is parsed: decode it into
         // temporary (stack) storage. Payload and signature are kept.
-        let headerLength = Base64URL.decodedLength(headerText.count)
-        let header = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(headerLength ?? 0, 1)) { buffer -> [String: JSONValue]?? in
-            guard let headerLength, Base64URL.decode(headerText, into: buffer) else { return .none }
-            return .some(JSONParser.object(UnsafeBufferPointer(rebasing: buffer[..<headerLength])))
-        }
-        guard let header, let payloadBytes = Base64URL.decode(payloadText), let signatureBytes = Base64URL.decode(signatureText) else {
+        let header = Base64URL.withDecoded(parts.header) { JSONParser.object($0) }
+        guard let header, let payloadBytes = Base64URL.decode(parts.payload), let signatureBytes = Base64URL.decode(parts.signature) else {
             return .failure(.idToken(.malformed, "a JWS segment is not base64url"))
         }
         guard let header else {
@@ -66,11 +58,21 @@ public struct CompactJWS: Sendable, Equatable {
             return .failure(.idToken(.malformed, "the JWS payload is not a JSON object"))
         }
         return .success(CompactJWS(header: header, claims: claims, signature: signatureBytes,
-                                   signingInput: Array(token[..<second]), payload: payloadBytes))
+                                   signingInput: Array(token[..<parts.signingInputCount]), payload: payloadBytes))
+    }
+
+    /// The three base64url segments of a compact JWS's UTF-8 and the length of
+    /// what was signed (up to the second dot); nil unless there are exactly two dots.
+    static func segments(of token: UnsafeBufferPointer<UInt8>)
+        -> (header: UnsafeBufferPointer<UInt8>, payload: UnsafeBufferPointer<UInt8>, signature: UnsafeBufferPointer<UInt8>, signingInputCount: Int)? {
+        guard let first = firstDot(in: token, from: 0), let second = firstDot(in: token, from: first + 1),
+              firstDot(in: token, from: second + 1) == nil else { return nil }
+        return (UnsafeBufferPointer(rebasing: token[..<first]), UnsafeBufferPointer(rebasing: token[(first + 1)..<second]),
+                UnsafeBufferPointer(rebasing: token[(second + 1)...]), second)
     }
 
     /// The index of the first `.` at or after `start` (`memchr`, vectorized by the C library).
-    static func firstDot(in token: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+    private static func firstDot(in token: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         guard start < token.count, let base = token.baseAddress,
               let found = memchr(base + start, Int32(UInt8(ascii: ".")), token.count - start) else { return nil }
         return base.distance(to: found.assumingMemoryBound(to: UInt8.self))

@@ -48,27 +48,16 @@ struct ScannedIDToken: SignedJWS {
     /// The header is decoded into temporary (stack) storage, since only what
     /// its scan reads is kept; the payload into an array the claims keep.
     private static func scan(_ token: UnsafeBufferPointer<UInt8>) -> Scanned? {
-        guard let first = CompactJWS.firstDot(in: token, from: 0), let second = CompactJWS.firstDot(in: token, from: first + 1),
-              CompactJWS.firstDot(in: token, from: second + 1) == nil else { return nil }
-        guard let header = decoded(UnsafeBufferPointer(rebasing: token[..<first]), scanHeader),
-              let payload = Base64URL.decode(UnsafeBufferPointer(rebasing: token[(first + 1)..<second])),
-              let claims = PayloadClaims.scan(payload) else { return nil }
-        let signatureText = UnsafeBufferPointer(rebasing: token[(second + 1)...])
-        guard let signatureCount = Base64URL.decodedLength(signatureText.count) else { return nil }
+        guard let parts = CompactJWS.segments(of: token),
+              let header = Base64URL.withDecoded(parts.header, scanHeader) ?? nil,
+              let payload = Base64URL.decode(parts.payload),
+              let claims = PayloadClaims.scan(payload),
+              let signatureCount = Base64URL.decodedLength(parts.signature.count) else { return nil }
         var signature = Data(count: signatureCount)
         let valid = signature.withUnsafeMutableBytes { raw in
-            Base64URL.decode(signatureText, into: raw.bindMemory(to: UInt8.self))
+            Base64URL.decode(parts.signature, into: raw.bindMemory(to: UInt8.self))
         }
-        return valid ? (header, signature, claims, second) : nil
-    }
-
-    /// `read` applied to the base64url-decoded `text`; nil when it is not base64url.
-    private static func decoded<T>(_ text: UnsafeBufferPointer<UInt8>, _ read: (UnsafeBufferPointer<UInt8>) -> T?) -> T? {
-        guard let count = Base64URL.decodedLength(text.count) else { return nil }
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(count, 1)) { buffer in
-            guard Base64URL.decode(text, into: buffer) else { return nil }
-            return read(UnsafeBufferPointer(rebasing: buffer[..<count]))
-        }
+        return valid ? (header, signature, claims, parts.signingInputCount) : nil
     }
 
     private static func scanHeader(_ bytes: UnsafeBufferPointer<UInt8>) -> Header? {

@@ -77,6 +77,17 @@ package enum Base64URL {
         return count / 4 * 3 + (tail == 0 ? 0 : tail - 1)
     }
 
+    /// `body` applied to the decoded bytes of `input` in temporary (stack)
+    /// storage, for bytes only needed while they are read; nil when `input`
+    /// is not canonical base64url.
+    static func withDecoded<T>(_ input: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T? {
+        guard let count = decodedLength(input.count) else { return nil }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(count, 1)) { buffer in
+            guard decode(input, into: buffer) else { return nil }
+            return body(UnsafeBufferPointer(rebasing: buffer[..<count]))
+        }
+    }
+
     /// Decodes the UTF-8 of unpadded, canonical base64url into an exactly
     /// sized array, one allocation.
     static func decode(_ input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
