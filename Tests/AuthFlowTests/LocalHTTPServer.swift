@@ -1,4 +1,5 @@
 import Foundation
+@testable import AuthFlow
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -49,15 +49,10 @@ private func check(_ error: any Error, _ category: AuthFlowError.Category, _ rea
 // MARK: - Small utilities
 
 /// A value behind a lock, for test doubles shared across tasks and threads.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
+typealias Locked<Value> = LockedValue<Value>
+
+extension LockedValue {
+    /// The value now.
     var current: Value { withLock { $0 } }
 }
 

@@ -59,11 +59,11 @@ public final class URLSessionTransport: HTTPTransport {
     /// Runs one data task; a challenge the delegate cancelled comes back as
     /// its 401 response with an empty body.
     private static func load(_ request: URLRequest, session: URLSession, delegate: NoRedirects) async throws -> (Data, HTTPURLResponse) {
-        let box = TaskBox()
+        let box = LockedValue<URLSessionDataTask?>(nil) // the data task, for cancellation and challenge lookup
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>) in
                 let task = session.dataTask(with: request) { data, response, error in
-                    let challenged = box.task.flatMap { delegate.takeChallengedResponse(for: $0.taskIdentifier) }
+                    let challenged = box.withLock { $0 }.flatMap { delegate.takeChallengedResponse(for: $0.taskIdentifier) }
                     if let http = response as? HTTPURLResponse, error == nil {
                         continuation.resume(returning: (data ?? Data(), http))
                     } else if let challenged {
@@ -74,11 +74,11 @@ public final class URLSessionTransport: HTTPTransport {
                         continuation.resume(throwing: AuthFlowError.invalidResponse("not an HTTP response"))
                     }
                 }
-                box.task = task
+                box.withLock { $0 = task }
                 task.resume()
             }
         } onCancel: {
-            box.task?.cancel()
+            box.withLock { $0 }?.cancel()
         }
     }
 
@@ -104,24 +104,13 @@ public final class URLSessionTransport: HTTPTransport {
     }
 }
 
-/// The data task of one request, for cancellation and challenge lookup.
-private final class TaskBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: URLSessionDataTask?
-    var task: URLSessionDataTask? {
-        get { lock.withLock { value } }
-        set { lock.withLock { value = newValue } }
-    }
-}
-
 /// Refuses every redirect, so the 3xx response itself is returned; on Linux
 /// also cancels authentication challenges, remembering their 401 response.
 private final class NoRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-    private let lock = NSLock()
-    private var challenged: [Int: HTTPURLResponse] = [:]
+    private let challenged = LockedValue<[Int: HTTPURLResponse]>([:])
 
     func takeChallengedResponse(for task: Int) -> HTTPURLResponse? {
-        lock.withLock { challenged.removeValue(forKey: task) }
+        challenged.withLock { $0.removeValue(forKey: task) }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
@@ -133,7 +122,7 @@ private final class NoRedirects: NSObject, URLSessionTaskDelegate, @unchecked Se
                     completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
         #if canImport(FoundationNetworking)
         if let response = challenge.failureResponse as? HTTPURLResponse {
-            lock.withLock { challenged[task.taskIdentifier] = response }
+            challenged.withLock { $0[task.taskIdentifier] = response }
         }
         completionHandler(.cancelAuthenticationChallenge, nil)
         #else
