@@ -47,29 +47,57 @@ public enum FormEncoding {
         var pairs: [(String, String)] = []
         for part in text.split(separator: "&", omittingEmptySubsequences: true) {
             let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = unescape(pieces[0]) else { return nil }
-            let value = pieces.count > 1 ? unescape(pieces[1]) : ""
+            guard let name = unescape(Array(pieces[0].utf8)[...]) else { return nil }
+            let value = pieces.count > 1 ? unescape(Array(pieces[1].utf8)[...]) : ""
             guard let value else { return nil }
             pairs.append((name, value))
         }
         return pairs
     }
 
-    private static func unescape(_ text: Substring) -> String? {
-        var bytes = [UInt8]()
-        var iterator = Array(text.utf8).makeIterator()
-        while let byte = iterator.next() {
+    /// ``decode(_:)`` of a body's bytes. An all-ASCII body (the usual case) is
+    /// split and unescaped straight from its bytes, without a `String` of the
+    /// whole body and its Character-wise splits: in ASCII text every `&` and
+    /// `=` is a Character of its own, so the pairs are the same. Anything else
+    /// goes through ``decode(_:)``.
+    package static func decode(utf8 body: [UInt8]) -> [(String, String)]? {
+        guard body.allSatisfy({ $0 < 0x80 }) else { return decode(String(decoding: body, as: UTF8.self)) }
+        var pairs: [(String, String)] = []
+        for part in body.split(separator: UInt8(ascii: "&")) {
+            let equals = part.firstIndex(of: UInt8(ascii: "="))
+            guard let name = unescape(part[..<(equals ?? part.endIndex)]) else { return nil }
+            let value = equals.map { unescape(part[part.index(after: $0)...]) } ?? ""
+            guard let value else { return nil }
+            pairs.append((name, value))
+        }
+        return pairs
+    }
+
+    /// One name or value: `+` is a space, `%XX` a byte; the result must be UTF-8.
+    /// `bytes` are valid UTF-8 (a piece of a `String`, or ASCII), so without
+    /// `+` or `%` they are the string as they are.
+    private static func unescape(_ bytes: ArraySlice<UInt8>) -> String? {
+        guard bytes.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) else {
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        var output = [UInt8]()
+        output.reserveCapacity(bytes.count)
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            index += 1
             switch byte {
             case UInt8(ascii: "+"):
-                bytes.append(UInt8(ascii: " "))
+                output.append(UInt8(ascii: " "))
             case UInt8(ascii: "%"):
-                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
-                bytes.append(high << 4 | low)
+                guard index + 1 < bytes.endIndex, let high = hexValue(bytes[index]), let low = hexValue(bytes[index + 1]) else { return nil }
+                output.append(high << 4 | low)
+                index += 2
             default:
-                bytes.append(byte)
+                output.append(byte)
             }
         }
-        return String(validating: bytes, as: UTF8.self)
+        return String(validating: output, as: UTF8.self)
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
