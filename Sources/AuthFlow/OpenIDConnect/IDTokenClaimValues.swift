@@ -104,13 +104,17 @@ struct IDTokenClaimValues: Sendable, Equatable {
         case .email: email = value.stringValue
         case .preferredUsername: preferredUsername = value.stringValue
         case .amr: amr = value.arrayValue?.compactMap(\.stringValue)
-        case .aud:
-            switch value {
-            case .string(let audience): aud = .value([audience])
-            case .array(let values) where !values.isEmpty && values.allSatisfy({ $0.stringValue != nil }):
-                aud = .value(values.compactMap(\.stringValue))
-            default: aud = .wrongType
-            }
+        case .aud: aud = Self.audience(value)
+        }
+    }
+
+    /// `aud` read from its value: one string, or a non-empty array of strings.
+    static func audience(_ value: JSONValue) -> Reading<[String]> {
+        switch value {
+        case .string(let audience): .value([audience])
+        case .array(let values) where !values.isEmpty && values.allSatisfy({ $0.stringValue != nil }):
+            .value(values.compactMap(\.stringValue))
+        default: .wrongType
         }
     }
 

@@ -20,11 +20,12 @@ final class PayloadClaims: Sendable {
         case wrongType
     }
 
-    /// Where `aud` is: one string, or an array that holds only strings and is not empty.
+    /// Where `aud` is: one string, or the strings of an array that holds only
+    /// strings and is not empty (the scan builds that array to check it, so it keeps it).
     enum Audience: Sendable, Equatable {
         case absent
         case string(Range<Int>)
-        case array(Range<Int>)
+        case array([String])
         case wrongType
     }
 
@@ -143,7 +144,7 @@ final class PayloadClaims: Sendable {
     var audience: [String] {
         switch aud {
         case .string(let range): [string(at: range)]
-        case .array(let range): value(at: range).arrayValue?.compactMap(\.stringValue) ?? []
+        case .array(let audiences): audiences
         case .absent, .wrongType: []
         }
     }
@@ -152,7 +153,7 @@ final class PayloadClaims: Sendable {
     func audienceContains(_ clientID: String) -> Bool {
         switch aud {
         case .string(let range): equals(range, clientID)
-        case .array: audience.contains(clientID)
+        case .array(let audiences): audiences.contains(clientID)
         case .absent, .wrongType: false
         }
     }
@@ -161,7 +162,7 @@ final class PayloadClaims: Sendable {
     var audienceCount: Int {
         switch aud {
         case .string: 1
-        case .array: audience.count
+        case .array(let audiences): audiences.count
         case .absent, .wrongType: 0
         }
     }
@@ -222,9 +223,7 @@ extension PayloadClaims.Places {
                 try parser.skipValue()
                 aud = .string(start..<parser.index)
             } else if first == UInt8(ascii: "[") {
-                let value = try parser.parseValue()
-                let strings = value.arrayValue.map { !$0.isEmpty && $0.allSatisfy { $0.stringValue != nil } } ?? false
-                aud = strings ? .array(start..<parser.index) : .wrongType
+                aud = IDTokenClaimValues.audience(try parser.parseValue()).value.map(PayloadClaims.Audience.array) ?? .wrongType
             } else {
                 try parser.skipValue()
                 aud = .wrongType
