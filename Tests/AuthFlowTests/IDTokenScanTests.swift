@@ -277,7 +277,7 @@ struct IDTokenScanTests {
     /// The header scan reads `alg`, `kid` and `crit` as `CompactJWS` does.
     @Test(arguments: [
         #"{"alg":"ES256","kid":"ec1"}"#, #"{"kid":"ec1","typ":"JWT","alg":"ES256","x":{"y":[1]}}"#,
-        #"{"alg":"ES256","kid":7}"#, #"{"alg":["ES256"],"kid":"ec1"}"#, #"{"kid":"ec1"}"#,
+        #"{"alg":"ES256","kid":7}"#, #"{"alg":"ES256","kid":"e\u00631"}"#,
         #"{"alg":"ES256","kid":"ec1","crit":["exp"]}"#, #"{"alg":"ES256","crit":null}"#,
     ])
     func headerScanMatchesCompactJWS(_ header: String) throws {
@@ -285,6 +285,7 @@ struct IDTokenScanTests {
         let scanned = try #require(ScannedIDToken(token))
         let parsed = try CompactJWS(token)
         #expect(scanned.algorithm == parsed.algorithm)
+        #expect(scanned.knownAlgorithm == parsed.knownAlgorithm)
         #expect(scanned.keyID == parsed.keyID)
         #expect(scanned.hasCriticalHeader == parsed.hasCriticalHeader)
         #expect(scanned.withSigningInput { Array($0) } == parsed.signingInput)
@@ -292,12 +293,29 @@ struct IDTokenScanTests {
         #expect(try IDTokenClaims(scanned.claims) == IDTokenClaims(claims: parsed.claims))
     }
 
+    /// An `alg` written with escapes is left to the full path, which reads it
+    /// as the algorithm it names.
+    @Test func escapedAlgorithmIsReadByTheFullPath() async throws {
+        let idp = try TestIDP(keys: [SigningKey.ec256.jwk(kid: "ec1")])
+        let token = try jws(headerJSON: #"{"alg":"ES\u0032\u00356","kid":"ec1"}"#, payloadJSON: jsonText(TestIDP.claims()),
+                            key: .ec256, alg: "ES256")
+        #expect(ScannedIDToken(token) == nil)
+        #expect(try CompactJWS(token).knownAlgorithm == .es256)
+        let claims = try await idp.verifier().verify(token, rules: TestIDP.rules(), accessToken: nil, now: TestIDP.now)
+        #expect(claims.subject == "user-1")
+    }
+
     /// Errors found only by the full path keep their exact reasons.
     @Test func headerTheScanLeavesIsStillCheckedExactly() async throws {
         let idp = try TestIDP(keys: [SigningKey.ec256.jwk(kid: "ec1")])
         for (header, reason) in [(#"{"alg":"ES256","\u0061lg":"none","kid":"ec1"}"#, AuthFlowError.Reason.malformed),
                                  (#"{"\u0061lg":"none","kid":"ec1"}"#, .algorithm),
-                                 (#"{"alg":"ES256","kid":"ec1","\u0063rit":["x"]}"#, .malformed)] {
+                                 (#"{"alg":"ES256","kid":"ec1","\u0063rit":["x"]}"#, .malformed),
+                                 // The scan reads only an alg it can verify, as a plain string.
+                                 (#"{"kid":"ec1"}"#, .malformed), (#"{"alg":["ES256"],"kid":"ec1"}"#, .malformed),
+                                 (#"{"alg":null,"kid":"ec1"}"#, .malformed), (#"{"alg":"none","kid":"ec1"}"#, .algorithm),
+                                 (#"{"alg":"ES512","kid":"ec1"}"#, .algorithm), (#"{"alg":"ES2566","kid":"ec1"}"#, .algorithm),
+                                 (#"{"alg":"es256","kid":"ec1"}"#, .algorithm), (#"{"alg":"","kid":"ec1"}"#, .algorithm)] {
             let token = try jws(headerJSON: header, payloadJSON: jsonText(TestIDP.claims()), key: .ec256, alg: "ES256")
             #expect(ScannedIDToken(token) == nil)
             await expectError(.idTokenInvalid, reason: reason) {

@@ -26,7 +26,7 @@ public struct IDTokenVerifier: Sendable {
     public func verify(_ token: String, rules: IDTokenRules, accessToken: String?, now: Date = Date()) async throws -> IDTokenClaims {
         let claims: IDTokenClaims, algorithm: String
         if let scanned = ScannedIDToken(token) {
-            algorithm = try await signature.verifySignature(of: scanned)
+            algorithm = try await signature.verifySignature(of: scanned).name
             claims = try IDTokenClaims(scanned.claims)
         } else {
             let (jws, checked) = try await signature.verify(token)

@@ -67,20 +67,29 @@ public struct JSONWebKey: Sendable {
     }
 
     /// Whether this key may verify a token naming `keyID` (nil: any key) signed with `algorithm`.
-    func fits(keyID: String?, algorithm: String) -> Bool {
+    func fits(keyID: String?, algorithm: JWSAlgorithm) -> Bool {
         (keyID == nil || self.keyID == keyID) && fits(algorithm)
     }
 
-    /// Whether this key may verify a signature made with `algorithm`.
-    func fits(_ algorithm: String) -> Bool {
-        if let own = self.algorithm, own != algorithm { return false }
+    /// Whether this key may verify a signature made with `algorithm`: the key's
+    /// type and curve must be the algorithm's, and its `alg`, when present, the same.
+    func fits(_ algorithm: JWSAlgorithm) -> Bool {
+        if let own = self.algorithm, own != algorithm.name { return false }
         switch (material, algorithm) {
-        case (.rsa, "RS256"), (.rsa, "RS384"), (.rsa, "RS512"), (.rsa, "PS256"), (.rsa, "PS384"), (.rsa, "PS512"),
-             (.weakRSA, "RS256"), (.weakRSA, "RS384"), (.weakRSA, "RS512"), (.weakRSA, "PS256"), (.weakRSA, "PS384"), (.weakRSA, "PS512"):
-            return true
-        case (.p256, "ES256"), (.p384, "ES384"), (.ed25519, "EdDSA"): return true
+        case (.rsa, _), (.weakRSA, _): return JWSAlgorithmSet.rsa.contains(algorithm)
+        case (.p256, .es256), (.p384, .es384), (.ed25519, .edDSA): return true
         default: return false
         }
+    }
+
+    /// `fits(_:)` by `alg` name; false for a name AuthFlow cannot verify.
+    func fits(_ name: String) -> Bool {
+        JWSAlgorithm(name: name).map(fits) ?? false
+    }
+
+    /// `fits(keyID:algorithm:)` by `alg` name.
+    func fits(keyID: String?, algorithm name: String) -> Bool {
+        JWSAlgorithm(name: name).map { fits(keyID: keyID, algorithm: $0) } ?? false
     }
 }
 

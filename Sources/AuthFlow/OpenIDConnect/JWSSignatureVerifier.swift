@@ -13,8 +13,8 @@ public struct JWSSignatureVerifier: Sendable {
     /// What the provider publishes for this kind of token, when it does.
     public let providerAlgorithms: Set<String>?
     let clientSecret: String?
-    /// Every algorithm that passes ``checkedAlgorithm(_:)``: the common case is one lookup.
-    private let allowedAlgorithms: Set<String>
+    /// Every algorithm that passes ``checkedAlgorithm(_:)``: the common case is one mask test.
+    private let allowedAlgorithms: JWSAlgorithmSet
 
     /// Creates a verifier. `acceptedAlgorithms` defaults to every asymmetric
     /// algorithm AuthFlow supports (RS/PS 256/384/512, ES256/384, EdDSA),
@@ -25,26 +25,26 @@ public struct JWSSignatureVerifier: Sendable {
         let defaults = JWSVerifier.asymmetric.union(clientSecret == nil ? [] : JWSVerifier.symmetric)
         self.acceptedAlgorithms = acceptedAlgorithms ?? defaults
         self.providerAlgorithms = providerAlgorithms.map(Set.init)
-        var allowed = self.acceptedAlgorithms.intersection(JWSVerifier.supported)
-        if let provider = self.providerAlgorithms { allowed.formIntersection(provider) }
-        if clientSecret == nil { allowed.subtract(JWSVerifier.symmetric) }
-        allowed.remove("none")
+        var allowed = JWSAlgorithmSet(names: self.acceptedAlgorithms)
+        if let provider = self.providerAlgorithms { allowed = allowed.intersection(JWSAlgorithmSet(names: provider)) }
+        if clientSecret == nil { allowed = allowed.subtracting(.symmetric) }
         allowedAlgorithms = allowed
     }
 
     /// Parses `token` and checks its signature; returns it with its algorithm.
     public func verify(_ token: String) async throws -> (jws: CompactJWS, algorithm: String) {
         let jws = try CompactJWS(token)
-        return (jws, try await verifySignature(of: jws))
+        return (jws, try await verifySignature(of: jws).name)
     }
 
     /// Checks the signature of a parsed JWS; returns its algorithm.
-    func verifySignature(of jws: some SignedJWS) async throws -> String {
+    @inline(__always)
+    func verifySignature(of jws: some SignedJWS) async throws -> JWSAlgorithm {
         let algorithm = try checkedAlgorithm(jws)
         if jws.hasCriticalHeader {
             throw AuthFlowError.idToken(.malformed, "the token has critical header extensions AuthFlow does not understand")
         }
-        if let clientSecret, JWSVerifier.symmetric.contains(algorithm) {
+        if let clientSecret, algorithm.isSymmetric {
             guard JWSVerifier.verifyHMAC(jws, algorithm: algorithm, secret: clientSecret) else {
                 throw AuthFlowError.idToken(.signature, "the token's signature is invalid")
             }
@@ -58,9 +58,9 @@ public struct JWSSignatureVerifier: Sendable {
 
     /// The token's `alg`, if this client and the provider accept it; `none`
     /// is always refused and HMAC needs a client secret.
-    func checkedAlgorithm(_ jws: some SignedJWS) throws -> String {
+    func checkedAlgorithm(_ jws: some SignedJWS) throws -> JWSAlgorithm {
+        if let known = jws.knownAlgorithm, allowedAlgorithms.contains(known) { return known }
         guard let algorithm = jws.algorithm else { throw AuthFlowError.idToken(.malformed, "the token has no alg") }
-        if allowedAlgorithms.contains(algorithm) { return algorithm }
         // Not allowed: find the exact reason.
         guard algorithm != "none" else { throw AuthFlowError.idToken(.algorithm, "unsigned tokens (alg none) are refused") }
         if JWSVerifier.symmetric.contains(algorithm), clientSecret == nil {
@@ -77,7 +77,7 @@ public struct JWSSignatureVerifier: Sendable {
 
     /// Verifies with the issuer's keys when the cached set did not: fetches
     /// the set when none is cached, then refetches once for an unknown key.
-    private func verifyWithKeys(_ jws: some SignedJWS, algorithm: String) async throws {
+    private func verifyWithKeys(_ jws: some SignedJWS, algorithm: JWSAlgorithm) async throws {
         guard let keys else { throw AuthFlowError.idToken(.keyNotFound, "the provider publishes no jwks_uri") }
         if keys.currentKeySet() == nil, try verify(jws, algorithm: algorithm, with: try await keys.keySet()) { return }
         guard let refreshed = try await keys.refetchForUnknownKey(), try verify(jws, algorithm: algorithm, with: refreshed) else {
@@ -88,7 +88,7 @@ public struct JWSSignatureVerifier: Sendable {
     /// Checks the signature with each key of `set` that fits: true when one
     /// verifies it, false when no key fits, a `signature` error when keys fit
     /// and none verifies.
-    private func verify(_ jws: some SignedJWS, algorithm: String, with set: JSONWebKeySet) throws -> Bool {
+    private func verify(_ jws: some SignedJWS, algorithm: JWSAlgorithm, with set: JSONWebKeySet) throws -> Bool {
         var fitted = false
         for key in set.keys where key.fits(keyID: jws.keyID, algorithm: algorithm) {
             fitted = true

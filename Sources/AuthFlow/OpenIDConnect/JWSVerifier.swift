@@ -12,7 +12,7 @@ enum JWSVerifier {
     static let supported = asymmetric.union(symmetric)
 
     /// Checks the signature of `jws` with `key`. RSA keys under 2048 bits are refused.
-    static func verify(_ jws: some SignedJWS, algorithm: String, key: JSONWebKey) throws -> Bool {
+    static func verify(_ jws: some SignedJWS, algorithm: JWSAlgorithm, key: JSONWebKey) throws -> Bool {
         try jws.withSigningInput { input in
             switch (key.material, algorithm) {
             case (.weakRSA(let bits), _):
@@ -20,21 +20,21 @@ enum JWSVerifier {
             case (.rsa(let publicKey, _), _):
                 let signature = _RSA.Signing.RSASignature(rawRepresentation: jws.signatureBytes)
                 switch algorithm {
-                case "RS256": return publicKey.isValidSignature(signature, for: SHA256.hash(data: input), padding: .insecurePKCS1v1_5)
-                case "RS384": return publicKey.isValidSignature(signature, for: SHA384.hash(data: input), padding: .insecurePKCS1v1_5)
-                case "RS512": return publicKey.isValidSignature(signature, for: SHA512.hash(data: input), padding: .insecurePKCS1v1_5)
-                case "PS256": return publicKey.isValidSignature(signature, for: SHA256.hash(data: input), padding: .PSS)
-                case "PS384": return publicKey.isValidSignature(signature, for: SHA384.hash(data: input), padding: .PSS)
-                case "PS512": return publicKey.isValidSignature(signature, for: SHA512.hash(data: input), padding: .PSS)
+                case .rs256: return publicKey.isValidSignature(signature, for: digest(SHA256.self, input), padding: .insecurePKCS1v1_5)
+                case .rs384: return publicKey.isValidSignature(signature, for: digest(SHA384.self, input), padding: .insecurePKCS1v1_5)
+                case .rs512: return publicKey.isValidSignature(signature, for: digest(SHA512.self, input), padding: .insecurePKCS1v1_5)
+                case .ps256: return publicKey.isValidSignature(signature, for: digest(SHA256.self, input), padding: .PSS)
+                case .ps384: return publicKey.isValidSignature(signature, for: digest(SHA384.self, input), padding: .PSS)
+                case .ps512: return publicKey.isValidSignature(signature, for: digest(SHA512.self, input), padding: .PSS)
                 default: return false
                 }
-            case (.p256(let publicKey), "ES256"):
+            case (.p256(let publicKey), .es256):
                 guard let signature = try? P256.Signing.ECDSASignature(rawRepresentation: jws.signatureBytes) else { return false }
-                return publicKey.isValidSignature(signature, for: SHA256.hash(data: input))
-            case (.p384(let publicKey), "ES384"):
+                return publicKey.isValidSignature(signature, for: digest(SHA256.self, input))
+            case (.p384(let publicKey), .es384):
                 guard let signature = try? P384.Signing.ECDSASignature(rawRepresentation: jws.signatureBytes) else { return false }
-                return publicKey.isValidSignature(signature, for: SHA384.hash(data: input))
-            case (.ed25519(let publicKey), "EdDSA"):
+                return publicKey.isValidSignature(signature, for: digest(SHA384.self, input))
+            case (.ed25519(let publicKey), .edDSA):
                 return publicKey.isValidSignature(jws.signatureBytes, for: input)
             default:
                 return false
@@ -42,17 +42,31 @@ enum JWSVerifier {
         }
     }
 
+    /// `verify(_:algorithm:key:)` by `alg` name; false for a name AuthFlow cannot verify.
+    static func verify(_ jws: some SignedJWS, algorithm name: String, key: JSONWebKey) throws -> Bool {
+        guard let algorithm = JWSAlgorithm(name: name) else { return false }
+        return try verify(jws, algorithm: algorithm, key: key)
+    }
+
     /// Checks an HMAC signature with the client secret as the key.
-    static func verifyHMAC(_ jws: some SignedJWS, algorithm: String, secret: String) -> Bool {
+    static func verifyHMAC(_ jws: some SignedJWS, algorithm: JWSAlgorithm, secret: String) -> Bool {
         let key = SymmetricKey(data: Array(secret.utf8))
         let signature = jws.signatureBytes
         return jws.withSigningInput { input in
             switch algorithm {
-            case "HS256": HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: input, using: key)
-            case "HS384": HMAC<SHA384>.isValidAuthenticationCode(signature, authenticating: input, using: key)
-            case "HS512": HMAC<SHA512>.isValidAuthenticationCode(signature, authenticating: input, using: key)
+            case .hs256: HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: input, using: key)
+            case .hs384: HMAC<SHA384>.isValidAuthenticationCode(signature, authenticating: input, using: key)
+            case .hs512: HMAC<SHA512>.isValidAuthenticationCode(signature, authenticating: input, using: key)
             default: false
             }
         }
+    }
+
+    /// The digest of `input`, hashed straight from the buffer (the generic
+    /// `hash(data:)` looks up the buffer's `Regions` type on every call).
+    private static func digest<H: HashFunction>(_: H.Type, _ input: UnsafeRawBufferPointer) -> H.Digest {
+        var hasher = H()
+        hasher.update(bufferPointer: input)
+        return hasher.finalize()
     }
 }

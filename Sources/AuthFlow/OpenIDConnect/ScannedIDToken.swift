@@ -12,7 +12,7 @@ import Foundation
 struct ScannedIDToken: SignedJWS {
     /// The compact serialization; what was signed is its UTF-8 up to the second dot.
     private let token: String
-    let algorithm: String?
+    let knownAlgorithm: JWSAlgorithm?
     let keyID: String?
     let hasCriticalHeader: Bool
     let signatureBytes: Data
@@ -20,10 +20,10 @@ struct ScannedIDToken: SignedJWS {
     private let signingInputCount: Int
 
     init?(_ token: String) {
-        var text = token
-        guard let scanned = text.withUTF8({ ScannedIDToken.scan($0) }) else { return nil }
+        // A native string's UTF-8 is contiguous; any other is left to the full path.
+        guard let scanned = token.utf8.withContiguousStorageIfAvailable(ScannedIDToken.scan) ?? nil else { return nil }
         self.token = token
-        algorithm = scanned.header.algorithm
+        knownAlgorithm = scanned.header.algorithm
         keyID = scanned.header.keyID
         hasCriticalHeader = scanned.header.critical
         signatureBytes = scanned.signature
@@ -31,14 +31,22 @@ struct ScannedIDToken: SignedJWS {
         signingInputCount = scanned.signingInputCount
     }
 
+    var algorithm: String? { knownAlgorithm?.name }
+
     func withSigningInput<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        var text = token
-        return try text.withUTF8 { try body(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer($0)[..<signingInputCount])) }
+        // Contiguous: the initializer read it so.
+        let signed = try token.utf8.withContiguousStorageIfAvailable {
+            try body(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer($0)[..<signingInputCount]))
+        }
+        if let signed { return signed }
+        return try Array(token.utf8).withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[..<signingInputCount])) }
     }
 
-    /// The header members the verifier reads.
+    /// The header members the verifier reads. A token whose `alg` is missing,
+    /// not a plain string or not an algorithm AuthFlow verifies is left to the
+    /// full path, which names the exact reason.
     private struct Header {
-        var algorithm: String?
+        var algorithm: JWSAlgorithm?
         var keyID: String?
         var critical = false
     }
@@ -52,26 +60,32 @@ struct ScannedIDToken: SignedJWS {
               let header = Base64URL.withDecoded(parts.header, scanHeader) ?? nil,
               let payload = Base64URL.decode(parts.payload),
               let claims = PayloadClaims.scan(payload),
-              let signatureCount = Base64URL.decodedLength(parts.signature.count) else { return nil }
-        var signature = Data(count: signatureCount)
-        let valid = signature.withUnsafeMutableBytes { raw in
-            Base64URL.decode(parts.signature, into: raw.bindMemory(to: UInt8.self))
-        }
-        return valid ? (header, signature, claims, parts.signingInputCount) : nil
+              let signature = Base64URL.withDecoded(parts.signature, { Data(buffer: $0) }) else { return nil }
+        return (header, signature, claims, parts.signingInputCount)
     }
 
     private static func scanHeader(_ bytes: UnsafeBufferPointer<UInt8>) -> Header? {
         var header = Header()
         let scanned = JSONParser.scanObject(bytes) { name, parser throws(JSONParser.Failure) in
             if name.equals("alg") {
-                header.algorithm = try parser.parseValue().stringValue
+                header.algorithm = try parser.plainString().flatMap { JWSAlgorithm(utf8: $0) }
             } else if name.equals("kid") {
-                header.keyID = try parser.parseValue().stringValue
+                header.keyID = try parser.plainKeyID()
             } else {
                 if name.equals("crit") { header.critical = true }
                 try parser.skipValue()
             }
         }
-        return scanned ? header : nil
+        return scanned && header.algorithm != nil ? header : nil
+    }
+}
+
+private extension JSONParser {
+    /// A `kid` value: made straight from the bytes when plain, else parsed.
+    mutating func plainKeyID() throws(Failure) -> String? {
+        let start = index
+        if let plain = try plainString() { return String(decoding: plain, as: UTF8.self) }
+        index = start
+        return try parseValue().stringValue
     }
 }

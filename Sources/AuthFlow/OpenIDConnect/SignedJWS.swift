@@ -4,6 +4,8 @@ import Foundation
 protocol SignedJWS: Sendable {
     /// The `alg` header member, when it is a string.
     var algorithm: String? { get }
+    /// The `alg` header member, when it names an algorithm AuthFlow can verify.
+    var knownAlgorithm: JWSAlgorithm? { get }
     /// The `kid` header member, when it is a string.
     var keyID: String? { get }
     /// Whether the header has a `crit` member.
@@ -16,6 +18,7 @@ protocol SignedJWS: Sendable {
 
 extension CompactJWS: SignedJWS {
     var hasCriticalHeader: Bool { header["crit"] != nil }
+    var knownAlgorithm: JWSAlgorithm? { algorithm.flatMap(JWSAlgorithm.init(name:)) }
     var signatureBytes: Data { Data(signature) }
 
     func withSigningInput<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {

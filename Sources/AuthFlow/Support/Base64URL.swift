@@ -18,6 +18,22 @@ package enum Base64URL {
         return UnsafePointer(table)
     }()
 
+    /// Two characters at a time: indexed by the pair as a little-endian
+    /// 16-bit load gives it (second character << 8 | first), their 12 bits
+    /// plus one; 0 for a pair with any byte outside the alphabet. 128 KB of
+    /// address space, zeroed by `calloc`, of which only the rows of alphabet
+    /// characters (about 40 KB) are ever written or read.
+    nonisolated(unsafe) private static let pairs: UnsafePointer<UInt16> = {
+        guard let memory = calloc(65_536, MemoryLayout<UInt16>.stride) else { fatalError("out of memory") }
+        let table = memory.bindMemory(to: UInt16.self, capacity: 65_536)
+        for (first, c0) in alphabet.enumerated() {
+            for (second, c1) in alphabet.enumerated() {
+                table[Int(c1) << 8 | Int(c0)] = UInt16(first << 6 | second) + 1
+            }
+        }
+        return UnsafePointer(table)
+    }()
+
     // MARK: Encoding
 
     /// Encodes bytes as base64url without padding, written straight into the string.
@@ -107,17 +123,18 @@ package enum Base64URL {
         let tail = count % 4
         guard tail != 1 else { return false }
         guard count > 0, let source = input.baseAddress, let target = out.baseAddress else { return true }
-        let table = values
+        let table = values, pairTable = pairs
+        let raw = UnsafeRawPointer(source)
         var inIndex = 0, outIndex = 0
-        // Eight characters (six bytes) per round, then four (three bytes).
+        // Eight characters (six bytes) per round as four pairs, then four (three bytes).
         while inIndex + 8 <= count {
-            let a = table[Int(source[inIndex])], b = table[Int(source[inIndex + 1])]
-            let c = table[Int(source[inIndex + 2])], d = table[Int(source[inIndex + 3])]
-            let e = table[Int(source[inIndex + 4])], f = table[Int(source[inIndex + 5])]
-            let g = table[Int(source[inIndex + 6])], h = table[Int(source[inIndex + 7])]
-            guard (a | b | c | d | e | f | g | h) & 0x80 == 0 else { return false }
-            let first = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-            let second = UInt32(e) << 18 | UInt32(f) << 12 | UInt32(g) << 6 | UInt32(h)
+            let p0 = pairTable[Int(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: inIndex, as: UInt16.self)))]
+            let p1 = pairTable[Int(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: inIndex + 2, as: UInt16.self)))]
+            let p2 = pairTable[Int(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: inIndex + 4, as: UInt16.self)))]
+            let p3 = pairTable[Int(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: inIndex + 6, as: UInt16.self)))]
+            guard p0 != 0, p1 != 0, p2 != 0, p3 != 0 else { return false }
+            let first = UInt32(p0 &- 1) << 12 | UInt32(p1 &- 1)
+            let second = UInt32(p2 &- 1) << 12 | UInt32(p3 &- 1)
             target[outIndex] = UInt8(truncatingIfNeeded: first >> 16)
             target[outIndex + 1] = UInt8(truncatingIfNeeded: first >> 8)
             target[outIndex + 2] = UInt8(truncatingIfNeeded: first)

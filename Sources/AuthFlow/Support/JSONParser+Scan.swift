@@ -122,6 +122,20 @@ extension JSONParser {
         }
     }
 
+    /// Steps over the value at `index` like ``skipValue()``; when it is a
+    /// string of printable ASCII without escapes, returns its content, which
+    /// is then exactly the string's UTF-8.
+    mutating func plainString() throws(Failure) -> UnsafeBufferPointer<UInt8>? {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+            try skipValue()
+            return nil
+        }
+        let start = index + 1
+        try skipString()
+        let content = UnsafeBufferPointer(rebasing: bytes[start..<(index - 1)])
+        return isPlainASCII(content) ? content : nil
+    }
+
     /// Steps over the string at `index` with ``parseString()``'s checks
     /// (UTF-8, control characters, escapes, surrogates), without making a `String`.
     mutating func skipString() throws(Failure) {
