@@ -25,9 +25,16 @@ public struct IDTokenVerifier: Sendable {
     /// ``CompactJWS`` instead, so both paths accept and refuse the same tokens.
     public func verify(_ token: String, rules: IDTokenRules, accessToken: String?, now: Date = Date()) async throws -> IDTokenClaims {
         let claims: IDTokenClaims, algorithm: String
-        if let scanned = ScannedIDToken(token) {
-            algorithm = try await signature.verifySignature(of: scanned).name
-            claims = try IDTokenClaims(scanned.claims)
+        // The common case in one synchronous step: the scan, and the signature
+        // checked with the client secret or a cached key. A token whose keys
+        // must be fetched first takes the full path, with the same result.
+        let fast = try ScannedIDToken.scan(token) { scanned -> (IDTokenClaims, String)? in
+            guard let algorithm = try signature.verifyWithoutFetching(scanned) else { return nil }
+            return (try IDTokenClaims(scanned.claims), algorithm.name)
+        }
+        if let (scannedClaims, checked) = fast ?? nil {
+            claims = scannedClaims
+            algorithm = checked
         } else {
             let (jws, checked) = try await signature.verify(token)
             claims = try IDTokenClaims(claims: jws.claims)

@@ -38,8 +38,18 @@ public struct JWSSignatureVerifier: Sendable {
     }
 
     /// Checks the signature of a parsed JWS; returns its algorithm.
-    @inline(__always)
     func verifySignature(of jws: some SignedJWS) async throws -> JWSAlgorithm {
+        if let algorithm = try verifyWithoutFetching(jws) { return algorithm }
+        let algorithm = try checkedAlgorithm(jws)
+        try await verifyWithKeys(jws, algorithm: algorithm)
+        return algorithm
+    }
+
+    /// The common case, without a suspension point: checks the algorithm and
+    /// the signature with the client secret (HMAC) or the cached JWK Set and
+    /// returns the algorithm; nil when the keys must be fetched first (no set
+    /// cached, or no cached key fits the token).
+    func verifyWithoutFetching(_ jws: some SignedJWS) throws -> JWSAlgorithm? {
         let algorithm = try checkedAlgorithm(jws)
         if jws.hasCriticalHeader {
             throw AuthFlowError.idToken(.malformed, "the token has critical header extensions AuthFlow does not understand")
@@ -48,11 +58,9 @@ public struct JWSSignatureVerifier: Sendable {
             guard JWSVerifier.verifyHMAC(jws, algorithm: algorithm, secret: clientSecret) else {
                 throw AuthFlowError.idToken(.signature, "the token's signature is invalid")
             }
-        } else if let cached = keys?.currentKeySet(), try verify(jws, algorithm: algorithm, with: cached) {
-            // The common case, the key in the cached set: no suspension point.
-        } else {
-            try await verifyWithKeys(jws, algorithm: algorithm)
+            return algorithm
         }
+        guard let cached = keys?.currentKeySet(), try verify(jws, algorithm: algorithm, with: cached) else { return nil }
         return algorithm
     }
 

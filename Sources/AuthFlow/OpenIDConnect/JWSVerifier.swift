@@ -13,12 +13,12 @@ enum JWSVerifier {
 
     /// Checks the signature of `jws` with `key`. RSA keys under 2048 bits are refused.
     static func verify(_ jws: some SignedJWS, algorithm: JWSAlgorithm, key: JSONWebKey) throws -> Bool {
-        try jws.withSigningInput { input in
+        try jws.withSignedParts { input, signatureBytes in
             switch (key.material, algorithm) {
             case (.weakRSA(let bits), _):
                 throw AuthFlowError.idToken(.algorithm, "RSA keys under 2048 bits are refused (this one has \(bits))")
             case (.rsa(let publicKey, _), _):
-                let signature = _RSA.Signing.RSASignature(rawRepresentation: jws.signatureBytes)
+                let signature = _RSA.Signing.RSASignature(rawRepresentation: signatureBytes)
                 switch algorithm {
                 case .rs256: return publicKey.isValidSignature(signature, for: digest(SHA256.self, input), padding: .insecurePKCS1v1_5)
                 case .rs384: return publicKey.isValidSignature(signature, for: digest(SHA384.self, input), padding: .insecurePKCS1v1_5)
@@ -29,13 +29,13 @@ enum JWSVerifier {
                 default: return false
                 }
             case (.p256(let publicKey), .es256):
-                guard let signature = try? P256.Signing.ECDSASignature(rawRepresentation: jws.signatureBytes) else { return false }
+                guard let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signatureBytes) else { return false }
                 return publicKey.isValidSignature(signature, for: digest(SHA256.self, input))
             case (.p384(let publicKey), .es384):
-                guard let signature = try? P384.Signing.ECDSASignature(rawRepresentation: jws.signatureBytes) else { return false }
+                guard let signature = try? P384.Signing.ECDSASignature(rawRepresentation: signatureBytes) else { return false }
                 return publicKey.isValidSignature(signature, for: digest(SHA384.self, input))
             case (.ed25519(let publicKey), .edDSA):
-                return publicKey.isValidSignature(jws.signatureBytes, for: input)
+                return publicKey.isValidSignature(signatureBytes, for: input)
             default:
                 return false
             }
@@ -51,8 +51,7 @@ enum JWSVerifier {
     /// Checks an HMAC signature with the client secret as the key.
     static func verifyHMAC(_ jws: some SignedJWS, algorithm: JWSAlgorithm, secret: String) -> Bool {
         let key = SymmetricKey(data: Array(secret.utf8))
-        let signature = jws.signatureBytes
-        return jws.withSigningInput { input in
+        return jws.withSignedParts { input, signature in
             switch algorithm {
             case .hs256: HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: input, using: key)
             case .hs384: HMAC<SHA384>.isValidAuthenticationCode(signature, authenticating: input, using: key)

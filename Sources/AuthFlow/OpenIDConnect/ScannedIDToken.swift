@@ -4,42 +4,52 @@ import Foundation
 /// payload: the header's `alg`, `kid` and `crit`, and where the payload's
 /// typed claims are (``PayloadClaims``), every other member only checked.
 ///
-/// It exists for speed and never decides anything on its own: the
-/// initializer returns nil for any token it does not read exactly as
-/// ``CompactJWS`` and ``IDTokenClaims/init(claims:)`` would (malformed
-/// segments, JSON the scan leaves to the full parser), and ``IDTokenVerifier``
-/// then takes the full path, which reports the exact error.
+/// It exists for speed and never decides anything on its own: ``scan(_:_:)``
+/// returns nil for any token it does not read exactly as ``CompactJWS`` and
+/// ``IDTokenClaims/init(claims:)`` would (malformed segments, JSON the scan
+/// leaves to the full parser), and ``IDTokenVerifier`` then takes the full
+/// path, which reports the exact error.
+///
+/// A scanned token lives only for the call of ``scan(_:_:)`` that made it:
+/// what was signed is read in place in the token's UTF-8, and the signature
+/// is decoded into temporary (stack) storage, so that the signature check
+/// copies it once, into swift-crypto's own value. Only ``claims`` may be kept.
 struct ScannedIDToken: SignedJWS {
-    /// The compact serialization; what was signed is its UTF-8 up to the second dot.
-    private let token: String
     let knownAlgorithm: JWSAlgorithm?
     let keyID: String?
     let hasCriticalHeader: Bool
-    let signatureBytes: Data
     let claims: PayloadClaims
-    private let signingInputCount: Int
-
-    init?(_ token: String) {
-        // A native string's UTF-8 is contiguous; any other is left to the full path.
-        guard let scanned = token.utf8.withContiguousStorageIfAvailable(ScannedIDToken.scan) ?? nil else { return nil }
-        self.token = token
-        knownAlgorithm = scanned.header.algorithm
-        keyID = scanned.header.keyID
-        hasCriticalHeader = scanned.header.critical
-        signatureBytes = scanned.signature
-        claims = scanned.claims
-        signingInputCount = scanned.signingInputCount
-    }
+    /// What was signed: the token's UTF-8 up to the second dot.
+    private let signingInput: UnsafeRawBufferPointer
+    /// The decoded signature, in storage that ends with the ``scan(_:_:)`` call.
+    private let signature: UnsafeRawBufferPointer
 
     var algorithm: String? { knownAlgorithm?.name }
 
-    func withSigningInput<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        // Contiguous: the initializer read it so.
-        let signed = try token.utf8.withContiguousStorageIfAvailable {
-            try body(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer($0)[..<signingInputCount]))
-        }
-        if let signed { return signed }
-        return try Array(token.utf8).withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[..<signingInputCount])) }
+    func withSignedParts<R>(_ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try body(signingInput, signature)
+    }
+
+    /// Scans `token` and calls `body` with it; nil, without calling `body`,
+    /// when the full path must read the token (a token whose UTF-8 is not
+    /// contiguous, as a bridged string's may not be, included).
+    static func scan<R>(_ token: String, _ body: (ScannedIDToken) throws -> R) rethrows -> R? {
+        try token.utf8.withContiguousStorageIfAvailable { utf8 in
+            // The header is decoded into temporary storage too, since only
+            // what its scan reads is kept; the payload into the array the claims keep.
+            guard let parts = CompactJWS.segments(of: utf8),
+                  let header = Base64URL.withDecoded(parts.header, scanHeader) ?? nil,
+                  let payload = Base64URL.decode(parts.payload),
+                  let claims = PayloadClaims.scan(payload),
+                  let signatureCount = Base64URL.decodedLength(parts.signature.count) else { return nil }
+            return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(signatureCount, 1)) { buffer in
+                guard Base64URL.decode(parts.signature, into: buffer) else { return nil }
+                let signature = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[..<signatureCount]))
+                let signingInput = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: utf8[..<parts.signingInputCount]))
+                return try body(ScannedIDToken(knownAlgorithm: header.algorithm, keyID: header.keyID, hasCriticalHeader: header.critical,
+                                               claims: claims, signingInput: signingInput, signature: signature))
+            }
+        } ?? nil
     }
 
     /// The header members the verifier reads. A token whose `alg` is missing,
@@ -49,19 +59,6 @@ struct ScannedIDToken: SignedJWS {
         var algorithm: JWSAlgorithm?
         var keyID: String?
         var critical = false
-    }
-
-    private typealias Scanned = (header: Header, signature: Data, claims: PayloadClaims, signingInputCount: Int)
-
-    /// The header is decoded into temporary (stack) storage, since only what
-    /// its scan reads is kept; the payload into an array the claims keep.
-    private static func scan(_ token: UnsafeBufferPointer<UInt8>) -> Scanned? {
-        guard let parts = CompactJWS.segments(of: token),
-              let header = Base64URL.withDecoded(parts.header, scanHeader) ?? nil,
-              let payload = Base64URL.decode(parts.payload),
-              let claims = PayloadClaims.scan(payload),
-              let signature = Base64URL.withDecoded(parts.signature, { Data(buffer: $0) }) else { return nil }
-        return (header, signature, claims, parts.signingInputCount)
     }
 
     private static func scanHeader(_ bytes: UnsafeBufferPointer<UInt8>) -> Header? {

@@ -1,7 +1,10 @@
 import Foundation
 
 /// What a signature check needs from a compact JWS, however it was read.
-protocol SignedJWS: Sendable {
+///
+/// Not `Sendable`: a ``ScannedIDToken`` refers to storage that lives only
+/// during the call that scanned it.
+protocol SignedJWS {
     /// The `alg` header member, when it is a string.
     var algorithm: String? { get }
     /// The `alg` header member, when it names an algorithm AuthFlow can verify.
@@ -10,18 +13,16 @@ protocol SignedJWS: Sendable {
     var keyID: String? { get }
     /// Whether the header has a `crit` member.
     var hasCriticalHeader: Bool { get }
-    /// The signature bytes.
-    var signatureBytes: Data { get }
-    /// Calls `body` with `BASE64URL(header) '.' BASE64URL(payload)`: what was signed.
-    func withSigningInput<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R
+    /// Calls `body` with what was signed, `BASE64URL(header) '.' BASE64URL(payload)`,
+    /// and the signature bytes; neither may be kept after the call.
+    func withSignedParts<R>(_ body: (_ signingInput: UnsafeRawBufferPointer, _ signature: UnsafeRawBufferPointer) throws -> R) rethrows -> R
 }
 
 extension CompactJWS: SignedJWS {
     var hasCriticalHeader: Bool { header["crit"] != nil }
     var knownAlgorithm: JWSAlgorithm? { algorithm.flatMap(JWSAlgorithm.init(name:)) }
-    var signatureBytes: Data { Data(signature) }
 
-    func withSigningInput<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try signingInput.withUnsafeBytes(body)
+    func withSignedParts<R>(_ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try signingInput.withUnsafeBytes { input in try signature.withUnsafeBytes { try body(input, $0) } }
     }
 }
