@@ -296,6 +296,20 @@ struct IDTokenScanTests {
         #expect(read == true)
     }
 
+    /// More than three segments: the scan refuses them (its signature decoder
+    /// refuses a dot) and the full path reports them as malformed.
+    @Test func extraSegmentsAreLeftToTheFullPath() async throws {
+        let idp = try TestIDP(keys: [SigningKey.ec256.jwk(kid: "ec1")])
+        let token = try jws(headerJSON: #"{"alg":"ES256","kid":"ec1"}"#, payloadJSON: jsonText(TestIDP.claims()), key: .ec256, alg: "ES256")
+        #expect(ScannedIDToken.reads(token))
+        for extended in [token + ".", token + ".x", token + ".." , token.replacingOccurrences(of: ".", with: "..")] {
+            #expect(!ScannedIDToken.reads(extended))
+            await expectError(.idTokenInvalid, reason: .malformed) {
+                try await idp.verifier().verify(extended, rules: TestIDP.rules(), accessToken: nil, now: TestIDP.now)
+            }
+        }
+    }
+
     /// An `alg` written with escapes is left to the full path, which reads it
     /// as the algorithm it names.
     @Test func escapedAlgorithmIsReadByTheFullPath() async throws {
