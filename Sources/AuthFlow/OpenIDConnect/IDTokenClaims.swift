@@ -129,7 +129,7 @@ public struct IDTokenClaims: Sendable, Equatable, Codable, CustomReflectable {
         func reading(_ text: PayloadClaims.Text) -> IDTokenClaimValues.Reading<Range<Int>> {
             switch text {
             case .absent: .absent
-            case .string(let range): .value(range)
+            case .string(let range, _): .value(range)
             case .wrongType: .wrongType
             }
         }

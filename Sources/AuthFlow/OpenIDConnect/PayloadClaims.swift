@@ -13,10 +13,12 @@ import Foundation
 /// A class, so that the verifier's async frames pass one reference around
 /// instead of copying some 300 bytes of places at every step.
 final class PayloadClaims: Sendable {
-    /// Where a string claim is: the range of its JSON string (quotes included).
+    /// Where a string claim is: the range of its JSON string (quotes
+    /// included), and whether its content is plain (printable ASCII without
+    /// escapes: its bytes are then the string's UTF-8).
     enum Text: Sendable, Equatable {
         case absent
-        case string(Range<Int>)
+        case string(Range<Int>, plain: Bool)
         case wrongType
     }
 
@@ -24,7 +26,7 @@ final class PayloadClaims: Sendable {
     /// strings and is not empty (the scan builds that array to check it, so it keeps it).
     enum Audience: Sendable, Equatable {
         case absent
-        case string(Range<Int>)
+        case string(Range<Int>, plain: Bool)
         case array([String])
         case wrongType
     }
@@ -89,61 +91,59 @@ final class PayloadClaims: Sendable {
     }
 
     /// The string whose JSON text is at `range`.
-    func string(at range: Range<Int>) -> String {
-        if let plain = plainContent(range) {
-            return payload.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[plain]), as: UTF8.self) }
+    func string(at range: Range<Int>, plain: Bool) -> String {
+        if plain {
+            return payload.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[Self.content(range)]), as: UTF8.self) }
         }
         return value(at: range).stringValue ?? ""
     }
 
     /// The string of `text`, nil when absent or of another type.
     func string(_ text: Text) -> String? {
-        if case .string(let range) = text { return string(at: range) }
+        if case .string(let range, let plain) = text { return string(at: range, plain: plain) }
         return nil
     }
 
-    /// The content of the JSON string at `range` when it is printable ASCII
-    /// without escapes: its bytes are then exactly the string's UTF-8.
-    private func plainContent(_ range: Range<Int>) -> Range<Int>? {
-        let content = (range.lowerBound + 1)..<(range.upperBound - 1)
-        let plain = payload.withUnsafeBufferPointer { isPlainASCII(UnsafeBufferPointer(rebasing: $0[content])) }
-        return plain ? content : nil
+    /// The content of the JSON string at `range`: without its quotes.
+    private static func content(_ range: Range<Int>) -> Range<Int> {
+        (range.lowerBound + 1)..<(range.upperBound - 1)
     }
 
     /// Whether the string of `text` equals `expected` as Swift compares
     /// strings: byte for byte when both are plain ASCII (then the same thing),
     /// otherwise by making the string.
     func equals(_ text: Text, _ expected: String) -> Bool {
-        guard case .string(let range) = text else { return false }
-        return equals(range, expected)
+        guard case .string(let range, let plain) = text else { return false }
+        return equals(range, plain: plain, expected)
     }
 
-    func equals(_ range: Range<Int>, _ expected: String) -> Bool {
+    func equals(_ range: Range<Int>, plain: Bool, _ expected: String) -> Bool {
         var expected = expected
         let answer: Bool? = expected.withUTF8 { wanted in
-            guard let plain = plainContent(range), isPlainASCII(wanted) else { return nil }
-            guard plain.count == wanted.count else { return false }
+            guard plain, isPlainASCII(wanted) else { return nil }
+            let content = Self.content(range)
+            guard content.count == wanted.count else { return false }
             guard let base = wanted.baseAddress, !wanted.isEmpty else { return true }
-            return payload.withUnsafeBufferPointer { memcmp($0.baseAddress! + plain.lowerBound, base, plain.count) == 0 }
+            return payload.withUnsafeBufferPointer { memcmp($0.baseAddress! + content.lowerBound, base, content.count) == 0 }
         }
-        return answer ?? (string(at: range) == expected)
+        return answer ?? (string(at: range, plain: plain) == expected)
     }
 
     /// Whether the string of `text` equals `expected` byte for byte, compared
     /// in constant time (as ``constantTimeEquals(_:_:)-(String,String)`` compares strings); nil when absent.
     func constantTimeEquals(_ text: Text, _ expected: String) -> Bool? {
-        guard case .string(let range) = text else { return nil }
-        guard let plain = plainContent(range) else { return AuthFlow.constantTimeEquals(string(at: range), expected) }
+        guard case .string(let range, let plain) = text else { return nil }
+        guard plain else { return AuthFlow.constantTimeEquals(string(at: range, plain: false), expected) }
         var expected = expected
         return payload.withUnsafeBufferPointer { bytes in
-            expected.withUTF8 { AuthFlow.constantTimeEquals(UnsafeBufferPointer(rebasing: bytes[plain]), $0) }
+            expected.withUTF8 { AuthFlow.constantTimeEquals(UnsafeBufferPointer(rebasing: bytes[Self.content(range)]), $0) }
         }
     }
 
     /// The audience as a list (the scan checked its shape).
     var audience: [String] {
         switch aud {
-        case .string(let range): [string(at: range)]
+        case .string(let range, let plain): [string(at: range, plain: plain)]
         case .array(let audiences): audiences
         case .absent, .wrongType: []
         }
@@ -152,7 +152,7 @@ final class PayloadClaims: Sendable {
     /// Whether `clientID` is one of the audiences.
     func audienceContains(_ clientID: String) -> Bool {
         switch aud {
-        case .string(let range): equals(range, clientID)
+        case .string(let range, let plain): equals(range, plain: plain, clientID)
         case .array(let audiences): audiences.contains(clientID)
         case .absent, .wrongType: false
         }
@@ -173,7 +173,7 @@ final class PayloadClaims: Sendable {
         func reading(_ text: Text) -> IDTokenClaimValues.Reading<String> {
             switch text {
             case .absent: .absent
-            case .string(let range): .value(string(at: range))
+            case .string(let range, let plain): .value(string(at: range, plain: plain))
             case .wrongType: .wrongType
             }
         }
@@ -220,8 +220,8 @@ extension PayloadClaims.Places {
             }
         case .aud:
             if first == UInt8(ascii: "\"") {
-                try parser.skipValue()
-                aud = .string(start..<parser.index)
+                let plain = try parser.skipString()
+                aud = .string(start..<parser.index, plain: plain)
             } else if first == UInt8(ascii: "[") {
                 aud = IDTokenClaimValues.audience(try parser.parseValue()).value.map(PayloadClaims.Audience.array) ?? .wrongType
             } else {
@@ -232,8 +232,14 @@ extension PayloadClaims.Places {
             try parser.skipValue()
             amr = first == UInt8(ascii: "[") ? start..<parser.index : nil
         default:
-            try parser.skipValue()
-            let text: PayloadClaims.Text = first == UInt8(ascii: "\"") ? .string(start..<parser.index) : .wrongType
+            let text: PayloadClaims.Text
+            if first == UInt8(ascii: "\"") {
+                let plain = try parser.skipString()
+                text = .string(start..<parser.index, plain: plain)
+            } else {
+                try parser.skipValue()
+                text = .wrongType
+            }
             switch claim {
             case .iss: iss = text
             case .sub: sub = text

@@ -131,21 +131,24 @@ extension JSONParser {
             return nil
         }
         let start = index + 1
-        try skipString()
-        let content = UnsafeBufferPointer(rebasing: bytes[start..<(index - 1)])
-        return isPlainASCII(content) ? content : nil
+        guard try skipString() else { return nil }
+        return UnsafeBufferPointer(rebasing: bytes[start..<(index - 1)])
     }
 
     /// Steps over the string at `index` with ``parseString()``'s checks
-    /// (UTF-8, control characters, escapes, surrogates), without making a `String`.
-    mutating func skipString() throws(Failure) {
+    /// (UTF-8, control characters, escapes, surrogates), without making a
+    /// `String`. Returns whether its content is plain: printable ASCII without
+    /// escapes (see ``isPlainASCII(_:)``), whose bytes are then the string's UTF-8.
+    @discardableResult
+    mutating func skipString() throws(Failure) -> Bool {
         index += 1 // "
+        var plain = true
         // Eight plain bytes at a time (printable ASCII, no quote, no backslash).
         if let base = bytes.baseAddress {
             while index + 8 <= bytes.count {
                 let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
                 if word & 0x8080_8080_8080_8080 != 0 || hasByte(below: 0x20, in: word)
-                    || hasByte(0x22, in: word) || hasByte(0x5C, in: word) { break }
+                    || hasByte(0x22, in: word) || hasByte(0x5C, in: word) || hasByte(0x7F, in: word) { break }
                 index += 8
             }
         }
@@ -154,15 +157,20 @@ extension JSONParser {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 index += 1
-                return
+                return plain
             } else if byte == UInt8(ascii: "\\") {
+                plain = false
                 scratch.removeAll(keepingCapacity: true)
                 try parseEscape()
             } else if byte < 0x20 {
                 throw Failure(kind: .controlCharacter, offset: index)
-            } else if byte < 0x80 {
+            } else if byte < 0x7F {
+                index += 1
+            } else if byte == 0x7F {
+                plain = false
                 index += 1
             } else {
+                plain = false
                 try skipMultibyteScalar()
             }
         }
