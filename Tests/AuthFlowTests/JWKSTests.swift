@@ -51,6 +51,22 @@ import Testing
         #expect(set.candidates(keyID: "e", algorithm: "ES384").isEmpty)
     }
 
+    /// A key's `alg` narrows what it verifies; an `alg` of another key type,
+    /// or one AuthFlow does not know, leaves it fitting nothing.
+    @Test func keyAlgorithmRestrictsTheKey() throws {
+        let set = try JSONWebKeySet(json: json(jwksJSON([
+            SigningKey.rsa2048.jwk(kid: "ps", extra: ["alg": .string("PS384")]),
+            SigningKey.rsa2048.jwk(kid: "odd", extra: ["alg": .string("RS1")]),
+            SigningKey.rsa2048.jwk(kid: "ec-alg", extra: ["alg": .string("ES256")]),
+            SigningKey.ec256.jwk(kid: "rs-alg", extra: ["alg": .string("RS256")]),
+        ])))
+        #expect(set.keys.map(\.keyID) == ["ps", "odd", "ec-alg", "rs-alg"])
+        for algorithm in JWSAlgorithm.allCases {
+            let fitting = set.keys.filter { $0.fits(algorithm) }.map(\.keyID)
+            #expect(fitting == (algorithm == .ps384 ? ["ps"] : []), "\(algorithm.name)")
+        }
+    }
+
     @Test(arguments: ["[]", "{}", #"{"keys":{}}"#, "nope"])
     func setWithoutKeysArrayIsInvalidResponse(_ text: String) {
         expectError(.invalidResponse) { try JSONWebKeySet(json: json(text)) }

@@ -22,6 +22,9 @@ public struct JSONWebKey: Sendable {
     /// `alg`, when present: the key may then only be used with it.
     public let algorithm: String?
     let material: Material
+    /// The algorithms this key may verify: those of its type and curve, and
+    /// only its `alg` when it names one (none when that is not one AuthFlow knows).
+    private let usableAlgorithms: JWSAlgorithmSet
 
     /// Parses one JWK. Returns nil for keys a client cannot use for
     /// signatures (other `kty`, `use` other than `sig`, unknown curves,
@@ -64,22 +67,24 @@ public struct JSONWebKey: Sendable {
         keyType = kty
         keyID = object["kid"]?.stringValue
         algorithm = object["alg"]?.stringValue
+        let fitting: JWSAlgorithmSet = switch material {
+        case .rsa, .weakRSA: .rsa
+        case .p256: JWSAlgorithmSet([.es256])
+        case .p384: JWSAlgorithmSet([.es384])
+        case .ed25519: JWSAlgorithmSet([.edDSA])
+        }
+        usableAlgorithms = algorithm.map { fitting.intersection(JWSAlgorithmSet(names: [$0])) } ?? fitting
     }
 
     /// Whether this key may verify a token naming `keyID` (nil: any key) signed with `algorithm`.
     func fits(keyID: String?, algorithm: JWSAlgorithm) -> Bool {
-        (keyID == nil || self.keyID == keyID) && fits(algorithm)
+        fits(algorithm) && (keyID == nil || self.keyID == keyID)
     }
 
     /// Whether this key may verify a signature made with `algorithm`: the key's
     /// type and curve must be the algorithm's, and its `alg`, when present, the same.
     func fits(_ algorithm: JWSAlgorithm) -> Bool {
-        if let own = self.algorithm, own != algorithm.name { return false }
-        switch (material, algorithm) {
-        case (.rsa, _), (.weakRSA, _): return JWSAlgorithmSet.rsa.contains(algorithm)
-        case (.p256, .es256), (.p384, .es384), (.ed25519, .edDSA): return true
-        default: return false
-        }
+        usableAlgorithms.contains(algorithm)
     }
 
     /// `fits(_:)` by `alg` name; false for a name AuthFlow cannot verify.
