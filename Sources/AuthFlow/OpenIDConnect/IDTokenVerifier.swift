@@ -25,16 +25,9 @@ public struct IDTokenVerifier: Sendable {
     /// ``CompactJWS`` instead, so both paths accept and refuse the same tokens.
     public func verify(_ token: String, rules: IDTokenRules, accessToken: String?, now: Date = Date()) async throws -> IDTokenClaims {
         let claims: IDTokenClaims, algorithm: String
-        // The common case in one synchronous step: the scan, and the signature
-        // checked with the client secret or a cached key. A token whose keys
-        // must be fetched first takes the full path, with the same result.
-        let fast = try ScannedIDToken.scan(token) { scanned -> (IDTokenClaims, String)? in
-            guard let algorithm = try signature.verifyWithoutFetching(scanned) else { return nil }
-            return (try IDTokenClaims(scanned.claims), algorithm.name)
-        }
-        if let (scannedClaims, checked) = fast ?? nil {
-            claims = scannedClaims
-            algorithm = checked
+        if let verified = try verifyWithoutFetching(token) {
+            claims = verified.claims
+            algorithm = verified.algorithm.name
         } else {
             let (jws, checked) = try await signature.verify(token)
             claims = try IDTokenClaims(claims: jws.claims)
@@ -43,5 +36,28 @@ public struct IDTokenVerifier: Sendable {
         try rules.check(claims, now: now)
         if let accessToken { try IDTokenRules.checkAccessTokenHash(claims, accessToken: accessToken, algorithm: algorithm) }
         return claims
+    }
+
+    /// The common case in one synchronous step: the scan, and the signature
+    /// checked with the client secret or a cached key. Nil when the full path
+    /// must decide: a token the scan leaves to the full parser, or one whose
+    /// keys must be fetched first (the full path then gives the same result).
+    private func verifyWithoutFetching(_ token: String) throws -> ScannedVerification? {
+        try Self.verifyWithoutFetching(token, signature)
+    }
+
+    /// Static, so that the scan's closure captures only the signature check.
+    private static func verifyWithoutFetching(_ token: String, _ signature: JWSSignatureVerifier) throws -> ScannedVerification? {
+        var verified: ScannedVerification?
+        _ = try ScannedIDToken.scan(token) { scanned in
+            guard let algorithm = try signature.verifyWithoutFetching(scanned) else { return }
+            verified = ScannedVerification(claims: try IDTokenClaims(scanned.claims), algorithm: algorithm)
+        }
+        return verified
+    }
+
+    private struct ScannedVerification {
+        let claims: IDTokenClaims
+        let algorithm: JWSAlgorithm
     }
 }

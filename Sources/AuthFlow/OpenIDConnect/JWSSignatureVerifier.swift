@@ -7,28 +7,44 @@ import Foundation
 /// client secret.
 public struct JWSSignatureVerifier: Sendable {
     /// Keys of the issuer, when it has a `jwks_uri`.
-    public let keys: KeySetCache?
+    public var keys: KeySetCache? { policy.keys }
     /// Algorithms accepted, before intersecting with ``providerAlgorithms``.
-    public let acceptedAlgorithms: Set<String>
+    public var acceptedAlgorithms: Set<String> { policy.acceptedAlgorithms }
     /// What the provider publishes for this kind of token, when it does.
-    public let providerAlgorithms: Set<String>?
-    let clientSecret: String?
+    public var providerAlgorithms: Set<String>? { policy.providerAlgorithms }
+    var clientSecret: String? { policy.clientSecret }
     /// Every algorithm that passes ``checkedAlgorithm(_:)``: the common case is one mask test.
-    private let allowedAlgorithms: JWSAlgorithmSet
+    private var allowedAlgorithms: JWSAlgorithmSet { policy.allowedAlgorithms }
+    /// All of it behind one reference, so that copying a verifier (into a
+    /// closure, a task, another verifier) is one retain.
+    private let policy: Policy
+
+    private final class Policy: Sendable {
+        let keys: KeySetCache?
+        let acceptedAlgorithms: Set<String>
+        let providerAlgorithms: Set<String>?
+        let clientSecret: String?
+        let allowedAlgorithms: JWSAlgorithmSet
+
+        init(keys: KeySetCache?, acceptedAlgorithms: Set<String>, providerAlgorithms: Set<String>?, clientSecret: String?) {
+            self.keys = keys
+            self.acceptedAlgorithms = acceptedAlgorithms
+            self.providerAlgorithms = providerAlgorithms
+            self.clientSecret = clientSecret
+            var allowed = JWSAlgorithmSet(names: acceptedAlgorithms)
+            if let providerAlgorithms { allowed = allowed.intersection(JWSAlgorithmSet(names: providerAlgorithms)) }
+            if clientSecret == nil { allowed = allowed.subtracting(.symmetric) }
+            allowedAlgorithms = allowed
+        }
+    }
 
     /// Creates a verifier. `acceptedAlgorithms` defaults to every asymmetric
     /// algorithm AuthFlow supports (RS/PS 256/384/512, ES256/384, EdDSA),
     /// plus HS256/384/512 when a client secret is given.
     public init(keys: KeySetCache?, clientSecret: String?, acceptedAlgorithms: Set<String>? = nil, providerAlgorithms: [String]? = nil) {
-        self.keys = keys
-        self.clientSecret = clientSecret
         let defaults = JWSVerifier.asymmetric.union(clientSecret == nil ? [] : JWSVerifier.symmetric)
-        self.acceptedAlgorithms = acceptedAlgorithms ?? defaults
-        self.providerAlgorithms = providerAlgorithms.map(Set.init)
-        var allowed = JWSAlgorithmSet(names: self.acceptedAlgorithms)
-        if let provider = self.providerAlgorithms { allowed = allowed.intersection(JWSAlgorithmSet(names: provider)) }
-        if clientSecret == nil { allowed = allowed.subtracting(.symmetric) }
-        allowedAlgorithms = allowed
+        policy = Policy(keys: keys, acceptedAlgorithms: acceptedAlgorithms ?? defaults, providerAlgorithms: providerAlgorithms.map(Set.init),
+                        clientSecret: clientSecret)
     }
 
     /// Parses `token` and checks its signature; returns it with its algorithm.
@@ -98,9 +114,11 @@ public struct JWSSignatureVerifier: Sendable {
     /// and none verifies.
     private func verify(_ jws: some SignedJWS, algorithm: JWSAlgorithm, with set: JSONWebKeySet) throws -> Bool {
         var fitted = false
-        for key in set.keys where key.fits(keyID: jws.keyID, algorithm: algorithm) {
+        let keys = set.keys, keyID = jws.keyID
+        // By index: the keys are read in place, not copied field by field.
+        for index in keys.indices where keys[index].fits(keyID: keyID, algorithm: algorithm) {
             fitted = true
-            if try JWSVerifier.verify(jws, algorithm: algorithm, key: key) { return true }
+            if try JWSVerifier.verify(jws, algorithm: algorithm, key: keys[index]) { return true }
         }
         if fitted { throw AuthFlowError.idToken(.signature, "the token's signature is invalid") }
         return false

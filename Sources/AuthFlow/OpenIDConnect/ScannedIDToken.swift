@@ -30,10 +30,10 @@ struct ScannedIDToken: SignedJWS {
         try body(signingInput, signature)
     }
 
-    /// Scans `token` and calls `body` with it; nil, without calling `body`,
+    /// Scans `token` and calls `body` with it; false, without calling `body`,
     /// when the full path must read the token (a token whose UTF-8 is not
     /// contiguous, as a bridged string's may not be, included).
-    static func scan<R>(_ token: String, _ body: (ScannedIDToken) throws -> R) rethrows -> R? {
+    static func scan(_ token: String, _ body: (ScannedIDToken) throws -> Void) rethrows -> Bool {
         try token.utf8.withContiguousStorageIfAvailable { utf8 in
             // The header is decoded into temporary storage too, since only
             // what its scan reads is kept; the payload into the array the claims keep.
@@ -41,15 +41,16 @@ struct ScannedIDToken: SignedJWS {
                   let header = Base64URL.withDecoded(parts.header, scanHeader) ?? nil,
                   let payload = Base64URL.decode(parts.payload),
                   let claims = PayloadClaims.scan(payload),
-                  let signatureCount = Base64URL.decodedLength(parts.signature.count) else { return nil }
+                  let signatureCount = Base64URL.decodedLength(parts.signature.count) else { return false }
             return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(signatureCount, 1)) { buffer in
-                guard Base64URL.decode(parts.signature, into: buffer) else { return nil }
+                guard Base64URL.decode(parts.signature, into: buffer) else { return false }
                 let signature = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[..<signatureCount]))
                 let signingInput = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: utf8[..<parts.signingInputCount]))
-                return try body(ScannedIDToken(knownAlgorithm: header.algorithm, keyID: header.keyID, hasCriticalHeader: header.critical,
-                                               claims: claims, signingInput: signingInput, signature: signature))
+                try body(ScannedIDToken(knownAlgorithm: header.algorithm, keyID: header.keyID, hasCriticalHeader: header.critical,
+                                        claims: claims, signingInput: signingInput, signature: signature))
+                return true
             }
-        } ?? nil
+        } ?? false
     }
 
     /// The header members the verifier reads. A token whose `alg` is missing,
