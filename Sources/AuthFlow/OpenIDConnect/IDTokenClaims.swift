@@ -154,7 +154,10 @@ public struct IDTokenClaims: Sendable, Equatable, Codable, CustomReflectable {
                                     authTime: IDTokenClaimValues.Reading<Double>, nonce: IDTokenClaimValues.Reading<S>,
                                     azp: IDTokenClaimValues.Reading<S>, atHash: IDTokenClaimValues.Reading<S>,
                                     acr: IDTokenClaimValues.Reading<S>) throws -> (audience: A, expiresAt: Date, issuedAt: Date, authTime: Date?) {
-        func typed<T>(_ reading: IDTokenClaimValues.Reading<T>, _ name: String, _ reason: AuthFlowError.Reason, _ kind: String) throws -> T? {
+        // Inlined: it runs for ten claims on every token.
+        @inline(__always)
+        func typed<T>(_ reading: IDTokenClaimValues.Reading<T>, _ name: StaticString, _ reason: AuthFlowError.Reason,
+                      _ kind: StaticString) throws -> T? {
             switch reading {
             case .absent: return nil
             case .value(let value): return value
