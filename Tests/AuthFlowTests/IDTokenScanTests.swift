@@ -279,6 +279,28 @@ struct IDTokenScanTests {
         }
     }
 
+    /// A plain ASCII claim against an expected value that is not ASCII but
+    /// canonically equivalent (the Kelvin sign is "K", the Greek question
+    /// mark is ";"): equal as Swift strings on both paths; different bytes
+    /// that are both plain are different.
+    @Test(arguments: [("K-app", "\u{212A}-app", true), ("a;b", "a\u{37E}b", true), ("K-app", "k-app", false),
+                      ("app", "app\u{301}", false), ("app", "ap", false), ("", "\u{212A}", false)])
+    func plainValuesAgainstNonASCIIExpectations(_ value: String, _ probe: String, _ equal: Bool) throws {
+        var claims = TestIDP.claims()
+        claims["aud"] = .string(value)
+        claims["azp"] = .string(value)
+        claims["iss"] = .string(value)
+        let text = jsonText(claims)
+        let scanned = try IDTokenClaims(try #require(PayloadClaims.scan(Array(text.utf8))))
+        let parsed = try IDTokenClaims(claims: try #require(JSONValue.object(from: Data(text.utf8))))
+        #expect(scanned.audienceContains(probe) == equal)
+        #expect(parsed.audienceContains(probe) == equal)
+        #expect(scanned.authorizedPartyEquals(probe) == equal)
+        #expect(parsed.authorizedPartyEquals(probe) == equal)
+        #expect(scanned.issuerEquals(probe) == equal)
+        #expect(parsed.issuerEquals(probe) == equal)
+    }
+
     /// The header scan reads `alg`, `kid` and `crit` as `CompactJWS` does.
     @Test(arguments: [
         #"{"alg":"ES256","kid":"ec1"}"#, #"{"kid":"ec1","typ":"JWT","alg":"ES256","x":{"y":[1]}}"#,

@@ -9,7 +9,7 @@ import Foundation
 //
 //   swift run -c release IDTokenLoop [iterations] [mode ...]
 //
-// modes: rs256 (IDTokenVerifier.verify), rs256-raw (swift-crypto only), hs256 (a
+// modes: rs256 (IDTokenVerifier.verify), rs256-raw (swift-crypto only), es256, es256-raw, hs256 (a
 // confidential client's HMAC-signed token), hs256-raw (HMAC only). Prints the mean time per
 // token for each (IDTOKENLOOP_ROUNDS rounds, default 10). `perf record` works on it directly.
 // RSA itself varies by up to 10 % between processes on this VM (placement in memory), so
@@ -19,7 +19,7 @@ let fixture = try Fixture()
 try await fixture.warm()
 let arguments = CommandLine.arguments.dropFirst()
 let iterations = arguments.first.flatMap { Int($0) } ?? 200_000
-let modes = arguments.count > 1 ? Array(arguments.dropFirst()) : ["rs256", "rs256-raw", "hs256", "hs256-raw"]
+let modes = arguments.count > 1 ? Array(arguments.dropFirst()) : ["rs256", "rs256-raw", "es256", "es256-raw", "hs256", "hs256-raw"]
 
 let secret = "a-client-secret-of-some-length-xyz"
 let hs256 = try Fixture.sign(header: #"{"alg":"HS256","typ":"JWT"}"#, claims: Fixture.claimsJSON()) { input in
@@ -54,6 +54,13 @@ func once(_ mode: String) async throws {
             return jwkKey.isValidSignature(signature, for: SHA256.hash(data: input), padding: .insecurePKCS1v1_5)
         }
         precondition(valid)
+    case "es256":
+        let claims = try await fixture.verifier.verify(fixture.es256.compact, rules: fixture.rules, accessToken: nil, now: Fixture.now)
+        precondition(claims.subject == "248289761001")
+    case "es256-raw":
+        let token = fixture.es256
+        let signature = try P256.Signing.ECDSASignature(rawRepresentation: token.signature)
+        precondition(fixture.p256PublicKey.isValidSignature(signature, for: SHA256.hash(data: token.signingInput)))
     case "parse":
         let parsed = try CompactJWS(fixture.rs256.compact)
         precondition(parsed.claims.count == 15)

@@ -120,11 +120,15 @@ final class PayloadClaims: Sendable {
     func equals(_ range: Range<Int>, plain: Bool, _ expected: String) -> Bool {
         var expected = expected
         let answer: Bool? = expected.withUTF8 { wanted in
-            guard plain, isPlainASCII(wanted) else { return nil }
+            guard plain else { return nil }
+            // The same bytes are the same string; different bytes are different
+            // strings only when both are plain (a non-ASCII scalar such as the
+            // Kelvin sign can be canonically equivalent to an ASCII letter).
             let content = Self.content(range)
-            guard content.count == wanted.count else { return false }
-            guard let base = wanted.baseAddress, !wanted.isEmpty else { return true }
-            return payload.withUnsafeBufferPointer { memcmp($0.baseAddress! + content.lowerBound, base, content.count) == 0 }
+            let same = content.count == wanted.count && (content.isEmpty || payload.withUnsafeBufferPointer {
+                memcmp($0.baseAddress! + content.lowerBound, wanted.baseAddress!, content.count) == 0
+            })
+            return same || isPlainASCII(wanted) ? same : nil
         }
         return answer ?? (string(at: range, plain: plain) == expected)
     }
