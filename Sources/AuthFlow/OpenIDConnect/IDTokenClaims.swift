@@ -100,7 +100,7 @@ public struct IDTokenClaims: Sendable, Equatable, Codable, CustomReflectable {
     public var all: [String: JSONValue] {
         switch storage {
         case .typed(let claims): claims.all
-        case .payload(let claims): claims.payload.withUnsafeBufferPointer { JSONParser.object($0) } ?? [:]
+        case .payload(let claims): claims.withPayload { JSONParser.object($0) } ?? [:]
         }
     }
 

@@ -10,9 +10,12 @@ import Foundation
 /// ``IDTokenClaimValues`` the full parser's dictionary gives, which is how the
 /// tests hold both paths to one reading.
 ///
-/// A class, so that the verifier's async frames pass one reference around
-/// instead of copying some 300 bytes of places at every step.
-final class PayloadClaims: Sendable {
+/// One reference, so that the verifier's frames pass a pointer around instead
+/// of copying some 300 bytes of places at every step, to a `ManagedBuffer`,
+/// so that the places and the decoded payload are one allocation. The buffer
+/// is never written after ``scan(base64URL:)`` returns, which is what makes
+/// sharing it across tasks safe.
+struct PayloadClaims: Sendable {
     /// Where a string claim is: the range of its JSON string (quotes
     /// included), and whether its content is plain (printable ASCII without
     /// escapes: its bytes are then the string's UTF-8).
@@ -34,7 +37,7 @@ final class PayloadClaims: Sendable {
     typealias Number = IDTokenClaimValues.Reading<Double>
 
     /// What the scan found, filled in as it goes.
-    fileprivate struct Places {
+    struct Places {
         var iss = Text.absent, sub = Text.absent, nonce = Text.absent, azp = Text.absent, atHash = Text.absent
         var acr = Text.absent, name = Text.absent, email = Text.absent, preferredUsername = Text.absent
         var exp = Number.absent, iat = Number.absent, authTime = Number.absent
@@ -42,50 +45,81 @@ final class PayloadClaims: Sendable {
         var amr: Range<Int>?
     }
 
-    /// The decoded payload, a JSON object.
-    let payload: [UInt8]
-    let iss: Text, sub: Text, nonce: Text, azp: Text, atHash: Text, acr: Text, name: Text, email: Text, preferredUsername: Text
-    let exp: Number, iat: Number, authTime: Number
-    let aud: Audience
-    /// The range of `amr` when it is an array.
-    let amr: Range<Int>?
-
-    private init(payload: [UInt8], places: Places) {
-        self.payload = payload
-        iss = places.iss
-        sub = places.sub
-        nonce = places.nonce
-        azp = places.azp
-        atHash = places.atHash
-        acr = places.acr
-        name = places.name
-        email = places.email
-        preferredUsername = places.preferredUsername
-        exp = places.exp
-        iat = places.iat
-        authTime = places.authTime
-        aud = places.aud
-        amr = places.amr
+    /// The payload's length and the places; the payload's bytes follow it.
+    struct Header {
+        var count: Int
+        var places = Places()
     }
 
-    /// Scans `payload` (see ``JSONParser/scanObject(_:_:)``); nil when the
-    /// full parser must read it instead.
+    /// The places and the payload in one allocation.
+    final class Storage: ManagedBuffer<Header, UInt8> {}
+
+    /// Written only while ``scan(count:filling:)`` builds it, read-only after.
+    nonisolated(unsafe) private let storage: Storage
+
+    private init(storage: Storage) {
+        self.storage = storage
+    }
+
+    private func place<T>(_ read: (borrowing Places) -> T) -> T {
+        storage.withUnsafeMutablePointerToHeader { read($0.pointee.places) }
+    }
+
+    var iss: Text { place { $0.iss } }
+    var sub: Text { place { $0.sub } }
+    var nonce: Text { place { $0.nonce } }
+    var azp: Text { place { $0.azp } }
+    var atHash: Text { place { $0.atHash } }
+    var acr: Text { place { $0.acr } }
+    var name: Text { place { $0.name } }
+    var email: Text { place { $0.email } }
+    var preferredUsername: Text { place { $0.preferredUsername } }
+    var exp: Number { place { $0.exp } }
+    var iat: Number { place { $0.iat } }
+    var authTime: Number { place { $0.authTime } }
+    var aud: Audience { place { $0.aud } }
+    /// The range of `amr` when it is an array.
+    var amr: Range<Int>? { place { $0.amr } }
+
+    /// Calls `body` with the decoded payload, a JSON object.
+    func withPayload<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try storage.withUnsafeMutablePointers { header, bytes in try body(UnsafeBufferPointer(start: bytes, count: header.pointee.count)) }
+    }
+
+    /// Decodes a base64url payload segment into a new buffer and scans it (see
+    /// ``JSONParser/scanObject(_:_:)``); nil when the segment is not base64url
+    /// or the full parser must read the payload instead.
+    static func scan(base64URL segment: UnsafeBufferPointer<UInt8>) -> PayloadClaims? {
+        guard let count = Base64URL.decodedLength(segment.count) else { return nil }
+        return scan(count: count) { Base64URL.decode(segment, into: $0) }
+    }
+
+    /// Scans a decoded payload (the tests' entry).
     static func scan(_ payload: [UInt8]) -> PayloadClaims? {
-        var places = Places()
-        let scanned = payload.withUnsafeBufferPointer { bytes in
-            JSONParser.scanObject(bytes) { name, parser throws(JSONParser.Failure) in
+        scan(count: payload.count) { buffer in
+            _ = buffer.initialize(from: payload)
+            return true
+        }
+    }
+
+    private static func scan(count: Int, filling fill: (UnsafeMutableBufferPointer<UInt8>) -> Bool) -> PayloadClaims? {
+        let storage = unsafeDowncast(Storage.create(minimumCapacity: count) { _ in Header(count: count) }, to: Storage.self)
+        let scanned = storage.withUnsafeMutablePointers { header, bytes in
+            let buffer = UnsafeMutableBufferPointer(start: bytes, count: count)
+            guard fill(buffer) else { return false }
+            return JSONParser.scanObject(UnsafeBufferPointer(buffer)) { name, parser throws(JSONParser.Failure) in
                 guard let claim = IDTokenClaimValues.Claim(name) else { return try parser.skipValue() }
-                try places.read(claim, with: &parser)
+                try header.pointee.places.read(claim, with: &parser)
             }
         }
-        return scanned ? PayloadClaims(payload: payload, places: places) : nil
+        return scanned ? PayloadClaims(storage: storage) : nil
     }
 
     // MARK: Reading values
 
     /// The JSON value at `range` of the payload (which the scan checked).
     func value(at range: Range<Int>) -> JSONValue {
-        payload.withUnsafeBufferPointer { bytes in
+        withPayload { bytes in
             (try? JSONParser.parse(UnsafeBufferPointer(rebasing: bytes[range]))) ?? .null
         }
     }
@@ -93,7 +127,7 @@ final class PayloadClaims: Sendable {
     /// The string whose JSON text is at `range`.
     func string(at range: Range<Int>, plain: Bool) -> String {
         if plain {
-            return payload.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[Self.content(range)]), as: UTF8.self) }
+            return withPayload { String(decoding: UnsafeBufferPointer(rebasing: $0[Self.content(range)]), as: UTF8.self) }
         }
         return value(at: range).stringValue ?? ""
     }
@@ -125,7 +159,7 @@ final class PayloadClaims: Sendable {
             // strings only when both are plain (a non-ASCII scalar such as the
             // Kelvin sign can be canonically equivalent to an ASCII letter).
             let content = Self.content(range)
-            let same = content.count == wanted.count && (content.isEmpty || payload.withUnsafeBufferPointer {
+            let same = content.count == wanted.count && (content.isEmpty || withPayload {
                 memcmp($0.baseAddress! + content.lowerBound, wanted.baseAddress!, content.count) == 0
             })
             return same || isPlainASCII(wanted) ? same : nil
@@ -139,7 +173,7 @@ final class PayloadClaims: Sendable {
         guard case .string(let range, let plain) = text else { return nil }
         guard plain else { return AuthFlow.constantTimeEquals(string(at: range, plain: false), expected) }
         var expected = expected
-        return payload.withUnsafeBufferPointer { bytes in
+        return withPayload { bytes in
             expected.withUTF8 { AuthFlow.constantTimeEquals(UnsafeBufferPointer(rebasing: bytes[Self.content(range)]), $0) }
         }
     }

@@ -36,11 +36,10 @@ struct ScannedIDToken: SignedJWS {
     static func scan(_ token: String, _ body: (ScannedIDToken) throws -> Void) rethrows -> Bool {
         try token.utf8.withContiguousStorageIfAvailable { utf8 in
             // The header is decoded into temporary storage too, since only
-            // what its scan reads is kept; the payload into the array the claims keep.
+            // what its scan reads is kept; the payload into the claims' own storage.
             guard let parts = CompactJWS.segments(of: utf8, checkingSignature: false),
                   let header = Base64URL.withDecoded(parts.header, scanHeader) ?? nil,
-                  let payload = Base64URL.decode(parts.payload),
-                  let claims = PayloadClaims.scan(payload),
+                  let claims = PayloadClaims.scan(base64URL: parts.payload),
                   let signatureCount = Base64URL.decodedLength(parts.signature.count) else { return false }
             return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(signatureCount, 1)) { buffer in
                 guard Base64URL.decode(parts.signature, into: buffer) else { return false }
