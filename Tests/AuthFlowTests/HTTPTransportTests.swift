@@ -5,9 +5,10 @@ import Testing
 /// `URLSessionTransport` against local sockets.
 @Suite struct HTTPTransportTests {
     @Test func closedPortIsNetworkError() async throws {
-        let port = try closedLoopbackPort()
-        await expectError(.network) {
-            try await URLSessionTransport().send(HTTPRequest(method: "GET", url: url("http://127.0.0.1:\(port)/x"), timeout: 5))
+        try await withRefusingLoopbackPort { port in
+            await expectError(.network) {
+                try await URLSessionTransport().send(HTTPRequest(method: "GET", url: url("http://127.0.0.1:\(port)/x"), timeout: 5))
+            }
         }
     }
 

@@ -140,11 +140,11 @@ final class LocalHTTPServer: @unchecked Sendable {
 }
 
 /// A socket bound to 127.0.0.1 on an ephemeral port (not yet listening).
-func bindLoopbackSocket() throws -> (fd: Int32, port: Int) {
+func bindLoopbackSocket(reusingAddress: Bool = true) throws -> (fd: Int32, port: Int) {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw POSIXError(.EMFILE) }
     var yes: Int32 = 1
-    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+    if reusingAddress { setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size)) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = 0
@@ -172,9 +172,14 @@ final class SilentServer: @unchecked Sendable {
     func stop() { close(fd) }
 }
 
-/// A port on 127.0.0.1 that nothing listens on (bound, then released).
-func closedLoopbackPort() throws -> Int {
-    let (fd, port) = try bindLoopbackSocket()
-    close(fd)
-    return port
+/// A port on 127.0.0.1 that refuses connections for as long as `body` runs:
+/// a socket bound to it that never listens (a connection gets a reset). It is
+/// bound without `SO_REUSEADDR`, so no other socket, not even a test server
+/// started in parallel, can take the port meanwhile (closing a socket and then
+/// connecting to its port raced with them).
+@discardableResult
+func withRefusingLoopbackPort<R>(_ body: (Int) async throws -> R) async throws -> R {
+    let (fd, port) = try bindLoopbackSocket(reusingAddress: false)
+    defer { close(fd) }
+    return try await body(port)
 }
