@@ -34,8 +34,9 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
-        // The runtime's own cost of waking 10 000 waiters, for reading SessionRefresh.
-        .executableTarget(name: "FanOutBaseline"),
+        // The runtime's own cost of waking 10 000 waiters, for reading SessionRefresh, and
+        // the same shape with AuthSession callers outside the harness.
+        .executableTarget(name: "FanOutBaseline", dependencies: [.product(name: "AuthFlow", package: "AuthFlow")]),
         .executableTarget(
             name: "IDTokenValidation",
             dependencies: [

@@ -1,15 +1,20 @@
+import AuthFlow
 import Dispatch
 import Foundation
 
-// The floor under the SessionRefresh figures, without AuthFlow: 10 000 unstructured
-// tasks await one Task's value, which becomes available after 6 ms (about the
-// benchmark's refresh round trip). Per waiter: completion − max(its start, the moment
-// the value was ready), the same "added latency" SessionRefresh reports.
+// The floor under the SessionRefresh figures. `task`: without AuthFlow, 10 000
+// unstructured tasks await one Task's value, which becomes available after 6 ms (about
+// the benchmark's refresh round trip). `session`: the same shape with AuthFlow, 10 000
+// unstructured tasks call `freshAccessToken()` on an expired `AuthSession` whose token
+// endpoint is an in-memory transport that answers after 6 ms (no sockets, no harness).
+// Per caller: completion − max(its start, the moment the value was ready, or the
+// response left the transport), the same "added latency" SessionRefresh reports.
 //
-//   swift run -c release FanOutBaseline [rounds]
+//   swift run -c release FanOutBaseline [rounds] [task|session ...]
 
 let callers = 10_000
 let rounds = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 20
+let modes = CommandLine.arguments.count > 2 ? Array(CommandLine.arguments.dropFirst(2)) : ["task", "session"]
 
 @inline(__always) func nowNanos() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
@@ -42,29 +47,70 @@ final class ReadyTime: @unchecked Sendable {
     var current: UInt64 { lock.withLock { value } }
 }
 
-let results = Results()
-for _ in 0..<rounds {
+/// A token endpoint in memory: answers every request after 6 ms with new tokens, and
+/// notes when the response left it and how many requests it got.
+final class DelayedTokenEndpoint: HTTPTransport, @unchecked Sendable {
     let ready = ReadyTime()
-    let value = Task { () -> String in
-        try? await Task.sleep(nanoseconds: 6_000_000)
+    private let lock = NSLock()
+    private var count = 0
+    var requests: Int { lock.withLock { count } }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try await Task.sleep(nanoseconds: 6_000_000)
+        let n = lock.withLock { count += 1; return count }
+        let body = #"{"access_token":"at-\#(n)","token_type":"Bearer","expires_in":3600,"refresh_token":"rt-\#(n)"}"#
         ready.set(nowNanos())
-        return "token"
+        return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Data(body.utf8))
     }
+}
+
+/// One round of `callers` tasks, each running `call` and recording its added latency.
+func fanOut(_ results: Results, ready: ReadyTime, _ call: @escaping @Sendable () async throws -> String) async {
     await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
         results.start(count: callers, finished: finished)
         for _ in 0..<callers {
             Task {
                 let start = nowNanos()
-                let token = await value.value
+                let token = try await call()
                 let end = nowNanos()
-                precondition(token == "token")
+                precondition(!token.isEmpty)
                 let from = max(start, ready.current)
                 results.record(end > from ? end - from : 0)
             }
         }
     }
 }
-let sorted = results.all().sorted()
-func percentile(_ p: Double) -> Double { Double(sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]) / 1_000_000 }
-print(String(format: "%d rounds × %d waiters: added latency p50 %.2f ms, p99 %.2f ms, max %.2f ms",
-             rounds, callers, percentile(0.5), percentile(0.99), Double(sorted.last ?? 0) / 1_000_000))
+
+for mode in modes {
+    let results = Results()
+    for _ in 0..<rounds {
+        switch mode {
+        case "task":
+            let ready = ReadyTime()
+            let value = Task { () -> String in
+                try? await Task.sleep(nanoseconds: 6_000_000)
+                ready.set(nowNanos())
+                return "token"
+            }
+            await fanOut(results, ready: ready) { await value.value }
+        case "session":
+            let endpoint = DelayedTokenEndpoint()
+            let metadata = ProviderMetadata(issuer: nil, authorizationEndpoint: URL(string: "https://id.example.com/authorize")!,
+                                            tokenEndpoint: URL(string: "https://id.example.com/token")!)
+            let client = try OAuthClient(metadata: metadata, clientID: "bench-client", transport: endpoint)
+            let json = #"{"access_token":"at-expired","token_type":"Bearer","expires_in":3600,"refresh_token":"rt-0"}"#
+            var token = try TokenResponse(json: Data(json.utf8), requestedScopes: [])
+            token.expiresAt = Date(timeIntervalSinceNow: -3600)
+            let session = AuthSession(client: client, store: MemoryCredentialStore(Credentials(issuer: nil, clientID: "bench-client",
+                                                                                             token: token, idToken: nil)))
+            await fanOut(results, ready: endpoint.ready) { try await session.freshAccessToken() }
+            precondition(endpoint.requests == 1, "one token request per round")
+        default:
+            fatalError("unknown mode \(mode)")
+        }
+    }
+    let sorted = results.all().sorted()
+    func percentile(_ p: Double) -> Double { Double(sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]) / 1_000_000 }
+    print(String(format: "%@: %d rounds × %d callers: added latency p50 %.2f ms, p99 %.2f ms, max %.2f ms",
+                 mode, rounds, callers, percentile(0.5), percentile(0.99), Double(sorted.last ?? 0) / 1_000_000))
+}
