@@ -53,7 +53,7 @@ extension JSONParser {
         if try peek() == UInt8(ascii: "}") {
             index += 1
         } else {
-            while true {
+            repeat {
                 guard try peek() == UInt8(ascii: "\""), let name = plainName(), count < seen.count,
                       name.count <= UInt16.max, bytes.count <= UInt32.max else { return false }
                 // Duplicate names: a 64-bit filter over the keys says when a name
@@ -70,22 +70,9 @@ extension JSONParser {
                 filter |= bit
                 seen[count] = SeenName(key: key, start: UInt32(name.lowerBound))
                 count += 1
-                skipWhitespace()
-                guard try peek() == UInt8(ascii: ":") else { return false }
-                index += 1
-                skipWhitespace()
+                try expectNameSeparator()
                 try member(UnsafeBufferPointer(rebasing: bytes[name]), &self)
-                skipWhitespace()
-                let byte = try peek()
-                index += 1
-                if byte == UInt8(ascii: ",") {
-                    skipWhitespace()
-                } else if byte == UInt8(ascii: "}") {
-                    break
-                } else {
-                    return false
-                }
-            }
+            } while try nextMember(closing: UInt8(ascii: "}"))
         }
         depth -= 1
         skipWhitespace()

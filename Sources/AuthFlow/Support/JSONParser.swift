@@ -145,27 +145,13 @@ struct JSONParser {
         // One allocation for the stack instead of one per doubling.
         if members.capacity == 0 { members.reserveCapacity(16) }
         let base = members.count
-        while true {
+        repeat {
             guard try peek() == UInt8(ascii: "\"") else { throw unexpected() }
             let name = try parseString()
-            skipWhitespace()
-            guard try peek() == UInt8(ascii: ":") else { throw unexpected() }
-            index += 1
-            skipWhitespace()
+            try expectNameSeparator()
             let value = try parseValue()
             members.append((name, value))
-            skipWhitespace()
-            let byte = try peek()
-            index += 1
-            if byte == UInt8(ascii: ",") {
-                skipWhitespace()
-            } else if byte == UInt8(ascii: "}") {
-                break
-            } else {
-                index -= 1
-                throw unexpected()
-            }
-        }
+        } while try nextMember(closing: UInt8(ascii: "}"))
         var object = [String: JSONValue](minimumCapacity: members.count - base)
         for member in members[base...] {
             if object.updateValue(member.value, forKey: member.name) != nil {
@@ -200,21 +186,34 @@ struct JSONParser {
             depth -= 1
             return
         }
-        while true {
+        repeat {
             try element(&self)
-            skipWhitespace()
-            let byte = try peek()
-            index += 1
-            if byte == UInt8(ascii: ",") {
-                skipWhitespace()
-            } else if byte == UInt8(ascii: "]") {
-                break
-            } else {
-                index -= 1
-                throw unexpected()
-            }
-        }
+        } while try nextMember(closing: UInt8(ascii: "]"))
         depth -= 1
+    }
+
+    /// After a member name: the `:` and the whitespace around it.
+    @inline(__always) mutating func expectNameSeparator() throws(Failure) {
+        skipWhitespace()
+        guard try peek() == UInt8(ascii: ":") else { throw unexpected() }
+        index += 1
+        skipWhitespace()
+    }
+
+    /// After a member or an element: consumes a `,` (true: another follows,
+    /// whitespace skipped) or the container's `closing` byte (false); anything
+    /// else is an error at that byte.
+    @inline(__always) mutating func nextMember(closing: UInt8) throws(Failure) -> Bool {
+        skipWhitespace()
+        let byte = try peek()
+        if byte == UInt8(ascii: ",") {
+            index += 1
+            skipWhitespace()
+            return true
+        }
+        guard byte == closing else { throw unexpected() }
+        index += 1
+        return false
     }
 
     mutating func enterContainer() throws(Failure) {
