@@ -44,11 +44,11 @@ import Testing
         #expect(set.keys.map(\.keyID) == ["r", "e", "e3", "o"])
         #expect(set.keys.map(\.keyType) == ["RSA", "EC", "EC", "OKP"])
         #expect(set.keys.first?.algorithm == "RS256")
-        #expect(set.candidates(keyID: nil, algorithm: "ES256").map(\.keyID) == ["e"])
-        #expect(set.candidates(keyID: nil, algorithm: "RS256").map(\.keyID) == ["r"])
-        #expect(set.candidates(keyID: nil, algorithm: "PS256").isEmpty)
-        #expect(set.candidates(keyID: "o", algorithm: "EdDSA").map(\.keyID) == ["o"])
-        #expect(set.candidates(keyID: "e", algorithm: "ES384").isEmpty)
+        #expect(set.candidates(keyID: nil, algorithm: .es256).map(\.keyID) == ["e"])
+        #expect(set.candidates(keyID: nil, algorithm: .rs256).map(\.keyID) == ["r"])
+        #expect(set.candidates(keyID: nil, algorithm: .ps256).isEmpty)
+        #expect(set.candidates(keyID: "o", algorithm: .edDSA).map(\.keyID) == ["o"])
+        #expect(set.candidates(keyID: "e", algorithm: .es384).isEmpty)
     }
 
     /// A key's `alg` narrows what it verifies; an `alg` of another key type,
@@ -153,7 +153,7 @@ import Testing
 
 private extension JSONWebKeySet {
     /// The keys the verifier would try for a token with this `kid` (nil: any) and algorithm.
-    func candidates(keyID: String?, algorithm: String) -> [JSONWebKey] {
+    func candidates(keyID: String?, algorithm: JWSAlgorithm) -> [JSONWebKey] {
         keys.filter { $0.fits(keyID: keyID, algorithm: algorithm) }
     }
 }

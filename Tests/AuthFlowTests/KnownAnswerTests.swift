@@ -111,23 +111,23 @@ import Testing
     @Test func rfc7515A2RS256Verifies() throws {
         let key = try Self.key(Self.rfc7515RSAKey)
         #expect(key.keyType == "RSA")
-        #expect(key.fits("RS256"))
+        #expect(key.fits(.rs256))
         let jws = try CompactJWS(Self.rfc7515RS256)
         #expect(jws.algorithm == "RS256")
         #expect(jws.claims["iss"] == .string("joe"))
         #expect(jws.claims["exp"] == .number(1_300_819_380))
         #expect(jws.claims["http://example.com/is_root"] == .bool(true))
-        #expect(try JWSVerifier.verify(jws, algorithm: "RS256", key: key))
+        #expect(try JWSVerifier.verify(jws, algorithm: .rs256, key: key))
     }
 
     @Test func rfc7515A2RS256FlippedSignatureFails() throws {
         let key = try Self.key(Self.rfc7515RSAKey)
         let jws = try CompactJWS(Self.flipped(Self.rfc7515RS256))
-        #expect(try JWSVerifier.verify(jws, algorithm: "RS256", key: key) == false)
+        #expect(try JWSVerifier.verify(jws, algorithm: .rs256, key: key) == false)
     }
 
-    @Test(arguments: ["RS384", "RS512", "PS256"])
-    func rfc7515A2RS256UnderAnotherRSAAlgorithmFails(_ algorithm: String) throws {
+    @Test(arguments: [JWSAlgorithm.rs384, .rs512, .ps256])
+    func rfc7515A2RS256UnderAnotherRSAAlgorithmFails(_ algorithm: JWSAlgorithm) throws {
         let key = try Self.key(Self.rfc7515RSAKey)
         let jws = try CompactJWS(Self.rfc7515RS256)
         #expect(try JWSVerifier.verify(jws, algorithm: algorithm, key: key) == false)
@@ -136,8 +136,8 @@ import Testing
     /// With an RSA key, `JWSVerifier.verify` itself refuses a non-RSA
     /// algorithm (it does not rely on `JSONWebKey.fits` having filtered the
     /// keys first, which the public path also does).
-    @Test(arguments: ["ES256", "HS256"])
-    func rfc7515A2RS256UnderANonRSAAlgorithmFails(_ algorithm: String) throws {
+    @Test(arguments: [JWSAlgorithm.es256, .hs256])
+    func rfc7515A2RS256UnderANonRSAAlgorithmFails(_ algorithm: JWSAlgorithm) throws {
         let key = try Self.key(Self.rfc7515RSAKey)
         #expect(!key.fits(algorithm))
         let jws = try CompactJWS(Self.rfc7515RS256)
@@ -150,7 +150,7 @@ import Testing
         // Same signature, payload re-encoded without the CRLF/space formatting.
         let payload = Base64URL.encode(Array(#"{"iss":"joe","exp":1300819380,"http://example.com/is_root":true}"#.utf8))
         let token = "eyJhbGciOiJSUzI1NiJ9." + payload + "." + Self.rfc7515RS256.split(separator: ".")[2]
-        #expect(try JWSVerifier.verify(CompactJWS(token), algorithm: "RS256", key: key) == false)
+        #expect(try JWSVerifier.verify(CompactJWS(token), algorithm: .rs256, key: key) == false)
     }
 
     // MARK: RFC 7515 A.3 — ES256
@@ -158,24 +158,24 @@ import Testing
     @Test func rfc7515A3ES256Verifies() throws {
         let key = try Self.key(Self.rfc7515ECKey)
         #expect(key.keyType == "EC")
-        #expect(key.fits("ES256"))
-        #expect(!key.fits("ES384"))
+        #expect(key.fits(.es256))
+        #expect(!key.fits(.es384))
         let jws = try CompactJWS(Self.rfc7515ES256)
         #expect(jws.algorithm == "ES256")
         #expect(jws.signature.count == 64)
-        #expect(try JWSVerifier.verify(jws, algorithm: "ES256", key: key))
+        #expect(try JWSVerifier.verify(jws, algorithm: .es256, key: key))
     }
 
     @Test func rfc7515A3ES256FlippedSignatureFails() throws {
         let key = try Self.key(Self.rfc7515ECKey)
         let jws = try CompactJWS(Self.flipped(Self.rfc7515ES256))
-        #expect(try JWSVerifier.verify(jws, algorithm: "ES256", key: key) == false)
+        #expect(try JWSVerifier.verify(jws, algorithm: .es256, key: key) == false)
     }
 
     @Test func rfc7515A3ES256WithTheRSAKeyFails() throws {
         let rsa = try Self.key(Self.rfc7515RSAKey)
         let jws = try CompactJWS(Self.rfc7515ES256)
-        #expect(try JWSVerifier.verify(jws, algorithm: "ES256", key: rsa) == false)
+        #expect(try JWSVerifier.verify(jws, algorithm: .es256, key: rsa) == false)
     }
 
     /// The RFC tokens also pass the public path: algorithm checks, key lookup
@@ -222,7 +222,7 @@ import Testing
     @Test func rfc8037A5Ed25519SignatureVerifiesWithParsedKey() throws {
         let key = try Self.key(Self.rfc8037Key)
         #expect(key.keyType == "OKP")
-        #expect(key.fits("EdDSA"))
+        #expect(key.fits(.edDSA))
         guard case .ed25519(let publicKey) = key.material else {
             Issue.record("the RFC 8037 key was not parsed as Ed25519")
             return
@@ -246,7 +246,7 @@ import Testing
     @Test func rfc7520S42PS384SignatureVerifiesWithParsedKey() throws {
         let key = try Self.key(Self.rfc7520RSAKey)
         #expect(key.keyID == "bilbo.baggins@hobbiton.example")
-        #expect(key.fits("PS384"))
+        #expect(key.fits(.ps384))
         guard case .rsa(let publicKey, let bits) = key.material else {
             Issue.record("the RFC 7520 key was not parsed as a usable RSA key")
             return

@@ -25,7 +25,7 @@ public struct IDTokenVerifier: Sendable {
     /// ``CompactJWS`` instead, so both paths accept and refuse the same tokens.
     public func verify(_ token: String, rules: IDTokenRules, accessToken: String?, now: Date = Date()) async throws -> IDTokenClaims {
         let claims: IDTokenClaims, algorithm: String
-        if let verified = try verifyWithoutFetching(token) {
+        if let verified = try Self.verifyWithoutFetching(token, signature) {
             claims = verified.claims
             algorithm = verified.algorithm.name
         } else {
@@ -42,10 +42,6 @@ public struct IDTokenVerifier: Sendable {
     /// checked with the client secret or a cached key. Nil when the full path
     /// must decide: a token the scan leaves to the full parser, or one whose
     /// keys must be fetched first (the full path then gives the same result).
-    private func verifyWithoutFetching(_ token: String) throws -> ScannedVerification? {
-        try Self.verifyWithoutFetching(token, signature)
-    }
-
     /// Static, so that the scan's closure captures only the signature check.
     private static func verifyWithoutFetching(_ token: String, _ signature: JWSSignatureVerifier) throws -> ScannedVerification? {
         var verified: ScannedVerification?

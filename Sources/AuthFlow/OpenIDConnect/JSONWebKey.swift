@@ -86,16 +86,6 @@ public struct JSONWebKey: Sendable {
     func fits(_ algorithm: JWSAlgorithm) -> Bool {
         usableAlgorithms.contains(algorithm)
     }
-
-    /// `fits(_:)` by `alg` name; false for a name AuthFlow cannot verify.
-    func fits(_ name: String) -> Bool {
-        JWSAlgorithm(name: name).map(fits) ?? false
-    }
-
-    /// `fits(keyID:algorithm:)` by `alg` name.
-    func fits(keyID: String?, algorithm name: String) -> Bool {
-        JWSAlgorithm(name: name).map { fits(keyID: keyID, algorithm: $0) } ?? false
-    }
 }
 
 /// A JWK Set: the usable signature keys of a `jwks_uri` document.

@@ -65,6 +65,11 @@ enum JWSAlgorithm: UInt8, CaseIterable, Sendable {
         default: false
         }
     }
+
+    /// The names of the algorithms verified with public keys, as the public API takes them.
+    static let asymmetricNames = Set(allCases.filter { !$0.isSymmetric }.map(\.name))
+    /// The names of the HMAC algorithms, usable only by a client that has a secret.
+    static let symmetricNames = Set(allCases.filter(\.isSymmetric).map(\.name))
 }
 
 /// A set of ``JWSAlgorithm``s as one bit each, so that the policy check on
@@ -93,7 +98,7 @@ struct JWSAlgorithmSet: Sendable, Equatable {
     /// RSA signatures, PKCS #1 v1.5 and PSS.
     static let rsa = JWSAlgorithmSet([.rs256, .rs384, .rs512, .ps256, .ps384, .ps512])
     /// HMAC with the client secret.
-    static let symmetric = JWSAlgorithmSet([.hs256, .hs384, .hs512])
+    static let symmetric = JWSAlgorithmSet(JWSAlgorithm.allCases.filter(\.isSymmetric))
     /// Every algorithm.
     static let all = JWSAlgorithmSet(JWSAlgorithm.allCases)
 }

@@ -42,7 +42,7 @@ public struct JWSSignatureVerifier: Sendable {
     /// algorithm AuthFlow supports (RS/PS 256/384/512, ES256/384, EdDSA),
     /// plus HS256/384/512 when a client secret is given.
     public init(keys: KeySetCache?, clientSecret: String?, acceptedAlgorithms: Set<String>? = nil, providerAlgorithms: [String]? = nil) {
-        let defaults = JWSVerifier.asymmetric.union(clientSecret == nil ? [] : JWSVerifier.symmetric)
+        let defaults = JWSAlgorithm.asymmetricNames.union(clientSecret == nil ? [] : JWSAlgorithm.symmetricNames)
         policy = Policy(keys: keys, acceptedAlgorithms: acceptedAlgorithms ?? defaults, providerAlgorithms: providerAlgorithms.map(Set.init),
                         clientSecret: clientSecret)
     }
@@ -55,9 +55,8 @@ public struct JWSSignatureVerifier: Sendable {
 
     /// Checks the signature of a parsed JWS; returns its algorithm.
     func verifySignature(of jws: some SignedJWS) async throws -> JWSAlgorithm {
-        if let algorithm = try verifyWithoutFetching(jws) { return algorithm }
         let algorithm = try checkedAlgorithm(jws)
-        try await verifyWithKeys(jws, algorithm: algorithm)
+        if try !verifyWithoutFetching(jws, algorithm: algorithm) { try await verifyWithKeys(jws, algorithm: algorithm) }
         return algorithm
     }
 
@@ -67,6 +66,12 @@ public struct JWSSignatureVerifier: Sendable {
     /// cached, or no cached key fits the token).
     func verifyWithoutFetching(_ jws: some SignedJWS) throws -> JWSAlgorithm? {
         let algorithm = try checkedAlgorithm(jws)
+        return try verifyWithoutFetching(jws, algorithm: algorithm) ? algorithm : nil
+    }
+
+    /// The signature check after the algorithm's: true when verified with the
+    /// client secret or a cached key, false when the keys must be fetched.
+    private func verifyWithoutFetching(_ jws: some SignedJWS, algorithm: JWSAlgorithm) throws -> Bool {
         if jws.hasCriticalHeader {
             throw AuthFlowError.idToken(.malformed, "the token has critical header extensions AuthFlow does not understand")
         }
@@ -74,10 +79,10 @@ public struct JWSSignatureVerifier: Sendable {
             guard JWSVerifier.verifyHMAC(jws, algorithm: algorithm, secret: clientSecret) else {
                 throw AuthFlowError.idToken(.signature, "the token's signature is invalid")
             }
-            return algorithm
+            return true
         }
-        guard let cached = keys?.currentKeySet(), try verify(jws, algorithm: algorithm, with: cached) else { return nil }
-        return algorithm
+        guard let cached = keys?.currentKeySet() else { return false }
+        return try verify(jws, algorithm: algorithm, with: cached)
     }
 
     /// The token's `alg`, if this client and the provider accept it; `none`
@@ -87,10 +92,11 @@ public struct JWSSignatureVerifier: Sendable {
         guard let algorithm = jws.algorithm else { throw AuthFlowError.idToken(.malformed, "the token has no alg") }
         // Not allowed: find the exact reason.
         guard algorithm != "none" else { throw AuthFlowError.idToken(.algorithm, "unsigned tokens (alg none) are refused") }
-        if JWSVerifier.symmetric.contains(algorithm), clientSecret == nil {
+        let known = JWSAlgorithm(name: algorithm)
+        if known?.isSymmetric == true, clientSecret == nil {
             throw AuthFlowError.idToken(.algorithm, "\(algorithm) needs a client secret; this is a public client")
         }
-        guard acceptedAlgorithms.contains(algorithm), JWSVerifier.supported.contains(algorithm) else {
+        guard acceptedAlgorithms.contains(algorithm), known != nil else {
             throw AuthFlowError.idToken(.algorithm, "the algorithm \(algorithm) is not accepted")
         }
         if let providerAlgorithms, !providerAlgorithms.contains(algorithm) {

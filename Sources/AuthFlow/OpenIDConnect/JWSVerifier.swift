@@ -4,13 +4,6 @@ import Foundation
 
 /// Verifies compact JWS signatures with swift-crypto.
 enum JWSVerifier {
-    /// Algorithms AuthFlow can verify with public keys.
-    static let asymmetric: Set<String> = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "EdDSA"]
-    /// HMAC algorithms, usable only by a client that has a secret.
-    static let symmetric: Set<String> = ["HS256", "HS384", "HS512"]
-    /// Every algorithm AuthFlow can verify.
-    static let supported = asymmetric.union(symmetric)
-
     /// Checks the signature of `jws` with `key`. RSA keys under 2048 bits are refused.
     static func verify(_ jws: some SignedJWS, algorithm: JWSAlgorithm, key: JSONWebKey) throws -> Bool {
         try jws.withSignedParts { input, signatureBytes in
@@ -40,12 +33,6 @@ enum JWSVerifier {
                 return false
             }
         }
-    }
-
-    /// `verify(_:algorithm:key:)` by `alg` name; false for a name AuthFlow cannot verify.
-    static func verify(_ jws: some SignedJWS, algorithm name: String, key: JSONWebKey) throws -> Bool {
-        guard let algorithm = JWSAlgorithm(name: name) else { return false }
-        return try verify(jws, algorithm: algorithm, key: key)
     }
 
     /// Checks an HMAC signature with the client secret as the key.

@@ -23,7 +23,7 @@ public struct JWTVerifier: Sendable {
         self.issuer = issuer
         self.audience = audience
         self.leeway = leeway
-        signature = JWSSignatureVerifier(keys: keys, clientSecret: nil, acceptedAlgorithms: algorithms.subtracting(JWSVerifier.symmetric))
+        signature = JWSSignatureVerifier(keys: keys, clientSecret: nil, acceptedAlgorithms: algorithms.subtracting(JWSAlgorithm.symmetricNames))
     }
 
     /// Discovers `issuer` and verifies against its `jwks_uri`.

@@ -67,22 +67,12 @@ struct ScannedIDToken: SignedJWS {
             if name.equals("alg") {
                 header.algorithm = try parser.plainString().flatMap { JWSAlgorithm(utf8: $0) }
             } else if name.equals("kid") {
-                header.keyID = try parser.plainKeyID()
+                header.keyID = try parser.parseValue().stringValue
             } else {
                 if name.equals("crit") { header.critical = true }
                 try parser.skipValue()
             }
         }
         return scanned && header.algorithm != nil ? header : nil
-    }
-}
-
-private extension JSONParser {
-    /// A `kid` value: made straight from the bytes when plain, else parsed.
-    mutating func plainKeyID() throws(Failure) -> String? {
-        let start = index
-        if let plain = try plainString() { return String(decoding: plain, as: UTF8.self) }
-        index = start
-        return try parseValue().stringValue
     }
 }
