@@ -99,6 +99,4 @@ struct JWSAlgorithmSet: Sendable, Equatable {
     static let rsa = JWSAlgorithmSet([.rs256, .rs384, .rs512, .ps256, .ps384, .ps512])
     /// HMAC with the client secret.
     static let symmetric = JWSAlgorithmSet(JWSAlgorithm.allCases.filter(\.isSymmetric))
-    /// Every algorithm.
-    static let all = JWSAlgorithmSet(JWSAlgorithm.allCases)
 }
