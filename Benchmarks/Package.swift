@@ -36,7 +36,7 @@ let package = Package(
         ),
         // The runtime's own cost of waking 10 000 waiters, for reading SessionRefresh, and
         // the same shape with AuthSession callers outside the harness.
-        .executableTarget(name: "FanOutBaseline", dependencies: [.product(name: "AuthFlow", package: "AuthFlow")]),
+        .executableTarget(name: "FanOutBaseline", dependencies: ["BenchmarkFixtures", .product(name: "AuthFlow", package: "AuthFlow")]),
         .executableTarget(
             name: "IDTokenValidation",
             dependencies: [
@@ -52,6 +52,7 @@ let package = Package(
         .executableTarget(
             name: "SessionRefresh",
             dependencies: [
+                "BenchmarkFixtures",
                 .product(name: "AuthFlow", package: "AuthFlow"),
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,5 +1,6 @@
 import AuthFlow
 import Benchmark
+import BenchmarkFixtures
 import Dispatch
 import Foundation
 import NIOCore
@@ -78,51 +79,6 @@ struct RefreshFixture: Sendable {
         var token = try TokenResponse(json: Data(json.utf8), requestedScopes: ["openid", "profile"])
         token.expiresAt = Date(timeIntervalSinceNow: -3600)
         return Credentials(issuer: nil, clientID: "bench-client", token: token, idToken: nil)
-    }
-}
-
-/// What one caller saw.
-struct Outcome: Sendable {
-    var start: UInt64
-    var end: UInt64
-    var token: String?
-}
-
-/// One slot per caller, each written by exactly one task before the group ends
-/// and read only after it: no two tasks touch the same slot.
-final class OutcomeSlots: @unchecked Sendable {
-    private let storage: UnsafeMutableBufferPointer<Outcome?>
-
-    init(count: Int) {
-        storage = .allocate(capacity: count)
-        storage.initialize(repeating: nil)
-    }
-
-    deinit {
-        storage.deinitialize()
-        storage.deallocate()
-    }
-
-    func set(_ index: Int, _ outcome: Outcome) { storage[index] = outcome }
-
-    /// Every outcome, once the group has ended.
-    func outcomes() -> [Outcome] { storage.compactMap { $0 } }
-}
-
-/// Resumes `finished` once `count` tasks have counted down.
-final class CountdownLatch: @unchecked Sendable {
-    private let lock = NSLock()
-    private var remaining: Int
-    private let finished: CheckedContinuation<Void, Never>
-
-    init(count: Int, finished: CheckedContinuation<Void, Never>) {
-        remaining = count
-        self.finished = finished
-    }
-
-    func countDown() {
-        let last = lock.withLock { remaining -= 1; return remaining == 0 }
-        if last { finished.resume() }
     }
 }
 

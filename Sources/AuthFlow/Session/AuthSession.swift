@@ -42,7 +42,7 @@ public actor AuthSession {
                 leeway: TimeInterval = 60, now: @escaping @Sendable () -> Date = { Date() }) {
         self.client = client
         self.store = store
-        state = LockedValue(SessionFields(credentials: credentials))
+        state = LockedValue(SessionFields(credentials: credentials.map(HeldCredentials.init)))
         self.leeway = leeway
         self.now = now
         loaded = credentials != nil
@@ -53,13 +53,13 @@ public actor AuthSession {
     public var currentCredentials: Credentials? {
         get async throws {
             try await loadIfNeeded()
-            return state.withLock { $0.credentials }
+            return state.withLock { $0.credentials?.credentials }
         }
     }
 
     /// A valid access token, refreshed first when it expires within the leeway.
     public nonisolated func freshAccessToken() async throws -> String {
-        try await freshCredentials().accessToken
+        try await held(rejecting: nil).accessToken
     }
 
     /// Runs `body` with a valid access token.
@@ -79,41 +79,57 @@ public actor AuthSession {
     /// session one after another. The refresh stores its outcome in the
     /// session before it completes, so a caller arriving afterwards sees it.
     public nonisolated func freshCredentials(rejecting rejected: String? = nil) async throws -> Credentials {
+        try await held(rejecting: rejected).credentials
+    }
+
+    /// ``freshCredentials(rejecting:)`` as the shared reference the session
+    /// holds. Waiters pass one reference through their frames instead of a
+    /// copy of every field: with a copy, each of 10 000 waiting tasks
+    /// outgrew its task's first allocator slab and allocated another.
+    private nonisolated func held(rejecting rejected: String?) async throws -> HeldCredentials {
         if !state.withLock({ $0.ready }) { try await loadIfNeeded() }
-        let lookup = try state.withLock { fields throws(AuthFlowError) -> Lookup in
+        switch try lookUp(rejecting: rejected) {
+        case .valid(let credentials): return credentials
+        case .refreshing(let refresh): return try await refresh.value
+        }
+    }
+
+    /// Decides, in one critical section, between the credentials held and
+    /// the refresh in flight, starting the refresh when there is none.
+    /// Synchronous and kept out of ``held(rejecting:)`` so that its
+    /// temporaries stay on the thread's stack, not in the waiter's async frame.
+    @inline(never)
+    private nonisolated func lookUp(rejecting rejected: String?) throws(AuthFlowError) -> Lookup {
+        try state.withLock { fields throws(AuthFlowError) -> Lookup in
             guard let current = fields.credentials else {
                 throw AuthFlowError(.reauthenticationRequired, "not signed in")
             }
-            if !AuthSession.needsRefresh(current, rejected: rejected, leeway: leeway, now: now()) { return .valid(current) }
+            if !AuthSession.needsRefresh(current.credentials, rejected: rejected, leeway: leeway, now: now()) { return .valid(current) }
             if let refreshTask = fields.refreshTask { return .refreshing(refreshTask) }
             // Started and published in one critical section: concurrent
             // callers share this refresh. The task cannot record its outcome
             // before the lock is released, so it always finds itself here.
-            let task = Task { try await self.refresh(from: current, rejected: rejected) }
+            let task = Task { try await self.refresh(from: current.credentials, rejected: rejected) }
             fields.refreshTask = task
             return .refreshing(task)
-        }
-        switch lookup {
-        case .valid(let credentials): return credentials
-        case .refreshing(let refresh): return try await refresh.value
         }
     }
 
     /// What ``freshCredentials(rejecting:)`` waits for.
     private enum Lookup {
         /// The credentials held are good enough.
-        case valid(Credentials)
+        case valid(HeldCredentials)
         /// A refresh is in flight (possibly just started); its value is the answer.
-        case refreshing(Task<Credentials, any Error>)
+        case refreshing(Task<HeldCredentials, any Error>)
     }
 
     /// The body of the refresh task: refreshes, then, before the task's value
     /// reaches any waiter, stores the outcome (new credentials, or none after
     /// `reauthentication_required`) and clears the refresh in flight, so
     /// later callers see the new credentials.
-    private nonisolated func refresh(from current: Credentials, rejected: String?) async throws -> Credentials {
+    private nonisolated func refresh(from current: Credentials, rejected: String?) async throws -> HeldCredentials {
         do {
-            let refreshed = try await refreshUnderLock(from: current, rejected: rejected)
+            let refreshed = HeldCredentials(try await refreshUnderLock(from: current, rejected: rejected))
             state.withLock { fields in
                 fields.credentials = refreshed
                 fields.refreshTask = nil
@@ -155,7 +171,7 @@ public actor AuthSession {
         try await loadIfNeeded()
         let held = state.withLock { fields in
             defer { fields.credentials = nil }
-            return fields.credentials
+            return fields.credentials?.credentials
         }
         unsaved = nil
         initialSave = nil
@@ -185,7 +201,7 @@ public actor AuthSession {
             // Another caller may have loaded (and refreshed) while this one waited.
             if !loaded {
                 loaded = true
-                state.withLock { $0.credentials = stored }
+                state.withLock { $0.credentials = stored.map(HeldCredentials.init) }
             }
         }
         if unsaved == nil { state.withLock { $0.ready = true } }
@@ -258,9 +274,20 @@ public actor AuthSession {
 /// through the actor, guarded by a lock (critical sections never suspend).
 private struct SessionFields {
     /// The credentials held, or nil when signed out.
-    var credentials: Credentials?
+    var credentials: HeldCredentials?
     /// The refresh in flight, if any.
-    var refreshTask: Task<Credentials, any Error>?
+    var refreshTask: Task<HeldCredentials, any Error>?
     /// True once the store has been written or read, so ``credentials`` is authoritative.
     var ready = false
+}
+
+/// Credentials as an ``AuthSession`` holds and hands them to its callers:
+/// immutable, shared by reference.
+private final class HeldCredentials: Sendable {
+    let credentials: Credentials
+    init(_ credentials: Credentials) { self.credentials = credentials }
+    /// Read in a synchronous call, so that no copy of the credentials lands in the caller's async frame.
+    var accessToken: String {
+        @inline(never) get { credentials.accessToken }
+    }
 }
