@@ -1,4 +1,4 @@
-import AuthFlow
+@testable import AuthFlow
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -63,24 +63,16 @@ func get(_ url: URL, method: String = "GET", body: Data? = nil) async throws -> 
 
 /// A GET that blocks the calling thread (for synchronous `open` closures).
 func blockingGet(_ url: URL) -> Int? {
-    let result = LockedBox<Int?>(nil)
+    let result = LockedValue<Int?>(nil)
     let done = DispatchSemaphore(value: 0)
     let session = URLSession(configuration: .ephemeral)
     session.dataTask(with: URLRequest(url: url, timeoutInterval: 5)) { _, response, _ in
-        result.set((response as? HTTPURLResponse)?.statusCode)
+        result.withLock { $0 = (response as? HTTPURLResponse)?.statusCode }
         done.signal()
     }.resume()
     _ = done.wait(timeout: .now() + 5)
     session.finishTasksAndInvalidate()
-    return result.get()
-}
-
-final class LockedBox<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func get() -> Value { lock.lock(); defer { lock.unlock() }; return value }
-    func set(_ newValue: Value) { lock.lock(); value = newValue; lock.unlock() }
+    return result.withLock { $0 }
 }
 
 /// Whether a TCP connection to 127.0.0.1:`port` is accepted.

@@ -1,4 +1,4 @@
-import AuthFlow
+@testable import AuthFlow
 import Foundation
 import Testing
 @testable import AuthFlowLoopback
@@ -52,10 +52,10 @@ import Testing
     @Test func authorizeReturnsTheCallbackURL() async throws {
         let listener = try await LoopbackListener.start()
         let request = try authorizationRequest(redirectURI: listener.redirectURI)
-        let opened = LockedBox<URL?>(nil)
+        let opened = LockedValue<URL?>(nil)
         let callback = URL(string: "\(listener.redirectURI.absoluteString)?code=abc&state=\(request.state)")!
         let agent = LoopbackUserAgent(listener: listener, timeout: 5) { url in
-            opened.set(url)
+            opened.withLock { $0 = url }
             Task {
                 // Retry until the listener accepts (it starts expecting the callback right after `open`).
                 for _ in 0..<50 {
@@ -66,7 +66,7 @@ import Testing
         }
         let received = try await agent.authorize(request)
         #expect(received == callback)
-        #expect(opened.get() == request.url)
+        #expect(opened.withLock { $0 } == request.url)
         #expect(try request.validateCallback(received).code == "abc")
         await listener.close()
     }
@@ -76,11 +76,11 @@ import Testing
         let listener = try await LoopbackListener.start()
         let request = try authorizationRequest(redirectURI: listener.redirectURI)
         let callback = URL(string: "\(listener.redirectURI.absoluteString)?code=abc&state=\(request.state)")!
-        let status = LockedBox<Int?>(nil)
-        let agent = LoopbackUserAgent(listener: listener, timeout: 1) { _ in status.set(blockingGet(callback)) }
+        let status = LockedValue<Int?>(nil)
+        let agent = LoopbackUserAgent(listener: listener, timeout: 1) { _ in let code = blockingGet(callback); status.withLock { $0 = code } }
         let received = try await agent.authorize(request)
         #expect(received == callback)
-        #expect(status.get() == 200)
+        #expect(status.withLock { $0 } == 200)
         await listener.close()
     }
 
