@@ -18,8 +18,11 @@ public struct AuthorizationOptions: Sendable, Equatable {
 
     /// A name and value for ``additionalParameters``.
     public struct Parameter: Sendable, Equatable, Codable {
+        /// The parameter's name.
         public var name: String
+        /// Its value, form-encoded when the URL is built.
         public var value: String
+        /// A parameter `name=value`.
         public init(_ name: String, _ value: String) {
             self.name = name
             self.value = value

@@ -11,18 +11,31 @@ public struct ProviderMetadata: Sendable, Equatable, Codable {
     public var authorizationEndpoint: URL
     /// Where codes and refresh tokens are exchanged.
     public var tokenEndpoint: URL
+    /// `userinfo_endpoint`: where ``OAuthClient`` fetches the signed-in user's claims (OIDC Core §5.3).
     public var userinfoEndpoint: URL?
+    /// `jwks_uri`: the provider's JWK Set, for verifying ID-token signatures.
     public var jwksURI: URL?
+    /// `revocation_endpoint` (RFC 7009), used by sign-out.
     public var revocationEndpoint: URL?
+    /// `introspection_endpoint` (RFC 7662).
     public var introspectionEndpoint: URL?
+    /// `end_session_endpoint`: RP-initiated logout.
     public var endSessionEndpoint: URL?
+    /// `device_authorization_endpoint` (RFC 8628).
     public var deviceAuthorizationEndpoint: URL?
+    /// `pushed_authorization_request_endpoint` (RFC 9126).
     public var pushedAuthorizationRequestEndpoint: URL?
+    /// `scopes_supported`.
     public var scopesSupported: [String]?
+    /// `response_types_supported`.
     public var responseTypesSupported: [String]?
+    /// `grant_types_supported`.
     public var grantTypesSupported: [String]?
+    /// `code_challenge_methods_supported` (RFC 7636): a provider that lists methods without `S256` is refused.
     public var codeChallengeMethodsSupported: [String]?
+    /// `token_endpoint_auth_methods_supported`.
     public var tokenEndpointAuthMethodsSupported: [String]?
+    /// `id_token_signing_alg_values_supported`.
     public var idTokenSigningAlgValuesSupported: [String]?
     /// RFC 9207: when true, authorization responses must carry `iss`.
     public var authorizationResponseIssParameterSupported: Bool
