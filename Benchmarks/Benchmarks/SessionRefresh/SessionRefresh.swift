@@ -37,9 +37,6 @@ extension BenchmarkMetric {
     static let lateCallers = BenchmarkMetric.custom("callers started after the response", polarity: .prefersSmaller, useScalingFactor: false)
 }
 
-/// Monotonic nanoseconds.
-@inline(__always) func nowNanos() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
-
 /// The default URLSessionTransport, with the start and end of the last `send` stamped.
 final class TimedTransport: HTTPTransport, @unchecked Sendable {
     private let inner = URLSessionTransport()
@@ -108,24 +105,10 @@ let benchmarks: @Sendable () -> Void = {
             let session = AuthSession(client: fixture.client, store: MemoryCredentialStore(expired))
             let requestsBefore = fixture.server.requests
 
-            // Each caller is an unstructured task that writes what it saw into its
-            // own slot; the last one to finish resumes the benchmark. (A task group
-            // would add its own cost per caller: with `for await` the parent is woken
-            // once per finished child, and a discarding group's bookkeeping of
-            // finished children made the fan-out ten times slower here.)
+            // Each caller is an unstructured task that writes what it saw into its own slot.
             let slots = OutcomeSlots(count: callers)
             benchmark.startMeasurement()
-            await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
-                let latch = CountdownLatch(count: callers, finished: finished)
-                for index in 0..<callers {
-                    Task {
-                        let start = nowNanos()
-                        let token = try? await session.freshAccessToken()
-                        slots.set(index, Outcome(start: start, end: nowNanos(), token: token))
-                        latch.countDown()
-                    }
-                }
-            }
+            await fanOut(into: slots) { try await session.freshAccessToken() }
             benchmark.stopMeasurement()
             let outcomes = slots.outcomes()
 
@@ -140,9 +123,7 @@ let benchmarks: @Sendable () -> Void = {
             var late = 0
             for outcome in outcomes {
                 if outcome.start > arrived { late += 1 }
-                let from = max(outcome.start, arrived)
-                let added = outcome.end > from ? outcome.end - from : 0
-                benchmark.measurement(.addedLatency, Int(added / 1_000))
+                benchmark.measurement(.addedLatency, Int(outcome.addedLatency(after: arrived) / 1_000))
                 let total = outcome.end - outcome.start, refresh = arrived - sent
                 benchmark.measurement(.latencyMinusRefresh, Int((total > refresh ? total - refresh : 0) / 1_000))
             }

@@ -17,8 +17,6 @@ let callers = 10_000
 let rounds = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 20
 let modes = CommandLine.arguments.count > 2 ? Array(CommandLine.arguments.dropFirst(2)) : ["task", "session"]
 
-@inline(__always) func nowNanos() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
-
 final class ReadyTime: @unchecked Sendable {
     private let lock = NSLock()
     private var value: UInt64 = 0
@@ -43,28 +41,14 @@ final class DelayedTokenEndpoint: HTTPTransport, @unchecked Sendable {
     }
 }
 
-/// One round of `callers` tasks, each running `call` and writing what it saw into its own
-/// slot (no lock shared by the callers); returns their added latencies.
+/// One round of `callers` tasks, each running `call`; returns their added latencies.
 func fanOut(ready: ReadyTime, _ call: @escaping @Sendable () async throws -> String) async -> [UInt64] {
     let slots = OutcomeSlots(count: callers)
-    await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
-        let latch = CountdownLatch(count: callers, finished: finished)
-        for index in 0..<callers {
-            Task {
-                let start = nowNanos()
-                let token = try? await call()
-                slots.set(index, Outcome(start: start, end: nowNanos(), token: token))
-                latch.countDown()
-            }
-        }
-    }
+    await fanOut(into: slots, call)
     let outcomes = slots.outcomes()
     precondition(outcomes.count == callers && outcomes.allSatisfy { $0.token?.isEmpty == false }, "every caller got a token")
     let readyAt = ready.current
-    return outcomes.map { outcome in
-        let from = max(outcome.start, readyAt)
-        return outcome.end > from ? outcome.end - from : 0
-    }
+    return outcomes.map { $0.addedLatency(after: readyAt) }
 }
 
 for mode in modes {
