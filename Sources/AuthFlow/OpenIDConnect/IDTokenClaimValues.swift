@@ -28,28 +28,26 @@ struct IDTokenClaimValues: Sendable, Equatable {
         }
 
         /// The claim named by `bytes` (the exact member name), if it is one of these.
-        /// Names up to eight bytes are compared as one little-endian integer.
+        /// Names up to eight bytes are compared as one integer (``packedName(_:maxCount:)``).
         init?(_ bytes: UnsafeBufferPointer<UInt8>) {
-            guard bytes.count <= 8 else {
+            guard let packed = packedName(bytes, maxCount: 8) else {
                 if bytes.equals("auth_time") { self = .authTime; return }
                 if bytes.equals("preferred_username") { self = .preferredUsername; return }
                 return nil
             }
-            var packed: UInt64 = 0
-            for (index, byte) in bytes.enumerated() { packed |= UInt64(byte) << (8 * index) }
             switch packed {
-            case 0x73_7369: self = .iss // "iss"
-            case 0x62_7573: self = .sub // "sub"
-            case 0x64_7561: self = .aud // "aud"
-            case 0x70_7865: self = .exp // "exp"
-            case 0x74_6169: self = .iat // "iat"
-            case 0x70_7A61: self = .azp // "azp"
-            case 0x72_6361: self = .acr // "acr"
-            case 0x72_6D61: self = .amr // "amr"
-            case 0x656D_616E: self = .name // "name"
-            case 0x65_636E_6F6E: self = .nonce // "nonce"
-            case 0x6C_6961_6D65: self = .email // "email"
-            case 0x68_7361_685F_7461: self = .atHash // "at_hash"
+            case 0x69_73_73: self = .iss // "iss"
+            case 0x73_75_62: self = .sub // "sub"
+            case 0x61_75_64: self = .aud // "aud"
+            case 0x65_78_70: self = .exp // "exp"
+            case 0x69_61_74: self = .iat // "iat"
+            case 0x61_7A_70: self = .azp // "azp"
+            case 0x61_63_72: self = .acr // "acr"
+            case 0x61_6D_72: self = .amr // "amr"
+            case 0x6E_61_6D_65: self = .name // "name"
+            case 0x6E_6F_6E_63_65: self = .nonce // "nonce"
+            case 0x65_6D_61_69_6C: self = .email // "email"
+            case 0x61_74_5F_68_61_73_68: self = .atHash // "at_hash"
             default: return nil
             }
         }

@@ -17,12 +17,7 @@ enum JWSAlgorithm: UInt8, CaseIterable, Sendable {
     /// without escapes), or nil.
     init?(utf8 name: some Sequence<UInt8>) {
         // Every name is five ASCII characters: compare them as one integer.
-        var packed: UInt64 = 0, count = 0
-        for byte in name {
-            count += 1
-            guard count <= 5 else { return nil }
-            packed = packed << 8 | UInt64(byte)
-        }
+        guard let packed = packedName(name, maxCount: 5) else { return nil }
         switch packed {
         case 0x52_53_32_35_36: self = .rs256 // RS256
         case 0x52_53_33_38_34: self = .rs384 // RS384
