@@ -29,7 +29,7 @@ enum Output {
         case .oauthError: 3
         case .stateMismatch, .issuerMismatch, .idTokenInvalid, .userinfoSubjectMismatch: 4
         case .network, .timeout: 5
-        case .invalidResponse, .configuration, .cancelled, .reauthenticationRequired: 1
+        case .invalidResponse, .configuration, .cancelled, .reauthenticationRequired, .storage: 1
         }
     }
 

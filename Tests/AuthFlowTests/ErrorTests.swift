@@ -7,7 +7,7 @@ import Testing
         let names = AuthFlowError.Category.allCases.map(\.rawValue)
         #expect(names == [
             "oauth_error", "state_mismatch", "issuer_mismatch", "id_token_invalid", "userinfo_subject_mismatch",
-            "invalid_response", "configuration", "network", "timeout", "cancelled", "reauthentication_required",
+            "invalid_response", "configuration", "network", "timeout", "cancelled", "reauthentication_required", "storage",
         ])
     }
 

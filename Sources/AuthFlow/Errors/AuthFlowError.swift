@@ -6,7 +6,7 @@ import Foundation
 /// For OAuth error responses, ``oauth`` carries the server's `error`,
 /// `error_description` and `error_uri`. ``description`` never contains a
 /// token, code, verifier, state, nonce or client secret.
-public struct AuthFlowError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct AuthFlowError: Error, Sendable, CustomStringConvertible {
     /// What kind of failure happened.
     public enum Category: String, Sendable, Codable, CaseIterable {
         /// The authorization server answered with an OAuth error.
@@ -31,6 +31,9 @@ public struct AuthFlowError: Error, Sendable, Equatable, CustomStringConvertible
         case cancelled
         /// The session ended; the user must sign in again.
         case reauthenticationRequired = "reauthentication_required"
+        /// Credentials could not be read, written or locked (file system,
+        /// Keychain); ``AuthFlowError/underlyingError`` keeps the cause.
+        case storage
     }
 
     /// Why an ID token was refused (only with ``Category/idTokenInvalid``).
@@ -56,13 +59,23 @@ public struct AuthFlowError: Error, Sendable, Equatable, CustomStringConvertible
     public let oauth: OAuthErrorResponse?
     /// A short human explanation. Never contains secrets.
     public let message: String
+    /// What to do about this particular failure, when the place that threw
+    /// it knows better than the category's general advice (the flag or
+    /// setting to change, the issuer the provider actually names).
+    public let recovery: String?
+    /// The system error beneath this one (errno, OSStatus, URLError), when
+    /// there is one. Never contains secrets.
+    public let underlyingError: (any Error & Sendable)?
 
-    /// Creates an error. `message` must not contain secrets.
-    public init(_ category: Category, _ message: String, reason: Reason? = nil, oauth: OAuthErrorResponse? = nil) {
+    /// Creates an error. `message` and `recovery` must not contain secrets.
+    public init(_ category: Category, _ message: String, reason: Reason? = nil, oauth: OAuthErrorResponse? = nil,
+                recovery: String? = nil, underlyingError: (any Error & Sendable)? = nil) {
         self.category = category
         self.message = message
         self.reason = reason
         self.oauth = oauth
+        self.recovery = recovery
+        self.underlyingError = underlyingError
     }
 
     /// A one-line description, safe to log and show.
@@ -81,6 +94,7 @@ public struct AuthFlowError: Error, Sendable, Equatable, CustomStringConvertible
 
     /// What an app can tell its user to do next.
     public var recoverySuggestion: String {
+        if let recovery { return recovery }
         switch category {
         case .oauthError:
             switch oauth?.error {
@@ -104,7 +118,18 @@ public struct AuthFlowError: Error, Sendable, Equatable, CustomStringConvertible
             return "Sign-in was cancelled. Start it again when ready."
         case .reauthenticationRequired:
             return "The session has ended. Sign in again."
+        case .storage:
+            return "The saved sign-in could not be read or written. Try again; sign in again if it keeps happening."
         }
+    }
+}
+
+extension AuthFlowError: Equatable {
+    /// Errors are equal when category, reason, server answer, message and
+    /// recovery agree; the underlying system error is not compared.
+    public static func == (lhs: AuthFlowError, rhs: AuthFlowError) -> Bool {
+        lhs.category == rhs.category && lhs.reason == rhs.reason && lhs.oauth == rhs.oauth
+            && lhs.message == rhs.message && lhs.recovery == rhs.recovery
     }
 }
 
