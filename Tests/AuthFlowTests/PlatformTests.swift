@@ -1,0 +1,203 @@
+import Foundation
+import Testing
+@testable import AuthFlow
+
+@Suite struct RedirectChoiceTests {
+    let https = URL(string: "https://app.example.com/oauth/callback")!
+    let custom = URL(string: "com.example.app:/oauth2redirect")!
+
+    @Test func httpsWhereTheSystemMatchesHTTPSCallbacksCustomSchemeBefore() throws {
+        let choice = try RedirectChoice(https: https, customScheme: custom)
+        #expect(try choice.redirectURI(httpsCallbacksAvailable: true) == https)
+        #expect(try choice.redirectURI(httpsCallbacksAvailable: false) == custom)
+    }
+
+    @Test func customSchemeOnlyIsUsedEverywhere() throws {
+        let choice = try RedirectChoice(https: nil, customScheme: custom)
+        #expect(try choice.redirectURI(httpsCallbacksAvailable: true) == custom)
+        #expect(try choice.redirectURI(httpsCallbacksAvailable: false) == custom)
+    }
+
+    @Test func httpsWithoutFallbackOnAnOlderSystemNamesTheMissingFallback() throws {
+        let choice = try RedirectChoice(https: https, customScheme: nil)
+        #expect(try choice.redirectURI(httpsCallbacksAvailable: true) == https)
+        let error = try #require(throws: AuthFlowError.self) { try choice.redirectURI(httpsCallbacksAvailable: false) }
+        #expect(error.category == .configuration)
+        #expect(error.message.contains("iOS 17.4"))
+        #expect(error.recovery?.contains("FallbackRedirectURI") == true)
+    }
+
+    @Test func eachURIMustBeOfItsKind() throws {
+        let swapped = try #require(throws: AuthFlowError.self) { try RedirectChoice(https: custom, customScheme: nil) }
+        #expect(swapped.category == .configuration)
+        #expect(swapped.message.contains("not an https URL"))
+        let httpsAsFallback = try #require(throws: AuthFlowError.self) { try RedirectChoice(https: nil, customScheme: https) }
+        #expect(httpsAsFallback.message.contains("does not use a custom scheme"))
+        let none = try #require(throws: AuthFlowError.self) { try RedirectChoice(https: nil, customScheme: nil) }
+        #expect(none.message == "no redirect URI is configured")
+    }
+
+    @Test func redirectURIPolicyStillApplies() throws {
+        // A loopback http redirect belongs to the loopback listener; a fragment is never allowed.
+        #expect(throws: AuthFlowError.self) { try RedirectChoice(https: nil, customScheme: URL(string: "http://127.0.0.1:8080/cb")!) }
+        #expect(throws: AuthFlowError.self) { try RedirectChoice(https: URL(string: "https://app.example.com/cb#x")!, customScheme: nil) }
+    }
+}
+
+@Suite struct KeychainStatusTests {
+    @Test func deviceLockedIsARetryableStorageErrorKeepingTheStatus() throws {
+        let error = KeychainStatus(-25308).error(operation: "read", item: "AuthFlow")
+        #expect(error.category == .storage)
+        #expect(error.message.contains("device is locked"))
+        #expect(error.message.contains("try again after unlock"))
+        #expect(error.recovery?.contains("Unlock the device") == true)
+        #expect(error.underlyingError as? KeychainStatus == .interactionNotAllowed)
+        #expect(KeychainStatus.interactionNotAllowed.isRetryable)
+    }
+
+    @Test func missingEntitlementIsConfigurationNamingTheEntitlement() {
+        let error = KeychainStatus(-34018).error(operation: "write", item: "AuthFlow")
+        #expect(error.category == .configuration)
+        #expect(error.recovery?.contains("keychain-access-groups") == true)
+        #expect(error.underlyingError as? KeychainStatus == .missingEntitlement)
+        #expect(!KeychainStatus.missingEntitlement.isRetryable)
+    }
+
+    @Test func cancelledPromptIsCancelled() {
+        #expect(KeychainStatus(-128).error(operation: "read", item: "AuthFlow").category == .cancelled)
+    }
+
+    @Test(arguments: [Int32(-25299), -25291, -25293, -50, -26275, -1])
+    func everythingElseIsStorageWithTheStatusInTheMessage(_ status: Int32) {
+        let error = KeychainStatus(status).error(operation: "delete", item: "Service")
+        #expect(error.category == .storage)
+        #expect(error.message.contains("OSStatus \(status)"))
+        #expect(error.message.contains("Keychain item Service"))
+        #expect(error.underlyingError as? KeychainStatus == KeychainStatus(status))
+    }
+}
+
+/// A host that records calls and can expire the activity on demand, like
+/// `UIApplication` does when background time runs out.
+final class RecordingBackgroundHost: BackgroundExecutionHost, @unchecked Sendable {
+    private let lock = NSLock()
+    private var expirations: [BackgroundActivityID: @Sendable () -> Bool] = [:]
+    private var next = 1
+    private(set) var begun: [String] = []
+    private(set) var endedByCaller: [BackgroundActivityID] = []
+    private(set) var endedByHost: [BackgroundActivityID] = []
+    let grants: Bool
+
+    init(grants: Bool = true) { self.grants = grants }
+
+    func beginActivity(named name: String, expiration: @escaping @Sendable () -> Bool) async -> BackgroundActivityID? {
+        lock.withLock {
+            begun.append(name)
+            guard grants else { return nil }
+            let id = BackgroundActivityID(rawValue: next)
+            next += 1
+            expirations[id] = expiration
+            return id
+        }
+    }
+
+    func endActivity(_ id: BackgroundActivityID) async {
+        lock.withLock { endedByCaller.append(id) }
+    }
+
+    /// What the system does when time runs out: the handler, then the host ends it if told to.
+    func expireAll() {
+        let pending = lock.withLock { expirations }
+        for (id, handler) in pending where handler() {
+            lock.withLock { endedByHost.append(id) }
+        }
+    }
+
+    var endCount: Int { lock.withLock { endedByCaller.count + endedByHost.count } }
+}
+
+@Suite struct BackgroundActivityTests {
+    @Test func finishedOperationEndsTheActivityOnce() async throws {
+        let host = RecordingBackgroundHost()
+        let value = try await BackgroundActivity(name: "token refresh", host: host).run { 42 }
+        #expect(value == 42)
+        #expect(host.begun == ["token refresh"])
+        #expect(host.endedByCaller == [BackgroundActivityID(rawValue: 1)])
+        // A late expiration after the end is ignored by the rules: the host is told not to end again.
+        host.expireAll()
+        #expect(host.endCount == 1)
+    }
+
+    @Test func failingOperationEndsTheActivityAndRethrows() async throws {
+        let host = RecordingBackgroundHost()
+        let error = await #expect(throws: AuthFlowError.self) {
+            try await BackgroundActivity(name: "refresh", host: host).run { () async throws -> Int in
+                throw AuthFlowError(.network, "offline")
+            }
+        }
+        #expect(error?.category == .network)
+        #expect(host.endCount == 1)
+    }
+
+    @Test func expiryCancelsTheOperationAndTheHostEndsItOnce() async throws {
+        let host = RecordingBackgroundHost()
+        let started = AsyncStream<Void>.makeStream()
+        let run = Task {
+            try await BackgroundActivity(name: "refresh", host: host).run { () async throws -> Int in
+                started.continuation.yield()
+                try await Task.sleep(for: .seconds(60))
+                return 1
+            }
+        }
+        var iterator = started.stream.makeAsyncIterator()
+        await iterator.next()
+        // Wait (bounded) until the activity has been granted, then expire it.
+        for _ in 0..<1000 where host.begun.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+        host.expireAll()
+        let error = await #expect(throws: AuthFlowError.self) { try await run.value }
+        #expect(error?.category == .cancelled)
+        #expect(error?.message.contains("background time") == true)
+        #expect(host.endedByHost.count == 1)
+        #expect(host.endedByCaller.isEmpty)
+    }
+
+    @Test func noGrantedTimeStillRunsTheOperation() async throws {
+        let host = RecordingBackgroundHost(grants: false)
+        #expect(try await BackgroundActivity(name: "refresh", host: host).run { "done" } == "done")
+        #expect(host.endCount == 0)
+    }
+}
+
+@Suite struct AppleAppSiteAssociationTests {
+    @Test func fileNamesTheAppForWebCredentialsAndTheCallbackPath() throws {
+        let file = try AppleAppSiteAssociation(appIDs: ["ABCDE12345.com.example.app"], paths: ["/oauth/callback"])
+        let text = String(decoding: try file.json(), as: UTF8.self)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        let webcredentials = try #require(object["webcredentials"] as? [String: Any])
+        #expect(webcredentials["apps"] as? [String] == ["ABCDE12345.com.example.app"])
+        let details = try #require((object["applinks"] as? [String: Any])?["details"] as? [[String: Any]])
+        #expect(details.count == 1)
+        #expect(details[0]["appIDs"] as? [String] == ["ABCDE12345.com.example.app"])
+        #expect(details[0]["components"] as? [[String: String]] == [["/": "/oauth/callback"]])
+        #expect(text.contains("\"/\" : \"/oauth/callback\""))  // slashes unescaped
+    }
+
+    @Test(arguments: ["com.example.app", "abcde12345.com.example.app", "ABCDE1234.com.example.app", "ABCDE12345.", "ABCDE12345.com example", "ABCDE12345..x."])
+    func malformedAppIDsAreRefused(_ appID: String) throws {
+        let error = try #require(throws: AuthFlowError.self) { try AppleAppSiteAssociation(appIDs: [appID], paths: ["/cb"]) }
+        #expect(error.category == .configuration)
+        #expect(error.message.contains("is not an app ID"))
+        #expect(error.recovery?.contains("Team ID") == true)
+    }
+
+    @Test(arguments: ["callback", "/cb?x=1", "/cb#f", "/cb/*", "/c b", ""])
+    func nonLiteralPathsAreRefused(_ path: String) throws {
+        let error = try #require(throws: AuthFlowError.self) { try AppleAppSiteAssociation(appIDs: ["ABCDE12345.com.example.app"], paths: [path]) }
+        #expect(error.message.contains("is not a callback path"))
+    }
+
+    @Test func missingArgumentsAreRefused() {
+        #expect(throws: AuthFlowError.self) { try AppleAppSiteAssociation(appIDs: [], paths: ["/cb"]) }
+        #expect(throws: AuthFlowError.self) { try AppleAppSiteAssociation(appIDs: ["ABCDE12345.com.example.app"], paths: []) }
+    }
+}
