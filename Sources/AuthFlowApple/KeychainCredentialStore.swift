@@ -3,10 +3,21 @@ import AuthFlow
 import Foundation
 import Security
 
-/// A ``CredentialStore`` in the Keychain: one generic-password item per
-/// issuer, client and profile (``CredentialKey/account``), holding the same
-/// versioned JSON as the file store (``CredentialCoding``).
-public struct KeychainCredentialStore: CredentialStore {
+/// Session storage in the Keychain: one generic-password item per issuer,
+/// client and profile (``CredentialKey/account``), holding the same versioned
+/// JSON as the file store (``CredentialCoding``). Available on every Apple
+/// platform, tvOS and watchOS included.
+///
+/// Failures are typed by cause (``KeychainStatus``): a Keychain that is
+/// locked because the device has not been unlocked since it started is a
+/// retryable `storage` error that says so, with the `OSStatus` kept as the
+/// error's `underlyingError`.
+///
+/// An app and its extensions that share the item (``accessGroup``) also
+/// share a lock file in their app group container (``appGroup``): refreshes
+/// take turns across processes, so exactly one refreshes and the others read
+/// its result from the item.
+public struct KeychainCredentialStore: Sendable {
     /// When the item is readable.
     public enum Accessibility: Sendable {
         /// After the first unlock since boot, this device only (the default:
@@ -29,53 +40,87 @@ public struct KeychainCredentialStore: CredentialStore {
     public let service: String
     /// A shared access group, for app extensions.
     public let accessGroup: String?
+    /// The app group whose container holds the cross-process refresh lock.
+    public let appGroup: String?
     /// When the item is readable.
     public let accessibility: Accessibility
 
-    /// Creates a store.
-    public init(key: CredentialKey, service: String = "AuthFlow", accessGroup: String? = nil,
+    /// Creates a store. Give `accessGroup` and `appGroup` when extensions
+    /// share the session.
+    public init(key: CredentialKey, service: String = "AuthFlow", accessGroup: String? = nil, appGroup: String? = nil,
                 accessibility: Accessibility = .afterFirstUnlockThisDeviceOnly) {
         self.key = key
         self.service = service
         self.accessGroup = accessGroup
+        self.appGroup = appGroup
         self.accessibility = accessibility
     }
 
     private var query: [String: Any] {
         var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
-                                    kSecAttrAccount as String: key.account]
+                                    kSecAttrAccount as String: key.account,
+                                    kSecUseDataProtectionKeychain as String: true]
         if let accessGroup { query[kSecAttrAccessGroup as String] = accessGroup }
         return query
     }
 
-    public func load() async throws -> Credentials? {
+    /// The stored item's bytes, or nil when there is none.
+    public func readItem() throws -> Data? {
         var request = query
         request[kSecReturnData as String] = true
         request[kSecMatchLimit as String] = kSecMatchLimitOne
         var result: CFTypeRef?
         let status = SecItemCopyMatching(request as CFDictionary, &result)
         if status == errSecItemNotFound { return nil }
-        guard status == errSecSuccess, let data = result as? Data else { throw Self.failure("read", status) }
-        return try CredentialCoding.decode(data, source: "Keychain item \(service)")
+        guard status == errSecSuccess else { throw KeychainStatus(status).error(operation: "read", item: service) }
+        guard let data = result as? Data else {
+            throw AuthFlowError(.storage, "the Keychain item \(service) holds no data")
+        }
+        return data
     }
 
-    public func save(_ credentials: Credentials) async throws {
-        let data = try CredentialCoding.encode(credentials)
+    /// Replaces the item's bytes (adding the item when missing).
+    public func writeItem(_ data: Data) throws {
         let update: [String: Any] = [kSecValueData as String: data, kSecAttrAccessible as String: accessibility.value]
         var status = SecItemUpdate(query as CFDictionary, update as CFDictionary)
         if status == errSecItemNotFound {
             status = SecItemAdd(query.merging(update) { $1 } as CFDictionary, nil)
+            if status == errSecDuplicateItem {
+                // Another process added it between the two calls: update theirs.
+                status = SecItemUpdate(query as CFDictionary, update as CFDictionary)
+            }
         }
-        guard status == errSecSuccess else { throw Self.failure("write", status) }
+        guard status == errSecSuccess else { throw KeychainStatus(status).error(operation: "write", item: service) }
     }
 
-    public func delete() async throws {
+    /// Deletes the item (nothing to do when missing).
+    public func deleteItem() throws {
         let status = SecItemDelete(query as CFDictionary)
-        guard status == errSecSuccess || status == errSecItemNotFound else { throw Self.failure("delete", status) }
+        guard status == errSecSuccess || status == errSecItemNotFound else {
+            throw KeychainStatus(status).error(operation: "delete", item: service)
+        }
     }
 
-    private static func failure(_ action: String, _ status: OSStatus) -> AuthFlowError {
-        AuthFlowError(.configuration, "cannot \(action) the Keychain item (OSStatus \(status))")
+    /// Runs `body` holding the cross-process lock of the app group (when
+    /// ``appGroup`` is set), so that the app and its extensions refresh one
+    /// at a time.
+    public func exclusiveAccess<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        guard let appGroup else { return try await body() }
+        guard let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: appGroup) else {
+            throw AuthFlowError(.configuration, "the app group \(appGroup) has no container",
+                                recovery: "Add \(appGroup) to the App Groups capability of the app and of each extension that shares the session.")
+        }
+        let lock = FileLock(url: container.appendingPathComponent("AuthFlow", isDirectory: true)
+            .appendingPathComponent("\(lockName).lock"))
+        return try await lock.withLock(body)
+    }
+
+    /// A file name for the lock, the same in every process: the account,
+    /// percent-encoded (one shared name when that is too long for a file name,
+    /// which only makes unrelated sessions take turns too).
+    private var lockName: String {
+        let name = key.account.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        return name.isEmpty || name.utf8.count > 200 ? "session" : name
     }
 }
 #endif

@@ -1,11 +1,11 @@
-#if canImport(AuthenticationServices) && !os(watchOS)
+#if os(iOS) || os(macOS) || os(visionOS)
 import AuthFlow
 import AuthenticationServices
 import Foundation
 
-/// An ``AuthorizationUserAgent`` on `ASWebAuthenticationSession`: the system
-/// browser, sharing cookies with Safari (single sign-on) unless
-/// ``prefersEphemeralSession``.
+/// A ``WebAuthenticationPresenter`` on `ASWebAuthenticationSession`,
+/// presented from a window (UIKit and AppKit apps). SwiftUI views use
+/// ``SwiftUIWebAuthenticationUserAgent`` instead and need no window.
 ///
 /// It only carries URLs. Which callback to wait for comes from
 /// ``CallbackMatch`` and the callback is validated by the engine
@@ -14,11 +14,10 @@ import Foundation
 ///
 /// ```swift
 /// let agent = WebAuthenticationUserAgent(anchor: view.window!)
-/// let credentials = try await client.signIn(redirectURI: redirect, scopes: ["openid"], userAgent: agent)
+/// let session = try await signIn.signIn(using: agent)
 /// ```
-@available(iOS 16.0, macOS 13.0, tvOS 16.0, visionOS 1.0, *)
 @MainActor
-public final class WebAuthenticationUserAgent: NSObject, AuthorizationUserAgent {
+public final class WebAuthenticationUserAgent: NSObject, WebAuthenticationPresenter {
     private let anchor: ASPresentationAnchor
     private var session: ASWebAuthenticationSession?
     /// Whether to use a private browser session (no shared cookies, no SSO).
@@ -30,13 +29,12 @@ public final class WebAuthenticationUserAgent: NSObject, AuthorizationUserAgent 
         self.prefersEphemeralSession = prefersEphemeralSession
     }
 
-    /// Opens `request.url` and returns the callback URL; a user who closes
-    /// the sheet gets ``AuthFlowError/Category/cancelled``.
-    public func authorize(_ request: AuthorizationRequest) async throws -> URL {
-        let match = try CallbackMatch(redirectURI: request.redirectURI)
-        return try await withTaskCancellationHandler {
+    /// Opens `url` in an `ASWebAuthenticationSession` and returns the
+    /// callback; cancelling the calling task closes the browser.
+    public func present(_ url: URL, callback: CallbackMatch) async throws -> URL {
+        try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<URL, any Error>) in
-                start(url: request.url, match: match, continuation: continuation)
+                start(url: url, match: callback, continuation: continuation)
             }
         } onCancel: {
             Task { @MainActor in self.session?.cancel() }
@@ -47,10 +45,8 @@ public final class WebAuthenticationUserAgent: NSObject, AuthorizationUserAgent 
         let completion: @Sendable (URL?, (any Error)?) -> Void = { callback, error in
             if let callback {
                 continuation.resume(returning: callback)
-            } else if let error = error as? ASWebAuthenticationSessionError, error.code == .canceledLogin {
-                continuation.resume(throwing: AuthFlowError(.cancelled, "the user cancelled sign-in"))
             } else {
-                continuation.resume(throwing: AuthFlowError(.cancelled, "the browser session ended without a callback"))
+                continuation.resume(throwing: WebAuthenticationFailure.error(error ?? AuthFlowError(.cancelled, "no callback")))
             }
         }
         let session: ASWebAuthenticationSession
@@ -58,8 +54,8 @@ public final class WebAuthenticationUserAgent: NSObject, AuthorizationUserAgent 
         case .customScheme(let scheme):
             session = ASWebAuthenticationSession(url: url, callbackURLScheme: scheme, completionHandler: completion)
         case .https(let host, let path):
-            guard #available(iOS 17.4, macOS 14.4, tvOS 17.4, visionOS 1.1, *) else {
-                continuation.resume(throwing: AuthFlowError(.configuration, "https redirect URIs need iOS 17.4 or macOS 14.4"))
+            guard #available(iOS 17.4, macOS 14.4, visionOS 1.1, *) else {
+                continuation.resume(throwing: WebAuthenticationFailure.httpsCallbacksUnavailable)
                 return
             }
             session = ASWebAuthenticationSession(url: url, callback: .https(host: host, path: path), completionHandler: completion)
@@ -68,13 +64,14 @@ public final class WebAuthenticationUserAgent: NSObject, AuthorizationUserAgent 
         session.presentationContextProvider = self
         self.session = session
         if !session.start() {
-            continuation.resume(throwing: AuthFlowError(.configuration, "the web authentication session could not start"))
+            continuation.resume(throwing: AuthFlowError(.configuration, "the web authentication session could not start",
+                                                        recovery: "Start sign-in from a window in a foreground scene."))
         }
     }
 }
 
-@available(iOS 16.0, macOS 13.0, tvOS 16.0, visionOS 1.0, *)
-extension WebAuthenticationUserAgent: @preconcurrency ASWebAuthenticationPresentationContextProviding {
+extension WebAuthenticationUserAgent: ASWebAuthenticationPresentationContextProviding {
+    /// The window given at init.
     public func presentationAnchor(for session: ASWebAuthenticationSession) -> ASPresentationAnchor { anchor }
 }
 #endif

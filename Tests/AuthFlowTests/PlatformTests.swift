@@ -201,3 +201,69 @@ final class RecordingBackgroundHost: BackgroundExecutionHost, @unchecked Sendabl
         #expect(throws: AuthFlowError.self) { try AppleAppSiteAssociation(appIDs: ["ABCDE12345.com.example.app"], paths: []) }
     }
 }
+
+@Suite struct AppleSignInSettingsTests {
+    let base: [String: Any] = ["Issuer": "https://id.example.com", "ClientID": "com.example.app",
+                               "RedirectURI": "https://app.example.com/oauth/callback",
+                               "FallbackRedirectURI": "com.example.app:/oauth2redirect", "Scopes": "openid offline_access"]
+
+    @Test func readsTheAppleKeys() throws {
+        var dictionary = base
+        dictionary["PostLogoutRedirectURI"] = "com.example.app:/signed-out"
+        dictionary["EphemeralBrowserSession"] = true
+        dictionary["KeychainAccessGroup"] = "ABCDE12345.com.example.shared"
+        dictionary["AppGroup"] = "group.com.example"
+        let settings = try AppleSignInSettings(dictionary: dictionary)
+        #expect(settings.redirects.https == URL(string: "https://app.example.com/oauth/callback"))
+        #expect(settings.redirects.customScheme == URL(string: "com.example.app:/oauth2redirect"))
+        #expect(settings.postLogoutRedirectURI == URL(string: "com.example.app:/signed-out"))
+        #expect(settings.prefersEphemeralBrowserSession)
+        #expect(settings.keychainAccessGroup == "ABCDE12345.com.example.shared")
+        #expect(settings.appGroup == "group.com.example")
+        #expect(settings.client.scopes == ["openid", "offline_access"])
+        #expect(settings.credentialKey == CredentialKey(issuer: "https://id.example.com", clientID: "com.example.app"))
+    }
+
+    @Test func customSchemeRedirectAloneNeedsNoFallback() throws {
+        var dictionary = base
+        dictionary["RedirectURI"] = "com.example.app:/oauth2redirect"
+        dictionary["FallbackRedirectURI"] = nil
+        let settings = try AppleSignInSettings(dictionary: dictionary)
+        #expect(settings.redirects.https == nil)
+        #expect(try settings.redirects.redirectURI(httpsCallbacksAvailable: false) == URL(string: "com.example.app:/oauth2redirect"))
+        #expect(!settings.prefersEphemeralBrowserSession)
+    }
+
+    @Test func fallbackBesideACustomSchemeRedirectIsRefused() throws {
+        var dictionary = base
+        dictionary["RedirectURI"] = "com.example.app:/oauth2redirect"
+        let error = try #require(throws: AuthFlowError.self) { try AppleSignInSettings(dictionary: dictionary) }
+        #expect(error.category == .configuration)
+        #expect(error.message.contains("FallbackRedirectURI is only used with an https RedirectURI"))
+    }
+
+    @Test func malformedKeysAreNamed() throws {
+        var notBool = base
+        notBool["EphemeralBrowserSession"] = "yes"
+        #expect(try #require(throws: AuthFlowError.self) { try AppleSignInSettings(dictionary: notBool) }.message.contains("EphemeralBrowserSession"))
+        var badFallback = base
+        badFallback["FallbackRedirectURI"] = "https://app.example.com/other"
+        #expect(try #require(throws: AuthFlowError.self) { try AppleSignInSettings(dictionary: badFallback) }.message.contains("custom scheme"))
+        var emptyGroup = base
+        emptyGroup["AppGroup"] = ""
+        #expect(try #require(throws: AuthFlowError.self) { try AppleSignInSettings(dictionary: emptyGroup) }.message.contains("AppGroup"))
+    }
+}
+
+@Suite struct SessionBackgroundTests {
+    @Test func freshTokenInsideABackgroundActivityEndsIt() async throws {
+        var token = try TokenResponse(json: json(#"{"access_token":"AT-1","token_type":"Bearer","expires_in":3600}"#), requestedScopes: [])
+        token.refreshToken = nil
+        let client = try OAuthClient(metadata: metadata(issuer: nil), clientID: "app", transport: ScriptedTransport.unused())
+        let session = AuthSession(client: client, credentials: Credentials(issuer: nil, clientID: "app", token: token, idToken: nil))
+        let host = RecordingBackgroundHost()
+        #expect(try await session.freshAccessToken(continuingIn: host) == "AT-1")
+        #expect(host.begun == ["AuthFlow token refresh"])
+        #expect(host.endedByCaller.count == 1)
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+/// The sign-in settings of an Apple app, read from the `AuthFlow` dictionary
+/// of its Info.plist: everything ``ClientConfiguration`` reads, plus the
+/// Apple-specific keys below. Platform-neutral, so the rules are tested
+/// everywhere; the Apple layer only reads the bundle.
+///
+/// | Key | Value |
+/// |---|---|
+/// | `Issuer`, `ClientID`, `Scopes` | as in ``ClientConfiguration/init(dictionary:)`` |
+/// | `RedirectURI` | the redirect URI: https (universal link) or a private-use scheme |
+/// | `FallbackRedirectURI` | a private-use scheme redirect used where https callbacks are not available (before iOS 17.4 / macOS 14.4) |
+/// | `PostLogoutRedirectURI` | where the provider's end-session page returns to |
+/// | `EphemeralBrowserSession` | `true` for a private browser session (no shared cookies, no single sign-on); default `false` |
+/// | `KeychainAccessGroup` | a Keychain access group shared with app extensions |
+/// | `AppGroup` | the app group whose container holds the lock that lets the app and its extensions take turns refreshing |
+public struct AppleSignInSettings: Sendable, Equatable {
+    /// The provider, client, scopes and the primary redirect URI.
+    public var client: ClientConfiguration
+    /// The https redirect and its custom-scheme fallback.
+    public var redirects: RedirectChoice
+    /// Where the end-session page returns to, if the provider should return.
+    public var postLogoutRedirectURI: URL?
+    /// Whether sign-in and sign-out use a private browser session.
+    public var prefersEphemeralBrowserSession: Bool
+    /// The Keychain access group shared with extensions.
+    public var keychainAccessGroup: String?
+    /// The app group identifier shared with extensions.
+    public var appGroup: String?
+
+    /// Reads the settings; a malformed key is a `configuration` error naming it.
+    public init(dictionary: [String: Any]) throws {
+        let client = try ClientConfiguration(dictionary: dictionary)
+        func url(_ key: String) throws -> URL? {
+            guard let value = dictionary[key] else { return nil }
+            guard let text = value as? String, let url = URL(string: text.trimmingCharacters(in: .whitespaces)), url.scheme != nil else {
+                throw AuthFlowError(.configuration, "\(key) is not a URL", recovery: "Set \(key) in the AuthFlow Info.plist dictionary to a URL string.")
+            }
+            return url
+        }
+        func string(_ key: String) throws -> String? {
+            guard let value = dictionary[key] else { return nil }
+            guard let text = value as? String, !text.isEmpty else {
+                throw AuthFlowError(.configuration, "\(key) must be a non-empty string", recovery: "Fix \(key) in the AuthFlow Info.plist dictionary.")
+            }
+            return text
+        }
+        let fallback = try url("FallbackRedirectURI")
+        let redirects: RedirectChoice
+        if client.redirectURI.scheme?.lowercased() == "https" {
+            redirects = try RedirectChoice(https: client.redirectURI, customScheme: fallback)
+        } else {
+            guard fallback == nil else {
+                throw AuthFlowError(.configuration, "FallbackRedirectURI is only used with an https RedirectURI",
+                                    recovery: "Remove FallbackRedirectURI, or make RedirectURI the https redirect and FallbackRedirectURI the custom-scheme one.")
+            }
+            redirects = try RedirectChoice(https: nil, customScheme: client.redirectURI)
+        }
+        let postLogout = try url("PostLogoutRedirectURI")
+        if let postLogout { try RedirectURIPolicy.validate(postLogout) }
+        let ephemeral: Bool
+        switch dictionary["EphemeralBrowserSession"] {
+        case nil: ephemeral = false
+        case let flag as Bool: ephemeral = flag
+        default:
+            throw AuthFlowError(.configuration, "EphemeralBrowserSession must be a Boolean", recovery: "Set EphemeralBrowserSession to YES or NO.")
+        }
+        self.client = client
+        self.redirects = redirects
+        self.postLogoutRedirectURI = postLogout
+        self.prefersEphemeralBrowserSession = ephemeral
+        self.keychainAccessGroup = try string("KeychainAccessGroup")
+        self.appGroup = try string("AppGroup")
+    }
+
+    /// The Keychain item identity: issuer (or token endpoint) and client ID,
+    /// known without the network so a relaunch can restore offline.
+    public var credentialKey: CredentialKey {
+        switch client.provider {
+        case .issuer(let issuer): CredentialKey(issuer: issuer.absoluteString, clientID: client.clientID)
+        case .endpoints(_, let token): CredentialKey(issuer: token.absoluteString, clientID: client.clientID)
+        }
+    }
+}

@@ -1,0 +1,16 @@
+import Foundation
+
+extension AuthSession {
+    /// ``freshAccessToken()`` inside a ``BackgroundActivity`` on `host`: a
+    /// refresh in flight keeps running when the app moves to the background,
+    /// and the caller gets a `cancelled` error instead of a suspended request
+    /// if the system ends the background time first.
+    public nonisolated func freshAccessToken(continuingIn host: any BackgroundExecutionHost) async throws -> String {
+        try await BackgroundActivity(name: "AuthFlow token refresh", host: host).run { try await self.freshAccessToken() }
+    }
+
+    /// ``send(_:)`` inside a ``BackgroundActivity`` on `host`.
+    public nonisolated func send(_ request: HTTPRequest, continuingIn host: any BackgroundExecutionHost) async throws -> HTTPResponse {
+        try await BackgroundActivity(name: "AuthFlow request", host: host).run { try await self.send(request) }
+    }
+}
