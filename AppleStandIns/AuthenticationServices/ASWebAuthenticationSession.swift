@@ -19,13 +19,14 @@ open class ASWebAuthenticationSession: NSObject {
     @available(iOS 13.0, macCatalyst 13.1, macOS 10.15, visionOS 1.0, *)
     @available(tvOS, unavailable)
     @available(watchOS, unavailable)
-    weak open var presentationContextProvider: (any ASWebAuthenticationPresentationContextProviding)?
+    /// (An Objective-C `weak` property: a computed property here.)
+    open var presentationContextProvider: (any ASWebAuthenticationPresentationContextProviding)? { get { fatalError("stand-in") } set {} }
     #endif
 
     /// https://developer.apple.com/documentation/authenticationservices/aswebauthenticationsession/prefersephemeralwebbrowsersession
     @available(iOS 13.0, macCatalyst 13.1, macOS 10.15, visionOS 1.0, watchOS 6.2, *)
     @available(tvOS, unavailable)
-    open var prefersEphemeralWebBrowserSession: Bool = false
+    open var prefersEphemeralWebBrowserSession: Bool { get { fatalError("stand-in") } set {} }
 
     /// https://developer.apple.com/documentation/authenticationservices/aswebauthenticationsession/canstart
     @available(iOS 13.4, macCatalyst 13.4, macOS 10.15.4, tvOS 16.0, visionOS 1.0, watchOS 6.2, *)

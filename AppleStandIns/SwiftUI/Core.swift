@@ -34,7 +34,7 @@ extension App {
 /// https://developer.apple.com/documentation/swiftui/never/body-swift.property
 extension Never: View, Scene {
     public typealias Body = Never
-    public var body: Never { fatalError("stand-in") }
+    public var body: Never { return fatalError("stand-in") }
 }
 
 /// https://developer.apple.com/documentation/swiftui/emptyview
@@ -42,16 +42,15 @@ extension Never: View, Scene {
 public struct EmptyView: View {
     public typealias Body = Never
     nonisolated public init() {}
-    public var body: Never { fatalError("stand-in") }
+    public var body: Never { return fatalError("stand-in") }
 }
 
 /// https://developer.apple.com/documentation/swiftui/tupleview
 @available(iOS 13.0, macCatalyst 13.0, macOS 10.15, tvOS 13.0, visionOS 1.0, watchOS 6.0, *)
 public struct TupleView<T>: View {
     public typealias Body = Never
-    public var value: T
-    nonisolated public init(_ value: T) { self.value = value }
-    public var body: Never { fatalError("stand-in") }
+    nonisolated public init(_ value: T) {}
+    public var body: Never { return fatalError("stand-in") }
 }
 
 /// https://developer.apple.com/documentation/swiftui/_conditionalcontent
@@ -59,13 +58,13 @@ public struct TupleView<T>: View {
 public struct _ConditionalContent<TrueContent: View, FalseContent: View>: View {
     public typealias Body = Never
     nonisolated init() {}
-    public var body: Never { fatalError("stand-in") }
+    public var body: Never { return fatalError("stand-in") }
 }
 
 /// https://developer.apple.com/documentation/swiftui/optional
 extension Optional: View where Wrapped: View {
     public typealias Body = Never
-    public var body: Never { fatalError("stand-in") }
+    public var body: Never { return fatalError("stand-in") }
 }
 
 /// https://developer.apple.com/documentation/swiftui/viewbuilder
@@ -93,5 +92,5 @@ public struct WindowGroup<Content: View>: Scene {
     public typealias Body = Never
     /// https://developer.apple.com/documentation/swiftui/windowgroup/init(content:)
     nonisolated public init(@ViewBuilder content: () -> Content) {}
-    public var body: Never { fatalError("stand-in") }
+    public var body: Never { return fatalError("stand-in") }
 }

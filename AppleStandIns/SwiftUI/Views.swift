@@ -28,7 +28,7 @@ public struct Text: View, Equatable, Sendable {
     @_disfavoredOverload nonisolated public init<S: StringProtocol>(_ content: S) {}
     /// https://developer.apple.com/documentation/swiftui/text/init(verbatim:)
     nonisolated public init(verbatim content: String) {}
-    public var body: Never { fatalError("stand-in") }
+    public var body: Never { return fatalError("stand-in") }
 }
 
 /// https://developer.apple.com/documentation/swiftui/buttonrole
@@ -46,7 +46,7 @@ public struct Button<Label: View>: View {
     public typealias Body = Never
     /// https://developer.apple.com/documentation/swiftui/button/init(action:label:)
     @preconcurrency nonisolated public init(action: @escaping @MainActor () -> Void, @ViewBuilder label: () -> Label) {}
-    public var body: Never { fatalError("stand-in") }
+    public var body: Never { return fatalError("stand-in") }
 }
 
 @available(iOS 13.0, macCatalyst 13.0, macOS 10.15, tvOS 13.0, visionOS 1.0, watchOS 6.0, *)
@@ -64,7 +64,7 @@ extension Button where Label == Text {
 @available(iOS 13.0, macCatalyst 13.0, macOS 10.15, tvOS 13.0, visionOS 1.0, watchOS 6.0, *)
 public struct List<SelectionValue: Hashable, Content: View>: View {
     public typealias Body = Never
-    public var body: Never { fatalError("stand-in") }
+    public var body: Never { return fatalError("stand-in") }
 }
 
 @available(iOS 13.0, macCatalyst 13.0, macOS 10.15, tvOS 13.0, visionOS 1.0, watchOS 6.0, *)
@@ -77,7 +77,7 @@ extension List where SelectionValue == Never {
 @available(iOS 13.0, macCatalyst 13.0, macOS 10.15, tvOS 13.0, visionOS 1.0, watchOS 6.0, *)
 public struct Section<Parent: View, Content: View, Footer: View>: View {
     public typealias Body = Never
-    public var body: Never { fatalError("stand-in") }
+    public var body: Never { return fatalError("stand-in") }
 }
 
 @available(iOS 15.0, macCatalyst 15.0, macOS 12.0, tvOS 15.0, visionOS 1.0, watchOS 8.0, *)
@@ -98,7 +98,7 @@ public struct NavigationPath: Equatable {
 @available(iOS 16.0, macCatalyst 16.0, macOS 13.0, tvOS 16.0, visionOS 1.0, watchOS 9.0, *)
 public struct NavigationStack<Data, Root: View>: View {
     public typealias Body = Never
-    public var body: Never { fatalError("stand-in") }
+    public var body: Never { return fatalError("stand-in") }
 }
 
 @available(iOS 16.0, macCatalyst 16.0, macOS 13.0, tvOS 16.0, visionOS 1.0, watchOS 9.0, *)
@@ -112,7 +112,7 @@ extension NavigationStack where Data == NavigationPath {
 public struct _StandInModifiedView<Content: View>: View {
     public typealias Body = Never
     nonisolated init(_ content: Content) {}
-    public var body: Never { fatalError("stand-in") }
+    public var body: Never { return fatalError("stand-in") }
 }
 
 @available(iOS 13.0, macCatalyst 13.0, macOS 10.15, tvOS 13.0, visionOS 1.0, watchOS 6.0, *)

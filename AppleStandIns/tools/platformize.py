@@ -4,6 +4,8 @@
 Used by scripts/typecheck-apple. Linux swiftc cannot target Apple platforms (no
 Apple standard library or SDK here), so for each emulated platform:
 
+* the rewritten copy keeps every line where it was, so diagnostics name the
+  original file (relative path) and line;
 * `os(NAME)` and `targetEnvironment(NAME)` inside `#if`/`#elseif` become
   compilation conditions (`AUTHFLOW_OS_NAME`, `AUTHFLOW_TARGET_NAME`) that the
   script defines for the platform being checked;
@@ -15,7 +17,12 @@ Apple standard library or SDK here), so for each emulated platform:
   declaration introduced after the deployment target without an
   `if #available` check (or an enclosing `@available`) is an error, exactly as
   on the platform. Declarations marked unavailable on the platform become
-  `@available(*, unavailable)`.
+  `@available(*, unavailable)`. A declaration of version V needs every
+  domain above the deployment target up to V, and an `#available` check for
+  V grants the same chain, so code in a V context may use older declarations.
+  Inside an enclosing scope that already guarantees part of the chain the
+  compiler warns "unnecessary check" for those parts; scripts/typecheck-apple
+  ignores that one warning (so a truly unnecessary check is not reported).
 
 Any `@available` form it does not understand is an error, so nothing is
 silently dropped.
@@ -117,6 +124,8 @@ class Rewriter:
         if not domains:
             return "#%s(AF_ALWAYS)" % kind
         if kind == "available":
+            # The whole chain, so that older declarations above the deployment
+            # target are usable inside the check too.
             return ", ".join("#available(%s)" % d for d in domains)
         return "#unavailable(%s)" % domains[-1]
 
@@ -151,8 +160,6 @@ def main():
         target = os.path.join(args.out, os.path.relpath(path))
         os.makedirs(os.path.dirname(target), exist_ok=True)
         with open(target, "w", encoding="utf-8") as handle:
-            # Keep diagnostics pointing at the original file and line.
-            handle.write('#sourceLocation(file: "%s", line: 1)\n' % os.path.abspath(path))
             handle.write(rewriter.rewrite(text, path))
     with open(args.domains, "w", encoding="utf-8") as handle:
         for version in sorted(rewriter.thresholds):
