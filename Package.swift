@@ -8,7 +8,7 @@ let strict: [SwiftSetting] = [
 let package = Package(
     name: "AuthFlow",
     platforms: [
-        .iOS(.v16), .macOS(.v13), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1),
+        .iOS(.v16), .macCatalyst(.v16), .macOS(.v13), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1),
     ],
     products: [
         .library(name: "AuthFlow", targets: ["AuthFlow"]),

@@ -1,34 +1,41 @@
-import AuthFlow
+import AuthenticationServices
 import SwiftUI
 
 struct ContentView: View {
     let model: SessionModel
+    /// SwiftUI's web-authentication session: sign-in and sign-out need no window.
+    @Environment(\.webAuthenticationSession) private var webAuthenticationSession
 
     var body: some View {
         NavigationStack {
             List {
-                switch model.state {
-                case .signedOut:
-                    Button("Sign in") {
-                        guard let window = UIApplication.shared.connectedScenes
-                            .compactMap({ ($0 as? UIWindowScene)?.keyWindow }).first else { return }
-                        Task { await model.signIn(from: window) }
-                    }
-                case .signedIn(let subject, let claims, let canUsePayments):
+                if let subject = model.subject {
                     Section("Signed in as \(subject)") {
-                        ForEach(claims.keys.sorted(), id: \.self) { name in
-                            LabeledContent(name, value: claims[name]?.stringValue ?? "…")
+                        Button("Call the API") {
+                            Task { await model.callAPI() }
+                        }
+                        Button("Sign out", role: .destructive) {
+                            Task { await model.signOut(using: webAuthenticationSession) }
                         }
                     }
-                    Section {
-                        Button("Call the API") { Task { await model.callAPI() } }
-                        if canUsePayments { Text("Payments enabled (scope granted)") }
-                        Button("Sign out", role: .destructive) { Task { await model.signOut() } }
+                } else {
+                    Button("Sign in") {
+                        Task {
+                            do {
+                                try await model.signIn(using: webAuthenticationSession)
+                            } catch {
+                                model.show(error)
+                            }
+                        }
                     }
+                    .disabled(model.isWorking)
                 }
-                if let message = model.message { Text(message).foregroundStyle(.secondary) }
+                if let message = model.message {
+                    Text(message)
+                }
             }
             .navigationTitle("AuthFlow")
+            .task { await model.restore() }
         }
     }
 }

@@ -1,68 +1,99 @@
 import AuthFlow
 import AuthFlowApple
+import AuthenticationServices
 import Foundation
 import Observation
+import SwiftUI
 import UIKit
 
-/// The app's sign-in state, driven by AuthFlow.
+/// The app's sign-in state, driven by AuthFlow's public API.
 @MainActor
 @Observable
 final class SessionModel {
-    enum State {
-        case signedOut
-        case signedIn(subject: String, claims: [String: JSONValue], canUsePayments: Bool)
-    }
-
-    private(set) var state: State = .signedOut
+    /// The signed-in user's subject, nil when signed out.
+    private(set) var subject: String?
+    /// A line for the user (errors, API results).
     private(set) var message: String?
+    /// True while a sign-in runs.
+    private(set) var isWorking = false
+
     private var session: AuthSession?
-    private var client: OAuthClient?
+    private let auth: AppleSignIn?
 
-    /// Info.plist key `AuthFlow`: Issuer, ClientID, RedirectURI, Scopes.
-    private func configuration() throws -> ClientConfiguration {
-        try ClientConfiguration(dictionary: Bundle.main.object(forInfoDictionaryKey: "AuthFlow") as? [String: Any] ?? [:])
-    }
+    /// The API the example calls with the access token.
+    private let api = URL(string: "https://api.example.com/me")!
 
-    func signIn(from window: UIWindow) async {
+    init() {
         do {
-            let configuration = try configuration()
-            let client = try await OAuthClient(configuration: configuration)
-            let credentials = try await client.signIn(redirectURI: configuration.redirectURI, scopes: configuration.scopes,
-                                                      userAgent: WebAuthenticationUserAgent(anchor: window))
-            let store = KeychainCredentialStore(key: CredentialKey(issuer: client.metadata.issuer ?? "", clientID: client.clientID))
-            session = AuthSession(client: client, store: store, credentials: credentials)
-            self.client = client
-            state = .signedIn(subject: credentials.subject ?? "-", claims: credentials.idToken?.all ?? [:],
-                              canUsePayments: credentials.hasScope("payments"))
-            message = nil
-        } catch let error as AuthFlowError {
-            message = error.category == .cancelled ? nil : error.recoverySuggestion
+            // Info.plist: AuthFlow dictionary (Issuer, ClientID, RedirectURI, ...).
+            auth = try AppleSignIn()
         } catch {
-            message = "Sign-in failed."
+            auth = nil
+            message = (error as? AuthFlowError)?.recovery ?? "The AuthFlow settings in Info.plist are incomplete."
         }
     }
 
+    /// At launch: the session saved in the Keychain, without the network.
+    func restore() async {
+        guard let auth, session == nil else { return }
+        do {
+            if let restored = try await auth.restore() {
+                session = restored
+                subject = try await restored.currentCredentials?.subject ?? "(no ID token)"
+            }
+        } catch {
+            show(error)
+        }
+    }
+
+    /// Signs in with the view's web-authentication session.
+    func signIn(using webAuthenticationSession: WebAuthenticationSession) async throws {
+        guard let auth else { return }
+        isWorking = true
+        defer { isWorking = false }
+        let session = try await auth.signIn(using: webAuthenticationSession)
+        self.session = session
+        subject = try await session.currentCredentials?.subject ?? "(no ID token)"
+        message = nil
+    }
+
+    /// Calls the API with a fresh access token; a refresh in flight
+    /// continues if the app moves to the background.
     func callAPI() async {
         guard let session else { return }
         do {
-            let response = try await session.send(HTTPRequest(method: "GET", url: URL(string: "https://api.example.com/me")!))
-            message = "API answered HTTP \(response.status)"
-        } catch let error as AuthFlowError {
-            if error.category == .reauthenticationRequired { state = .signedOut }
-            message = error.recoverySuggestion
+            let response = try await session.send(HTTPRequest(method: "GET", url: api),
+                                                  continuingIn: ApplicationBackgroundHost(application: UIApplication.shared))
+            message = "The API answered HTTP \(response.status)."
+        } catch let error as AuthFlowError where error.category == .reauthenticationRequired {
+            self.session = nil
+            subject = nil
+            message = "Your sign-in expired. Sign in again."
         } catch {
-            message = "The request failed."
+            show(error)
         }
     }
 
-    func signOut() async {
-        guard let session else { return }
+    /// Signs out: revokes, clears the Keychain and ends the provider's
+    /// browser session in the same kind of sheet as sign-in.
+    func signOut(using webAuthenticationSession: WebAuthenticationSession) async {
+        guard let auth, let session else { return }
         do {
-            if let url = try await session.signOut() { await UIApplication.shared.open(url) }
+            let result = try await auth.signOut(session, using: webAuthenticationSession)
+            message = result.revocationFailures.isEmpty ? nil : "Signed out on this device; the provider could not be reached to revoke the tokens."
         } catch {
-            message = "Signed out on this device; the provider could not be reached."
+            show(error)
         }
         self.session = nil
-        state = .signedOut
+        subject = nil
+    }
+
+    /// Shows an error's suggestion; a cancelled sign-in shows nothing.
+    func show(_ error: any Error) {
+        guard let error = error as? AuthFlowError else {
+            message = "Something went wrong."
+            return
+        }
+        message = error.category == .cancelled ? nil : error.recovery ?? error.message
     }
 }

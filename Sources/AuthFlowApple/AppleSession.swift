@@ -1,0 +1,156 @@
+// The Apple layer's use of the engine's session API (issue 13): the Keychain
+// store's conformance to CredentialStore and one call each for sign-in,
+// restore and sign-out.
+#if canImport(Security)
+import AuthFlow
+import Foundation
+import Security
+
+extension KeychainCredentialStore: CredentialStore {
+    /// The stored session record, or nil when there is none.
+    public func load() async throws -> SessionRecord? {
+        guard let data = try readItem() else { return nil }
+        return try CredentialCoding.decode(data, source: "Keychain item \(service)")
+    }
+
+    /// Replaces the stored session record.
+    public func save(_ record: SessionRecord) async throws {
+        try writeItem(CredentialCoding.encode(record))
+    }
+
+    /// Forgets the session record.
+    public func delete() async throws {
+        try deleteItem()
+    }
+
+    /// Runs `body` holding the app group's cross-process lock (see ``exclusiveAccess(_:)``).
+    public func withExclusiveAccess<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        try await exclusiveAccess(body)
+    }
+}
+
+extension KeychainCredentialStore {
+    /// The store for `settings`: its Keychain access group and app group.
+    public init(settings: AppleSignInSettings) {
+        self.init(key: settings.credentialKey, accessGroup: settings.keychainAccessGroup, appGroup: settings.appGroup)
+    }
+}
+#endif
+
+#if os(iOS) || os(macOS) || os(visionOS)
+import AuthenticationServices
+
+/// Sign-in, restore and sign-out for an Apple app in one call each, from the
+/// `AuthFlow` dictionary of the Info.plist (``AppleSignInSettings``).
+///
+/// ```swift
+/// let signIn = try AppleSignIn()                       // reads Info.plist
+/// var session = try await signIn.restore()             // offline, from the Keychain
+/// session = try await signIn.signIn(using: webAuthenticationSession)
+/// try await signIn.signOut(session, using: webAuthenticationSession)
+/// ```
+///
+/// Sign-in uses the https redirect URI where the system delivers https
+/// callbacks (iOS 17.4, macOS 14.4, visionOS 1.1) and the custom-scheme
+/// fallback before. Sign-out follows the engine's rules (revoke, then delete
+/// the Keychain item, even when the provider cannot be reached), then opens
+/// the provider's end-session page in the same kind of browser session as
+/// sign-in and waits for the post-logout redirect.
+public struct AppleSignIn: Sendable {
+    /// The settings.
+    public let settings: AppleSignInSettings
+    /// Where the session is kept.
+    public let store: KeychainCredentialStore
+    /// The HTTP transport.
+    public let transport: any HTTPTransport
+
+    /// Sign-in for `settings`, keeping the session in `store` (by default the
+    /// Keychain item, access group and app group the settings name).
+    public init(settings: AppleSignInSettings, store: KeychainCredentialStore? = nil,
+                transport: any HTTPTransport = URLSessionTransport()) {
+        self.settings = settings
+        self.store = store ?? KeychainCredentialStore(settings: settings)
+        self.transport = transport
+    }
+
+    /// Sign-in configured by the `AuthFlow` dictionary of `bundle`'s Info.plist.
+    public init(bundle: Bundle = .main) throws {
+        guard let dictionary = bundle.object(forInfoDictionaryKey: "AuthFlow") as? [String: Any] else {
+            throw AuthFlowError(.configuration, "the Info.plist has no AuthFlow dictionary",
+                                recovery: "Add an AuthFlow dictionary with Issuer, ClientID and RedirectURI to the app's Info.plist.")
+        }
+        self.init(settings: try AppleSignInSettings(dictionary: dictionary))
+    }
+
+    /// The session saved in the Keychain, without the network; nil when
+    /// nobody is signed in.
+    public func restore() async throws -> AuthSession? {
+        try await AuthSession.restore(from: store, transport: transport)
+    }
+
+    /// Signs in through `presenter` and saves the session to the Keychain.
+    public func signIn(using presenter: some WebAuthenticationPresenter) async throws -> AuthSession {
+        let redirectURI = try settings.redirects.redirectURI(httpsCallbacksAvailable: WebAuthenticationFailure.httpsCallbacksAvailable)
+        let client = try await OAuthClient(configuration: settings.client, transport: transport)
+        let credentials = try await client.signIn(redirectURI: redirectURI, scopes: settings.client.scopes, userAgent: presenter)
+        return try await AuthSession.start(client: client, credentials: credentials, store: store)
+    }
+
+    /// Signs out: the engine revokes the tokens and deletes the Keychain
+    /// item, then the provider's end-session page (if it has one) opens in
+    /// `presenter` until it redirects to the post-logout redirect URI. A user
+    /// who closes that page is signed out all the same. Throws only when the
+    /// Keychain item cannot be deleted.
+    @discardableResult
+    public func signOut(_ session: AuthSession, using presenter: some WebAuthenticationPresenter) async throws -> SignOutResult {
+        let result = try await session.signOut(postLogoutRedirectURI: settings.postLogoutRedirectURI)
+        guard let endSession = result.endSessionURL else { return result }
+        let returnURI = try settings.postLogoutRedirectURI
+            ?? settings.redirects.redirectURI(httpsCallbacksAvailable: WebAuthenticationFailure.httpsCallbacksAvailable)
+        do {
+            _ = try await presenter.present(endSession, callback: CallbackMatch(redirectURI: returnURI))
+        } catch let error as AuthFlowError where error.category == .cancelled {
+            // The local sign-out is complete; closing the page only skips the provider's confirmation.
+        }
+        return result
+    }
+}
+
+extension AppleSignIn {
+    /// Signs in from a window (UIKit and AppKit apps), in the browser session
+    /// kind the settings ask for.
+    @MainActor
+    public func signIn(presentingFrom anchor: ASPresentationAnchor) async throws -> AuthSession {
+        try await signIn(using: WebAuthenticationUserAgent(anchor: anchor, prefersEphemeralSession: settings.prefersEphemeralBrowserSession))
+    }
+
+    /// Signs out from a window, in the same kind of browser session as sign-in.
+    @MainActor @discardableResult
+    public func signOut(_ session: AuthSession, presentingFrom anchor: ASPresentationAnchor) async throws -> SignOutResult {
+        try await signOut(session, using: WebAuthenticationUserAgent(anchor: anchor, prefersEphemeralSession: settings.prefersEphemeralBrowserSession))
+    }
+}
+
+#if canImport(SwiftUI)
+import SwiftUI
+
+@available(iOS 16.4, macOS 13.3, visionOS 1.0, *)
+extension AppleSignIn {
+    /// Signs in with a SwiftUI view's `webAuthenticationSession`, in the
+    /// browser session kind the settings ask for.
+    @MainActor
+    public func signIn(using webAuthenticationSession: WebAuthenticationSession) async throws -> AuthSession {
+        try await signIn(using: SwiftUIWebAuthenticationUserAgent(webAuthenticationSession,
+                                                                  prefersEphemeralSession: settings.prefersEphemeralBrowserSession))
+    }
+
+    /// Signs out with a SwiftUI view's `webAuthenticationSession`, in the
+    /// same kind of browser session as sign-in.
+    @MainActor @discardableResult
+    public func signOut(_ session: AuthSession, using webAuthenticationSession: WebAuthenticationSession) async throws -> SignOutResult {
+        try await signOut(session, using: SwiftUIWebAuthenticationUserAgent(webAuthenticationSession,
+                                                                           prefersEphemeralSession: settings.prefersEphemeralBrowserSession))
+    }
+}
+#endif
+#endif
