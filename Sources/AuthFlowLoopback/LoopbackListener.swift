@@ -36,7 +36,8 @@ public final class LoopbackListener: Sendable {
     /// - Parameters:
     ///   - port: the port, or 0 for an ephemeral one.
     ///   - path: the callback path (default `/callback`).
-    /// - Throws: ``AuthFlowError`` (`configuration`) when the port cannot be bound.
+    ///   - logger: where the listener logs (never a code or state).
+    /// - Throws: `AuthFlowError` (`configuration`) when the port cannot be bound.
     public static func start(port: Int = 0, path: String = "/callback", logger: Logger = Logger(label: "AuthFlow.Loopback")) async throws -> LoopbackListener {
         guard (0...65535).contains(port) else { throw AuthFlowError(.configuration, "port must be 0…65535") }
         guard path.hasPrefix("/"), !path.contains("?"), !path.contains("#") else {
@@ -68,7 +69,7 @@ public final class LoopbackListener: Sendable {
 
     /// Waits for the callback whose `state` is the state of `request` and returns its full URL.
     ///
-    /// - Throws: ``AuthFlowError`` `timeout` after `timeout` seconds, `cancelled`
+    /// - Throws: `AuthFlowError` `timeout` after `timeout` seconds, `cancelled`
     ///   when the task is cancelled.
     public func waitForCallback(for request: AuthorizationRequest, timeout: TimeInterval) async throws -> URL {
         prepare(for: request)

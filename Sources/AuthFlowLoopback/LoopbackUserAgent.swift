@@ -1,7 +1,7 @@
 import AuthFlow
 import Foundation
 
-/// An ``AuthorizationUserAgent`` for desktops and terminals: opens the
+/// An `AuthorizationUserAgent` for desktops and terminals: opens the
 /// authorization URL in a browser and waits for the redirect on a
 /// ``LoopbackListener``.
 public struct LoopbackUserAgent: AuthorizationUserAgent {

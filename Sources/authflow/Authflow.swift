@@ -4,13 +4,18 @@ import Foundation
 /// The `authflow` command: sign in from a terminal, print tokens for scripts.
 @main
 struct Authflow: AsyncParsableCommand {
+    /// The release `authflow --version` prints; CHANGELOG.md lists what each holds.
+    static let version = "0.1.0"
+
     static let configuration = CommandConfiguration(
         commandName: "authflow",
         abstract: "OAuth 2.0 and OpenID Connect sign-in from the terminal.",
         discussion: """
         Exit codes: 0 success, 1 other failure, 2 usage, 3 the server refused, \
-        4 a security check failed, 5 network failure or timeout.
+        4 a security check failed, 5 network failure or timeout, \
+        6 not signed in or the session ended (sign in again).
         """,
+        version: Authflow.version,
         subcommands: [Login.self, Token.self, UserInfoCommand.self, Logout.self, Status.self, Discover.self, Decode.self, Demo.self, ProviderCommand.self, AASA.self]
     )
 

@@ -23,13 +23,17 @@ enum Output {
         stdout(String(decoding: data, as: UTF8.self))
     }
 
-    /// The exit code for an error category.
+    /// The exit code for an error category: 3 the server refused, 4 a
+    /// security check failed, 5 network failure or timeout, 6 not signed in
+    /// or the session ended (sign in again), 1 everything else (including
+    /// categories added later).
     static func exitCode(for category: AuthFlowError.Category) -> Int32 {
         switch category {
         case .oauthError: 3
-        case .stateMismatch, .issuerMismatch, .idTokenInvalid, .userinfoSubjectMismatch: 4
+        case .stateMismatch, .issuerMismatch, .idTokenInvalid, .userinfoSubjectMismatch, .jwtInvalid: 4
         case .network, .timeout: 5
-        case .invalidResponse, .configuration, .cancelled, .reauthenticationRequired, .storage: 1
+        case .reauthenticationRequired: 6
+        default: 1
         }
     }
 
@@ -41,7 +45,7 @@ enum Output {
             self.json(ErrorEnvelope(error: .init(failure)))
         } else {
             stderr("error: \(failure.description)")
-            stderr("hint: \(failure.recoverySuggestion)")
+            if let hint = failure.recoverySuggestion { stderr("hint: \(hint)") }
         }
         return ExitCode(exitCode(for: failure.category))
     }

@@ -11,7 +11,7 @@ struct ProviderCommand: AsyncParsableCommand {
     struct Serve: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Serve the embedded OpenID Provider on 127.0.0.1 until SIGINT or SIGTERM.",
-            discussion: "Without --config it serves the demo configuration. The config file format is described in the README.")
+            discussion: "Without --config it serves the demo configuration. The config file format is described in docs/cli.md.")
 
         @Option(help: "The port on 127.0.0.1 (0: any free port; overrides the config file).")
         var port: Int?

@@ -75,24 +75,24 @@ import Testing
     @Test(arguments: ["https://evil.example", "https://idp.example/", "HTTPS://IDP.EXAMPLE"])
     func wrongIssuer(_ iss: String) async throws {
         let issuer = try TestIDP(keys: Self.standardKeys)
-        await expectError(.idTokenInvalid, reason: .issuer) { try await issuer.verifier().verify(Self.token(["iss": .string(iss)]), now: Self.now) }
+        await expectError(.jwtInvalid, reason: .issuer) { try await issuer.verifier().verify(Self.token(["iss": .string(iss)]), now: Self.now) }
     }
 
     @Test func missingIssuer() async throws {
         let issuer = try TestIDP(keys: Self.standardKeys)
-        await expectError(.idTokenInvalid, reason: .issuer) { try await issuer.verifier().verify(Self.token(["iss": nil]), now: Self.now) }
+        await expectError(.jwtInvalid, reason: .issuer) { try await issuer.verifier().verify(Self.token(["iss": nil]), now: Self.now) }
     }
 
     @Test(arguments: [nil, JSONValue.string("https://other.example"), .array([.string("https://other.example")]), .array([]), .number(1)])
     func audienceMissingOrWithoutUs(_ aud: JSONValue?) async throws {
         let issuer = try TestIDP(keys: Self.standardKeys)
-        await expectError(.idTokenInvalid, reason: .audience) { try await issuer.verifier().verify(Self.token(["aud": aud]), now: Self.now) }
+        await expectError(.jwtInvalid, reason: .audience) { try await issuer.verifier().verify(Self.token(["aud": aud]), now: Self.now) }
     }
 
     @Test func expiredBeyondLeeway() async throws {
         let issuer = try TestIDP(keys: Self.standardKeys)
         let token = try Self.token(["exp": .number(Self.nowSeconds - 61), "iat": .number(Self.nowSeconds - 600), "nbf": nil])
-        await expectError(.idTokenInvalid, reason: .expired) { try await issuer.verifier(leeway: 60).verify(token, now: Self.now) }
+        await expectError(.jwtInvalid, reason: .expired) { try await issuer.verifier(leeway: 60).verify(token, now: Self.now) }
     }
 
     @Test func expiredWithinLeewayPasses() async throws {
@@ -104,19 +104,19 @@ import Testing
     @Test func expiredWithZeroLeeway() async throws {
         let issuer = try TestIDP(keys: Self.standardKeys)
         let token = try Self.token(["exp": .number(Self.nowSeconds - 1)])
-        await expectError(.idTokenInvalid, reason: .expired) { try await issuer.verifier(leeway: 0).verify(token, now: Self.now) }
+        await expectError(.jwtInvalid, reason: .expired) { try await issuer.verifier(leeway: 0).verify(token, now: Self.now) }
     }
 
     @Test(arguments: [nil, JSONValue.string("1700000300")])
     func missingOrNonNumericExpIsExpired(_ exp: JSONValue?) async throws {
         let issuer = try TestIDP(keys: Self.standardKeys)
-        await expectError(.idTokenInvalid, reason: .expired) { try await issuer.verifier().verify(Self.token(["exp": exp]), now: Self.now) }
+        await expectError(.jwtInvalid, reason: .expired) { try await issuer.verifier().verify(Self.token(["exp": exp]), now: Self.now) }
     }
 
     @Test func notBeforeInTheFuture() async throws {
         let issuer = try TestIDP(keys: Self.standardKeys)
         let token = try Self.token(["nbf": .number(Self.nowSeconds + 120)])
-        await expectError(.idTokenInvalid, reason: .issuedAt) { try await issuer.verifier().verify(token, now: Self.now) }
+        await expectError(.jwtInvalid, reason: .notBefore) { try await issuer.verifier().verify(token, now: Self.now) }
     }
 
     @Test func notBeforeWithinLeewayPasses() async throws {
@@ -127,7 +127,7 @@ import Testing
     @Test func issuedInTheFuture() async throws {
         let issuer = try TestIDP(keys: Self.standardKeys)
         let token = try Self.token(["iat": .number(Self.nowSeconds + 120), "nbf": nil])
-        await expectError(.idTokenInvalid, reason: .issuedAt) { try await issuer.verifier().verify(token, now: Self.now) }
+        await expectError(.jwtInvalid, reason: .issuedAt) { try await issuer.verifier().verify(token, now: Self.now) }
     }
 
     // MARK: Algorithms and keys
@@ -136,11 +136,11 @@ import Testing
         let secret = "shared-secret-that-is-long-enough-for-hs256"
         let issuer = try TestIDP(keys: Self.standardKeys + [SigningKey.hmac(secret).jwk(kid: "hs")])
         let token = try Self.token(key: .hmac(secret), alg: "HS256", kid: "hs")
-        await expectError(.idTokenInvalid, reason: .algorithm) { try await issuer.verifier().verify(token, now: Self.now) }
+        await expectError(.jwtInvalid, reason: .algorithm) { try await issuer.verifier().verify(token, now: Self.now) }
         // Asking for HS256 does not help: symmetric algorithms are removed.
         let asked = issuer.verifier(algorithms: ["HS256", "ES256"])
         #expect(!asked.signature.acceptedAlgorithms.contains("HS256"))
-        await expectError(.idTokenInvalid, reason: .algorithm) { try await asked.verify(token, now: Self.now) }
+        await expectError(.jwtInvalid, reason: .algorithm) { try await asked.verify(token, now: Self.now) }
     }
 
     @Test func hmacTokenSignedWithThePublicKeyIsRefused() async throws {
@@ -148,17 +148,17 @@ import Testing
         let issuer = try TestIDP(keys: Self.standardKeys)
         let modulus = SigningKey.rsa2048.jwk(kid: nil)["n"]?.stringValue ?? ""
         let token = try Self.token(key: .hmac(modulus), alg: "HS256", kid: "rsa")
-        await expectError(.idTokenInvalid, reason: .algorithm) { try await issuer.verifier().verify(token, now: Self.now) }
+        await expectError(.jwtInvalid, reason: .algorithm) { try await issuer.verifier().verify(token, now: Self.now) }
     }
 
     @Test func algorithmNotInTheAllowedSet() async throws {
         let issuer = try TestIDP(keys: Self.standardKeys)
         let onlyES256 = issuer.verifier(algorithms: ["ES256"])
-        await expectError(.idTokenInvalid, reason: .algorithm) {
+        await expectError(.jwtInvalid, reason: .algorithm) {
             try await onlyES256.verify(Self.token(key: .rsa2048, alg: "RS256", kid: "rsa"), now: Self.now)
         }
         // ES384 is supported by AuthFlow but not in JWTVerifier's default set.
-        await expectError(.idTokenInvalid, reason: .algorithm) {
+        await expectError(.jwtInvalid, reason: .algorithm) {
             try await issuer.verifier().verify(Self.token(key: .ec384, alg: "ES384", kid: "ec384"), now: Self.now)
         }
         // Allowed explicitly, it passes.
@@ -170,38 +170,38 @@ import Testing
     func unknownOrUnsignedAlgorithm(_ alg: String) async throws {
         let issuer = try TestIDP(keys: Self.standardKeys)
         let token = b64(jsonText(["alg": .string(alg), "kid": .string("ec")])) + "." + b64(jsonText(Self.claims())) + "."
-        await expectError(.idTokenInvalid, reason: .algorithm) { try await issuer.verifier().verify(token, now: Self.now) }
+        await expectError(.jwtInvalid, reason: .algorithm) { try await issuer.verifier().verify(token, now: Self.now) }
     }
 
     @Test func unknownKid() async throws {
         let issuer = try TestIDP(keys: Self.standardKeys)
         let token = try Self.token(key: .ec256b, kid: "nope")
-        await expectError(.idTokenInvalid, reason: .keyNotFound) { try await issuer.verifier().verify(token, now: Self.now) }
+        await expectError(.jwtInvalid, reason: .keyNotFound) { try await issuer.verifier().verify(token, now: Self.now) }
     }
 
     @Test func knownKidWrongKeyIsSignature() async throws {
         let issuer = try TestIDP(keys: Self.standardKeys)
         let token = try Self.token(key: .ec256b, kid: "ec")
-        await expectError(.idTokenInvalid, reason: .signature) { try await issuer.verifier().verify(token, now: Self.now) }
+        await expectError(.jwtInvalid, reason: .signature) { try await issuer.verifier().verify(token, now: Self.now) }
     }
 
     @Test func tamperedClaimsAreSignature() async throws {
         let issuer = try TestIDP(keys: Self.standardKeys)
         let parts = try Self.token().split(separator: ".").map(String.init)
         let forged = parts[0] + "." + b64(jsonText(Self.claims(["sub": .string("admin")]))) + "." + parts[2]
-        await expectError(.idTokenInvalid, reason: .signature) { try await issuer.verifier().verify(forged, now: Self.now) }
+        await expectError(.jwtInvalid, reason: .signature) { try await issuer.verifier().verify(forged, now: Self.now) }
     }
 
     @Test(arguments: ["a.b", "a.b.c.d", "", "!!.??.##"])
     func malformedTokens(_ token: String) async throws {
         let issuer = try TestIDP(keys: Self.standardKeys)
-        await expectError(.idTokenInvalid, reason: .malformed) { try await issuer.verifier().verify(token, now: Self.now) }
+        await expectError(.jwtInvalid, reason: .malformed) { try await issuer.verifier().verify(token, now: Self.now) }
     }
 
     @Test func criticalHeaderIsMalformed() async throws {
         let issuer = try TestIDP(keys: Self.standardKeys)
         let token = try Self.token(header: ["crit": .array([.string("exp")]), "exp": .number(1)])
-        await expectError(.idTokenInvalid, reason: .malformed) { try await issuer.verifier().verify(token, now: Self.now) }
+        await expectError(.jwtInvalid, reason: .malformed) { try await issuer.verifier().verify(token, now: Self.now) }
     }
 
     // MARK: Rotation
@@ -218,7 +218,7 @@ import Testing
         #expect(issuer.transport.requests.count == 2)
 
         // The old key is gone from the refreshed set.
-        await expectError(.idTokenInvalid, reason: .keyNotFound) { try await verifier.verify(Self.token(kid: "old"), now: Self.now) }
+        await expectError(.jwtInvalid, reason: .keyNotFound) { try await verifier.verify(Self.token(kid: "old"), now: Self.now) }
     }
 
     @Test func rotationWithinTheRefetchIntervalIsNotFetched() async throws {
@@ -226,7 +226,7 @@ import Testing
         let verifier = issuer.verifier()
         _ = try await verifier.verify(Self.token(kid: "old"), now: Self.now)
         issuer.setKeys([SigningKey.ec256b.jwk(kid: "new")])
-        await expectError(.idTokenInvalid, reason: .keyNotFound) { try await verifier.verify(Self.token(key: .ec256b, kid: "new"), now: Self.now) }
+        await expectError(.jwtInvalid, reason: .keyNotFound) { try await verifier.verify(Self.token(key: .ec256b, kid: "new"), now: Self.now) }
         #expect(issuer.transport.requests.count == 1)
     }
 

@@ -137,7 +137,7 @@ struct FakeUserAgent: AuthorizationUserAgent {
         #expect(errors.count == 4)
         let secrets = [Self.code, Self.clientSecret, Self.accessToken, request.state, nonce, request.pkce.verifier, idToken]
         for error in errors {
-            for text in [error.description, error.message, error.localizedDescription, error.recoverySuggestion] {
+            for text in [error.description, error.message, error.localizedDescription, error.recoverySuggestion ?? "", error.debugDescription] {
                 for secret in secrets { #expect(!text.contains(secret), "error text leaks a secret: \(text)") }
             }
         }

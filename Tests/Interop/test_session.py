@@ -136,7 +136,7 @@ def test_logout_revokes_and_deletes(cli, server, server_name):
             json.dump(saved, f)
         expire_profile(cli)
         token = cli.run("token", "--profile", "p")
-        assert token.returncode == 1, describe(token)
+        assert token.returncode == 6, describe(token)
         assert "reauthentication_required" in token.stderr
         assert not os.path.exists(cli.profile_path())
     else:
@@ -149,13 +149,13 @@ def test_refused_refresh_token_requires_sign_in_again(cli, server, server_name):
     revoke_directly(server, server_name, first["refresh_token"])
     expire_profile(cli)
     token = cli.run("token", "--profile", "p")
-    assert token.returncode == 1, describe(token)
+    assert token.returncode == 6, describe(token)
     assert "reauthentication_required" in token.stderr
     assert token.stdout == ""
     assert not os.path.exists(cli.profile_path()), "a refused refresh token deletes the credentials"
     assert first["refresh_token"] not in token.stderr
     status = cli.run("status", "--profile", "p", "--json")
-    assert status.returncode == 1
+    assert status.returncode == 6
     assert json.loads(status.stdout)["error"]["category"] == "reauthentication_required"
 
 

@@ -2,62 +2,30 @@ import Foundation
 
 /// The one error type AuthFlow throws.
 ///
-/// `category` is stable and machine readable; scripts and apps branch on it.
-/// For OAuth error responses, ``oauth`` carries the server's `error`,
-/// `error_description` and `error_uri`. ``description`` never contains a
-/// token, code, verifier, state, nonce or client secret.
-public struct AuthFlowError: Error, Sendable, CustomStringConvertible {
-    /// What kind of failure happened.
-    public enum Category: String, Sendable, Codable, CaseIterable {
-        /// The authorization server answered with an OAuth error.
-        case oauthError = "oauth_error"
-        /// The `state` of a callback was missing or did not match.
-        case stateMismatch = "state_mismatch"
-        /// An issuer did not match the one expected (discovery, RFC 9207 `iss`).
-        case issuerMismatch = "issuer_mismatch"
-        /// The ID token failed verification; see ``AuthFlowError/reason``.
-        case idTokenInvalid = "id_token_invalid"
-        /// The userinfo `sub` differs from the ID token's.
-        case userinfoSubjectMismatch = "userinfo_subject_mismatch"
-        /// The server sent something that is not a valid protocol message.
-        case invalidResponse = "invalid_response"
-        /// The client is configured wrongly (bad URL, reserved parameter, …).
-        case configuration
-        /// The network failed (connection refused, DNS, TLS, …).
-        case network
-        /// A request or the wait for the browser took too long.
-        case timeout
-        /// The user or the app cancelled.
-        case cancelled
-        /// The session ended; the user must sign in again.
-        case reauthenticationRequired = "reauthentication_required"
-        /// Credentials could not be read, written or locked (file system,
-        /// Keychain); ``AuthFlowError/underlyingError`` keeps the cause.
-        case storage
-    }
-
-    /// Why an ID token was refused (only with ``Category/idTokenInvalid``).
-    public enum Reason: String, Sendable, Codable, CaseIterable {
-        case signature, algorithm
-        case keyNotFound = "key_not_found"
-        case issuer, audience
-        case authorizedParty = "authorized_party"
-        case expired
-        case issuedAt = "issued_at"
-        case nonce
-        case atHash = "at_hash"
-        case authTime = "auth_time"
-        case subject
-        case malformed
-    }
-
+/// An error speaks to two audiences:
+///
+/// - **People.** ``errorDescription`` is a sentence for the user ("The sign-in
+///   provider refused the request.") and ``recoverySuggestion`` says what to do
+///   next. Both reach `localizedDescription`, `NSError`'s
+///   `localizedRecoverySuggestion` and SwiftUI alerts through `LocalizedError`.
+/// - **Programs and developers.** ``category`` is stable and machine readable;
+///   branch on it with `==` or in a `switch` (add a `default:` — categories can
+///   be added). ``reason`` names the rule that failed, ``oauth`` carries the
+///   server's `error`, `error_description` and `error_uri`, ``message`` the
+///   details, and ``underlyingError`` the system error beneath (errno,
+///   `OSStatus`, `URLError`). ``description`` and ``debugDescription`` put them
+///   on one line for logs.
+///
+/// No part of an error ever contains a token, code, verifier, state, nonce or
+/// client secret.
+public struct AuthFlowError: Error, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     /// The category of failure.
     public let category: Category
-    /// The ID token rule that failed, for ``Category/idTokenInvalid``.
+    /// The rule that failed, for ``Category/idTokenInvalid`` and ``Category/jwtInvalid``.
     public let reason: Reason?
     /// The server's error response, for ``Category/oauthError``.
     public let oauth: OAuthErrorResponse?
-    /// A short human explanation. Never contains secrets.
+    /// A short explanation for developers. Never contains secrets.
     public let message: String
     /// What to do about this particular failure, when the place that threw
     /// it knows better than the category's general advice (the flag or
@@ -67,7 +35,8 @@ public struct AuthFlowError: Error, Sendable, CustomStringConvertible {
     /// there is one. Never contains secrets.
     public let underlyingError: (any Error & Sendable)?
 
-    /// Creates an error. `message` and `recovery` must not contain secrets.
+    /// Creates an error. `message` and `recovery` must not contain secrets;
+    /// `recovery`, when given, replaces the category's general advice.
     public init(_ category: Category, _ message: String, reason: Reason? = nil, oauth: OAuthErrorResponse? = nil,
                 recovery: String? = nil, underlyingError: (any Error & Sendable)? = nil) {
         self.category = category
@@ -78,9 +47,11 @@ public struct AuthFlowError: Error, Sendable, CustomStringConvertible {
         self.underlyingError = underlyingError
     }
 
-    /// A one-line description, safe to log and show.
+    /// One line for logs and developers: the category, the reason, the
+    /// server's answer and the message, such as
+    /// `id_token_invalid (at_hash): at_hash does not match the access token`.
     public var description: String {
-        var text = "\(category.rawValue)"
+        var text = category.rawValue
         if let reason { text += " (\(reason.rawValue))" }
         if let oauth {
             text += ": \(oauth.error)"
@@ -92,8 +63,44 @@ public struct AuthFlowError: Error, Sendable, CustomStringConvertible {
         return text
     }
 
-    /// What an app can tell its user to do next.
-    public var recoverySuggestion: String {
+    /// ``description`` followed by the underlying system error, when there is one.
+    public var debugDescription: String {
+        guard let underlyingError else { return description }
+        return "\(description) (underlying: \(String(describing: underlyingError)))"
+    }
+}
+
+extension AuthFlowError: LocalizedError {
+    /// A sentence for the user saying what went wrong, without protocol
+    /// details. ``description`` has those.
+    public var errorDescription: String? {
+        switch category {
+        case .oauthError:
+            switch oauth?.error {
+            case "access_denied": return "The sign-in was declined."
+            case "invalid_client", "unauthorized_client": return "This app is not set up correctly with the sign-in provider."
+            case "invalid_grant": return "The sign-in has expired or was already used."
+            case "temporarily_unavailable", "server_error": return "The sign-in service is not working right now."
+            default: return "The sign-in provider refused the request."
+            }
+        case .stateMismatch, .issuerMismatch, .idTokenInvalid, .userinfoSubjectMismatch:
+            return "The answer from the sign-in provider could not be trusted."
+        case .jwtInvalid: return "A token could not be verified."
+        case .invalidResponse: return "The sign-in provider sent an answer that could not be understood."
+        case .configuration: return "The sign-in settings are not valid."
+        case .network: return "The sign-in provider could not be reached."
+        case .timeout: return "The sign-in took too long."
+        case .cancelled: return "The sign-in was cancelled."
+        case .reauthenticationRequired: return "You are signed out."
+        case .storage: return "The saved sign-in could not be read or written."
+        default: return "Signing in failed."
+        }
+    }
+
+    /// What to tell the user to do next: ``recovery`` when the place that
+    /// threw knows, else the category's general advice; `nil` only for a
+    /// category this version of AuthFlow does not know.
+    public var recoverySuggestion: String? {
         if let recovery { return recovery }
         switch category {
         case .oauthError:
@@ -106,6 +113,8 @@ public struct AuthFlowError: Error, Sendable, CustomStringConvertible {
             }
         case .stateMismatch, .issuerMismatch, .idTokenInvalid, .userinfoSubjectMismatch:
             return "The sign-in response could not be trusted and was discarded. Start the sign-in again."
+        case .jwtInvalid:
+            return "The token was refused. Get a new token from its issuer."
         case .invalidResponse:
             return "The sign-in provider sent an unexpected answer. Try again later."
         case .configuration:
@@ -120,6 +129,8 @@ public struct AuthFlowError: Error, Sendable, CustomStringConvertible {
             return "The session has ended. Sign in again."
         case .storage:
             return "The saved sign-in could not be read or written. Try again; sign in again if it keeps happening."
+        default:
+            return nil
         }
     }
 }
@@ -133,48 +144,10 @@ extension AuthFlowError: Equatable {
     }
 }
 
-extension AuthFlowError: LocalizedError {
-    public var errorDescription: String? { description }
-}
-
 extension AuthFlowError {
     static func configuration(_ message: String) -> AuthFlowError { .init(.configuration, message) }
     static func invalidResponse(_ message: String) -> AuthFlowError { .init(.invalidResponse, message) }
     static func idToken(_ reason: Reason, _ message: String) -> AuthFlowError {
         .init(.idTokenInvalid, message, reason: reason)
-    }
-}
-
-/// An OAuth 2.0 error response (RFC 6749 §4.1.2.1 and §5.2).
-public struct OAuthErrorResponse: Sendable, Equatable, Codable {
-    /// The `error` code, such as `invalid_grant`.
-    public let error: String
-    /// The server's `error_description`, if any.
-    public let errorDescription: String?
-    /// The server's `error_uri`, if any.
-    public let errorURI: String?
-
-    /// Creates an error response value.
-    public init(error: String, errorDescription: String? = nil, errorURI: String? = nil) {
-        self.error = error
-        self.errorDescription = errorDescription
-        self.errorURI = errorURI
-    }
-
-    /// This response with every occurrence of `secrets` in its text replaced
-    /// by `<redacted>`: servers sometimes echo what they were sent.
-    func redacting(_ secrets: [String]) -> OAuthErrorResponse {
-        func scrub(_ text: String?) -> String? {
-            guard var text else { return nil }
-            for secret in secrets where secret.count >= 4 { text = text.replacingOccurrences(of: secret, with: "<redacted>") }
-            return text
-        }
-        return OAuthErrorResponse(error: scrub(error) ?? error, errorDescription: scrub(errorDescription), errorURI: scrub(errorURI))
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case error
-        case errorDescription = "error_description"
-        case errorURI = "error_uri"
     }
 }

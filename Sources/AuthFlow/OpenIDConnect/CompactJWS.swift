@@ -21,7 +21,7 @@ public struct CompactJWS: Sendable, Equatable {
     /// Parses `token`; anything but three base64url segments with JSON-object
     /// header and payload is `id_token_invalid` / `malformed`.
     ///
-    /// Header and payload are read with ``JSONParser`` (strict RFC 8259),
+    /// Header and payload are read with `JSONParser` (strict RFC 8259),
     /// which refuses duplicate member names in any object: two parsers could
     /// otherwise read different claims from one token.
     public init(_ token: String) throws {

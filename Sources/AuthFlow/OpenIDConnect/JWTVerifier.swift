@@ -5,8 +5,9 @@ import Logging
 /// JWK Set: access tokens that are JWTs, or "port tokens" a carrier issues
 /// when a user moves (ZenKey). Checks the signature (algorithm from the
 /// allowed set only, key by `kid`, refetch on rotation), `iss`, `aud`, `exp`,
-/// `nbf` and `iat`. Failures are ``AuthFlowError/Category/idTokenInvalid``
-/// with the failing rule as ``AuthFlowError/reason``.
+/// `nbf` and `iat`. Failures are ``AuthFlowError/Category/jwtInvalid``
+/// with the failing rule as ``AuthFlowError/reason`` (one of
+/// ``AuthFlowError/Reason/jwt``).
 public struct JWTVerifier: Sendable {
     /// The issuer the token must name exactly.
     public let issuer: String
@@ -38,26 +39,37 @@ public struct JWTVerifier: Sendable {
 
     /// Verifies `token` and returns its header and claims.
     public func verify(_ token: String, now: Date = Date()) async throws -> VerifiedJWT {
-        let (jws, algorithm) = try await signature.verify(token)
+        let (jws, algorithm): (CompactJWS, String)
+        do {
+            (jws, algorithm) = try await signature.verify(token)
+        } catch let error as AuthFlowError where error.category == .idTokenInvalid {
+            // The signature check is shared with ID tokens; this is not one.
+            throw AuthFlowError(.jwtInvalid, error.message, reason: error.reason, recovery: error.recovery,
+                                underlyingError: error.underlyingError)
+        }
         let claims = jws.claims
-        guard claims["iss"]?.stringValue == issuer else { throw AuthFlowError.idToken(.issuer, "the token's iss is not \(issuer)") }
+        guard claims["iss"]?.stringValue == issuer else { throw Self.invalid(.issuer, "the token's iss is not \(issuer)") }
         let audiences: [String]
         switch claims["aud"] {
         case .string(let value)?: audiences = [value]
         case .array(let values)?: audiences = values.compactMap(\.stringValue)
         default: audiences = []
         }
-        guard audiences.contains(audience) else { throw AuthFlowError.idToken(.audience, "the token is not addressed to \(audience)") }
-        guard let exp = claims["exp"]?.numberValue else { throw AuthFlowError.idToken(.expired, "the token has no exp") }
-        guard now.timeIntervalSince1970 - exp < leeway else { throw AuthFlowError.idToken(.expired, "the token has expired") }
+        guard audiences.contains(audience) else { throw Self.invalid(.audience, "the token is not addressed to \(audience)") }
+        guard let exp = claims["exp"]?.numberValue else { throw Self.invalid(.expired, "the token has no exp") }
+        guard now.timeIntervalSince1970 - exp < leeway else { throw Self.invalid(.expired, "the token has expired") }
         if let nbf = claims["nbf"]?.numberValue, nbf - now.timeIntervalSince1970 > leeway {
-            throw AuthFlowError.idToken(.issuedAt, "the token is not valid yet (nbf)")
+            throw Self.invalid(.notBefore, "the token is not valid yet (nbf)")
         }
         if let iat = claims["iat"]?.numberValue, iat - now.timeIntervalSince1970 > leeway {
-            throw AuthFlowError.idToken(.issuedAt, "the token was issued in the future")
+            throw Self.invalid(.issuedAt, "the token was issued in the future")
         }
         return VerifiedJWT(algorithm: algorithm, header: jws.header, claims: claims, audience: audiences,
                            expiresAt: Date(timeIntervalSince1970: exp))
+    }
+
+    private static func invalid(_ reason: AuthFlowError.Reason, _ message: String) -> AuthFlowError {
+        AuthFlowError(.jwtInvalid, message, reason: reason)
     }
 }
 

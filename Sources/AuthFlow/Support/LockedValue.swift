@@ -1,7 +1,10 @@
 import Foundation
 
 /// A value behind a lock, for state read from synchronous code without an actor hop.
-final class LockedValue<Value>: @unchecked Sendable {
+///
+/// Sendable only when its value is: the lock makes access exclusive, but it
+/// cannot make a non-Sendable value safe to hand to another thread.
+final class LockedValue<Value> {
     private let lock = NSLock()
     // Only touched under the lock, so the runtime exclusivity check is redundant.
     @exclusivity(unchecked) private var value: Value
@@ -17,3 +20,6 @@ final class LockedValue<Value>: @unchecked Sendable {
         return try body(&value)
     }
 }
+
+// The compiler cannot see that the lock guards `value`; it does.
+extension LockedValue: @unchecked Sendable where Value: Sendable {}

@@ -22,6 +22,7 @@ public struct TokenResponse: Sendable, Equatable, Codable {
     /// Parses a 2xx token-endpoint body.
     ///
     /// - Parameters:
+    ///   - data: the response body.
     ///   - requestedScopes: reported as granted when the response has no `scope`.
     ///   - allowDPoP: whether a `DPoP` token type is acceptable.
     ///   - now: the time of receipt, for ``expiresAt``.

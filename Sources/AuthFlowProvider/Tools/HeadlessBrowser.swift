@@ -8,7 +8,7 @@ import Foundation
 /// answers at once with a redirect to the client's redirect URI; the
 /// `Location` is the authorization response.
 public struct HeadlessBrowser: Sendable {
-    /// The network; it must not follow redirects (``URLSessionTransport`` does not).
+    /// The network; it must not follow redirects (`URLSessionTransport` does not).
     public let transport: any HTTPTransport
     /// Bound on each request, in seconds.
     public let timeout: TimeInterval
@@ -26,7 +26,7 @@ public struct HeadlessBrowser: Sendable {
 
     /// GETs `url` and returns where it redirects to.
     ///
-    /// - Throws: ``AuthFlowError`` (`invalid_response`) when the answer is
+    /// - Throws: `AuthFlowError` (`invalid_response`) when the answer is
     ///   not a redirect, for example an error page or a login page.
     public func redirectLocation(of url: URL) async throws -> URL {
         let response = try await get(url)
