@@ -20,6 +20,7 @@ struct Login: AsyncParsableCommand {
     var authorizationEndpoint: String?
     @Option(help: "The token endpoint (instead of --issuer).")
     var tokenEndpoint: String?
+    @OptionGroup var providerOptions: ProviderOptions
     @Option(help: "The client identifier.")
     var clientID: String
     @Option(help: "The client secret (prefer --client-secret-env).")
@@ -69,6 +70,7 @@ struct Login: AsyncParsableCommand {
             throw ValidationError("--client-auth none takes no client secret")
         }
         _ = try parameters()
+        try providerOptions.validate(issuer: issuer)
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         guard timeout > 0, browserTimeout > 0 else { throw ValidationError("timeouts must be positive") }
     }
@@ -142,7 +144,8 @@ struct Login: AsyncParsableCommand {
         let metadata: ProviderMetadata
         if let issuer {
             guard let url = URL(string: issuer), url.scheme != nil else { throw AuthFlowError(.configuration, "--issuer is not a URL") }
-            metadata = try await ProviderMetadata.discover(issuer: url, timeout: timeout, logger: logger)
+            metadata = try await ProviderMetadata.discover(issuer: url, tenants: try providerOptions.tenants(), timeout: timeout,
+                                                           logger: logger)
         } else {
             guard let token = tokenEndpoint.flatMap(URL.init(string:)), token.scheme != nil,
                   let authorization = (authorizationEndpoint ?? deviceAuthorizationEndpoint).flatMap(URL.init(string:)),

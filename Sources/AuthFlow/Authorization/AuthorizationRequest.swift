@@ -22,6 +22,8 @@ public struct AuthorizationRequest: Sendable, Codable {
     public let pkce: PKCE
     /// The issuer the response must come from, when known.
     public let issuer: String?
+    /// The tenants accepted when ``issuer`` is a multi-tenant template.
+    public let issuerTenants: IssuerTenants?
     /// Whether the callback must carry `iss` (RFC 9207 metadata says so).
     public let requiresIssuerParameter: Bool
     /// `max_age`, when sent.
@@ -41,6 +43,7 @@ public struct AuthorizationRequest: Sendable, Codable {
         self.nonce = scopes.contains("openid") ? nonce : nil
         self.pkce = pkce
         issuer = metadata.issuer
+        issuerTenants = metadata.issuerTenants
         requiresIssuerParameter = metadata.authorizationResponseIssParameterSupported
         maxAge = options.maxAge
 
