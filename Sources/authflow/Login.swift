@@ -187,7 +187,13 @@ struct Login: AsyncParsableCommand {
             do { try SystemBrowser.open(url) } catch { Output.stderr("warning: \(error)") }
         }
         do {
-            let credentials = try await client.signIn(redirectURI: listener.redirectURI, scopes: scopes, options: options, userAgent: agent)
+            let request = try client.authorizationRequest(redirectURI: listener.redirectURI, scopes: scopes, options: options)
+            let grant = try request.validateCallback(try await agent.authorize(request))
+            // What the provider adds beside the code (Sign in with Apple's `user`, with the name) is shown, not stored.
+            for member in grant.responseParameters where !member.name.hasPrefix("error") {
+                Output.stderr("The provider also sent \(member.name): \(member.value)")
+            }
+            let credentials = try await client.exchange(grant)
             await listener.close()
             return credentials
         } catch {

@@ -28,6 +28,12 @@ public struct AuthorizationRequest: Sendable, Codable {
     public let requiresIssuerParameter: Bool
     /// `max_age`, when sent.
     public let maxAge: Int?
+    /// `response_mode`, when sent.
+    public let responseMode: AuthorizationOptions.ResponseMode?
+
+    /// Whether the response comes back as a form POST to the redirect URI
+    /// (`response_mode=form_post`); only then may a listener accept a POST.
+    public var expectsFormPost: Bool { responseMode == .formPost }
 
     init(metadata: ProviderMetadata, clientID: String, redirectURI: URL, scopes: [String], options: AuthorizationOptions,
          state: String = SecureRandom.token(), nonce: String? = SecureRandom.token(), pkce: PKCE = PKCE()) throws {
@@ -46,6 +52,7 @@ public struct AuthorizationRequest: Sendable, Codable {
         issuerTenants = metadata.issuerTenants
         requiresIssuerParameter = metadata.authorizationResponseIssParameterSupported
         maxAge = options.maxAge
+        responseMode = options.effectiveResponseMode
 
         var pairs: [(String, String)] = [
             ("response_type", "code"),

@@ -62,8 +62,10 @@ extension AuthorizationRequest {
         guard let code = parameters["code"], !code.isEmpty else {
             throw AuthFlowError.invalidResponse("callback has neither code nor error")
         }
+        let others = parameters.filter { !["code", "state", "iss"].contains($0.key) }
+            .sorted { $0.key < $1.key }.map { AuthorizationOptions.Parameter($0.key, $0.value) }
         return AuthorizationGrant(code: code, codeVerifier: pkce.verifier, redirectURI: redirectURI, clientID: clientID,
-                                  nonce: nonce, issuer: issuer, requestedScopes: scopes, maxAge: maxAge)
+                                  nonce: nonce, issuer: issuer, requestedScopes: scopes, maxAge: maxAge, responseParameters: others)
     }
 
     /// Whether `iss` is the multi-tenant template `issuer` with an allowed tenant in place.
