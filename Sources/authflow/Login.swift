@@ -153,11 +153,11 @@ struct Login: AsyncParsableCommand {
                 throw AuthFlowError(.configuration, "--authorization-endpoint and --token-endpoint must be URLs")
             }
             // A device-only provider has no authorization endpoint; the profile records the device endpoint there.
-            metadata = ProviderMetadata(authorizationEndpoint: authorization, tokenEndpoint: token)
+            metadata = try providerOptions.metadata(authorization: authorization, token: token)
         }
         let client = try OAuthClient(metadata: metadata, clientID: clientID, authentication: authentication(secret: secret, metadata: metadata),
                                      timeout: timeout, logger: logger)
-        let scopes = (scope ?? (issuer == nil ? "" : "openid")).split(separator: " ").map(String.init)
+        let scopes = (scope ?? (issuer == nil && providerOptions.idTokenIssuer == nil ? "" : "openid")).split(separator: " ").map(String.init)
         let credentials = usesDevice
             ? try await deviceSignIn(client: client, scopes: scopes)
             : try await browserSignIn(client: client, scopes: scopes, logger: logger)

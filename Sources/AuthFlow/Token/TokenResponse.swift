@@ -13,6 +13,7 @@ public struct TokenResponse: Sendable, Equatable, Codable {
     /// The refresh token, when issued. Secret.
     public var refreshToken: String?
     /// Granted scopes: the response's `scope`, else the requested ones.
+    /// See ``scopes(from:)`` for how `scope` is read.
     public var scopes: [String]
     /// The raw ID token, when issued.
     public var idToken: String?
@@ -50,13 +51,27 @@ public struct TokenResponse: Sendable, Equatable, Codable {
         expiresAt = expiresIn.map { now.addingTimeInterval(TimeInterval($0)) }
         refreshToken = try reader.string("refresh_token")
         if let scope = try reader.string("scope") {
-            scopes = scope.split(separator: " ").map(String.init)
+            scopes = TokenResponse.scopes(from: scope)
         } else {
             scopes = requestedScopes
         }
         idToken = try reader.string("id_token")
         let known: Set<String> = ["access_token", "token_type", "expires_in", "refresh_token", "scope", "id_token"]
         additional = object.filter { !known.contains($0.key) }
+    }
+}
+
+extension TokenResponse {
+    /// Reads a `scope` value as the provider means it.
+    ///
+    /// RFC 6749 §3.3 separates scopes with spaces, and a value with any
+    /// space is read that way: split on spaces, nothing else. A value with
+    /// no space but with commas is a comma-separated list, as GitHub sends
+    /// (`read:user,user:email`): it is split on commas. Empty pieces are
+    /// dropped either way.
+    public static func scopes(from value: String) -> [String] {
+        let separator: Character = !value.contains(" ") && value.contains(",") ? "," : " "
+        return value.split(separator: separator).map(String.init)
     }
 }
 
