@@ -71,7 +71,8 @@ public final class LoopbackListener: Sendable {
         do {
             channel = try await bootstrap.bind(host: "127.0.0.1", port: port).get()
         } catch {
-            throw AuthFlowError(.configuration, "could not listen on 127.0.0.1:\(port) (\(error))")
+            throw AuthFlowError(.configuration, "could not listen on 127.0.0.1:\(port) (\(error))",
+                                recovery: port == 0 ? "Check that 127.0.0.1 is available." : "Port \(port) is in use: choose another with --port, or leave it out for an ephemeral port (when the provider allows any loopback port).")
         }
         guard let bound = channel.localAddress?.port else {
             try? await channel.close()

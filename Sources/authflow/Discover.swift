@@ -16,7 +16,8 @@ struct Discover: AsyncParsableCommand {
 
     func run() async throws {
         do {
-            guard let url = URL(string: issuer), url.scheme != nil else { throw AuthFlowError(.configuration, "the issuer is not a URL") }
+            guard let url = URL(string: issuer), url.scheme != nil else { throw AuthFlowError(.configuration, "the issuer is not a URL",
+                                                                                              recovery: "Give the issuer as a full https URL, such as https://accounts.google.com.") }
             let metadata = try await ProviderMetadata.discover(issuer: url, timeout: timeout, logger: verboseOption.makeLogger())
             if json {
                 Output.json(metadata.document)

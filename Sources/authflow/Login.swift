@@ -103,7 +103,8 @@ struct Login: AsyncParsableCommand {
         if let clientSecret { return clientSecret }
         guard let variable = clientSecretEnv else { return nil }
         guard let value = ProcessInfo.processInfo.environment[variable], !value.isEmpty else {
-            throw AuthFlowError(.configuration, "environment variable \(variable) is not set")
+            throw AuthFlowError(.configuration, "environment variable \(variable) is not set",
+                                recovery: "Export \(variable) with the client secret, or name another variable with --client-secret-env.")
         }
         return value
     }
@@ -118,7 +119,8 @@ struct Login: AsyncParsableCommand {
         switch method {
         case .none: return .none
         case .basic, .post:
-            guard let secret else { throw AuthFlowError(.configuration, "--client-auth \(method.rawValue) needs --client-secret or --client-secret-env") }
+            guard let secret else { throw AuthFlowError(.configuration, "--client-auth \(method.rawValue) needs --client-secret or --client-secret-env",
+                                                 recovery: "Add --client-secret-env VAR (the secret in $VAR), or use --client-auth none for a public client.") }
             return method == .basic ? .clientSecretBasic(secret: secret) : .clientSecretPost(secret: secret)
         }
     }
@@ -143,14 +145,16 @@ struct Login: AsyncParsableCommand {
         let secret = try secret()
         let metadata: ProviderMetadata
         if let issuer {
-            guard let url = URL(string: issuer), url.scheme != nil else { throw AuthFlowError(.configuration, "--issuer is not a URL") }
+            guard let url = URL(string: issuer), url.scheme != nil else { throw AuthFlowError(.configuration, "--issuer is not a URL",
+                                                                                              recovery: "Give --issuer as a full https URL, such as https://accounts.google.com.") }
             metadata = try await ProviderMetadata.discover(issuer: url, tenants: try providerOptions.tenants(), timeout: timeout,
                                                            logger: logger)
         } else {
             guard let token = tokenEndpoint.flatMap(URL.init(string:)), token.scheme != nil,
                   let authorization = (authorizationEndpoint ?? deviceAuthorizationEndpoint).flatMap(URL.init(string:)),
                   authorization.scheme != nil else {
-                throw AuthFlowError(.configuration, "--authorization-endpoint and --token-endpoint must be URLs")
+                throw AuthFlowError(.configuration, "--authorization-endpoint and --token-endpoint must be URLs",
+                                    recovery: "Give both as full https URLs from the provider's documentation.")
             }
             // A device-only provider has no authorization endpoint; the profile records the device endpoint there.
             metadata = try providerOptions.metadata(authorization: authorization, token: token)

@@ -143,3 +143,35 @@ import Testing
         #expect(response.scopes == expected)
     }
 }
+
+/// Configuration errors say what to change.
+@Suite struct RecoveryTextTests {
+    @Test func providerWithoutDiscoveryPointsToExplicitEndpoints() async {
+        let transport = ScriptedTransport { _ in HTTPResponse(status: 404) }
+        let error = await expectError(.invalidResponse) {
+            try await ProviderMetadata.discover(issuer: url("https://github.example"), transport: transport)
+        }
+        #expect(error?.recovery?.contains("--authorization-endpoint and --token-endpoint") == true)
+    }
+
+    @Test func issuerWithQueryNamesTheFlag() {
+        let error = expectError(.configuration) { try ProviderMetadata.discoveryURLs(for: url("https://idp.example/?tenant=x")) }
+        #expect(error?.recovery?.hasPrefix("Give --issuer without") == true)
+    }
+
+    @Test func pkceDisabledAtTheProviderSaysWhereToEnableIt() throws {
+        var meta = metadata()
+        meta.codeChallengeMethodsSupported = ["plain"]
+        let client = try OAuthClient(metadata: meta, clientID: "app", transport: ScriptedTransport.unused())
+        let error = expectError(.configuration) { try client.authorizationRequest(redirectURI: url("http://127.0.0.1/cb"), scopes: []) }
+        #expect(error?.recovery == "Enable PKCE (S256) for this client in the provider's settings; AuthFlow always sends it.")
+    }
+
+    @Test func scopeAsParameterPointsToScopes() throws {
+        let client = try OAuthClient(metadata: metadata(), clientID: "app", transport: ScriptedTransport.unused())
+        let error = expectError(.configuration) {
+            try client.authorizationRequest(redirectURI: url("http://127.0.0.1/cb"), scopes: [], options: .init(additionalParameters: [.init("scope", "x")]))
+        }
+        #expect(error?.recovery == "Give scopes with --scope (scopes: in code), not as a parameter.")
+    }
+}

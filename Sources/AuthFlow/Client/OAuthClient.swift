@@ -37,7 +37,8 @@ public struct OAuthClient: Sendable {
     public init(metadata: ProviderMetadata, clientID: String, authentication: ClientAuthentication = .none,
                 transport: any HTTPTransport = URLSessionTransport(), timeout: TimeInterval = 30, leeway: TimeInterval = 60,
                 acceptedAlgorithms: Set<String>? = nil, logger: Logger = Logger(label: "AuthFlow")) throws {
-        guard !clientID.isEmpty else { throw AuthFlowError.configuration("client_id is empty") }
+        guard !clientID.isEmpty else { throw AuthFlowError(.configuration, "client_id is empty",
+                                                                 recovery: "Give the client ID the provider registered for this app (--client-id).") }
         guard timeout > 0 else { throw AuthFlowError.configuration("timeout must be positive") }
         try metadata.validateTransportSecurity()
         if let issuer = metadata.issuer, IssuerTenants.isTemplate(issuer), metadata.issuerTenants == nil {
@@ -74,7 +75,8 @@ public struct OAuthClient: Sendable {
     /// A new authorization request with fresh state, nonce and PKCE verifier.
     public func authorizationRequest(redirectURI: URL, scopes: [String], options: AuthorizationOptions = .init()) throws -> AuthorizationRequest {
         if let methods = metadata.codeChallengeMethodsSupported, !methods.contains("S256") {
-            throw AuthFlowError.configuration("the provider does not support PKCE with S256")
+            throw AuthFlowError(.configuration, "the provider does not support PKCE with S256",
+                                recovery: "Enable PKCE (S256) for this client in the provider's settings; AuthFlow always sends it.")
         }
         let request = try AuthorizationRequest(metadata: metadata, clientID: clientID, redirectURI: redirectURI, scopes: scopes, options: options)
         logger.debug("authorization request created", metadata: ["redirect_uri": "\(redirectURI.absoluteString)", "scope": "\(scopes.joined(separator: " "))"])

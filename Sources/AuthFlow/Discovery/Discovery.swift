@@ -8,10 +8,12 @@ extension ProviderMetadata {
     /// path (`{origin}/.well-known/oauth-authorization-server{path}`).
     public static func discoveryURLs(for issuer: URL) throws -> [URL] {
         guard var components = URLComponents(url: issuer, resolvingAgainstBaseURL: false), components.host != nil else {
-            throw AuthFlowError.configuration("issuer is not an absolute URL")
+            throw AuthFlowError(.configuration, "issuer is not an absolute URL",
+                                recovery: "Give --issuer as the provider's full issuer URL, such as https://accounts.google.com.")
         }
         guard components.query == nil, components.fragment == nil else {
-            throw AuthFlowError.configuration("issuer must not have a query or fragment")
+            throw AuthFlowError(.configuration, "issuer must not have a query or fragment",
+                                recovery: "Give --issuer without ?… or #…: the issuer is the URL before /.well-known/openid-configuration.")
         }
         var path = components.percentEncodedPath
         while path.hasSuffix("/") { path.removeLast() }
@@ -70,7 +72,9 @@ extension ProviderMetadata {
             }
             return metadata
         }
-        throw AuthFlowError.invalidResponse("no provider metadata found for \(expected) (HTTP \(lastStatus))")
+        throw AuthFlowError(.invalidResponse, "no provider metadata found for \(expected) (HTTP \(lastStatus))",
+                            recovery: "Check the --issuer URL (authflow discover ISSUER shows what is found). A provider without discovery "
+                                + "(GitHub, Zoom) is used with --authorization-endpoint and --token-endpoint instead.")
     }
 
     /// Some providers publish `revocation_endpoint` (and other OAuth
