@@ -147,8 +147,8 @@ struct Login: AsyncParsableCommand {
         if let issuer {
             guard let url = URL(string: issuer), url.scheme != nil else { throw AuthFlowError(.configuration, "--issuer is not a URL",
                                                                                               recovery: "Give --issuer as a full https URL, such as https://accounts.google.com.") }
-            metadata = try await ProviderMetadata.discover(issuer: url, tenants: try providerOptions.tenants(), timeout: timeout,
-                                                           logger: logger)
+            metadata = try providerOptions.supplement(
+                try await ProviderMetadata.discover(issuer: url, tenants: try providerOptions.tenants(), timeout: timeout, logger: logger))
         } else {
             guard let token = tokenEndpoint.flatMap(URL.init(string:)), token.scheme != nil,
                   let authorization = (authorizationEndpoint ?? deviceAuthorizationEndpoint).flatMap(URL.init(string:)),

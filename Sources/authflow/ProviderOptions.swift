@@ -9,11 +9,11 @@ struct ProviderOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Accept a multi-tenant issuer (a {tenantid} template, as Entra ID's common): any, or tenant IDs.",
                                valueName: "any|ID[,ID]"))
     var tenant: String?
-    @Option(help: "The revocation endpoint (RFC 7009), used by logout (with explicit endpoints).")
+    @Option(help: "The revocation endpoint (RFC 7009), used by logout, when the provider's metadata names none.")
     var revocationEndpoint: String?
-    @Option(help: "The userinfo endpoint, used by login and userinfo (with explicit endpoints).")
+    @Option(help: "The userinfo endpoint, used by login and userinfo, when the provider's metadata names none.")
     var userinfoEndpoint: String?
-    @Option(help: "The end-session endpoint (RP-initiated logout), used by logout (with explicit endpoints).")
+    @Option(help: "The end-session endpoint (RP-initiated logout), used by logout, when the provider's metadata names none.")
     var endSessionEndpoint: String?
     @Option(name: .customLong("jwks-uri"), help: "The provider's JWK Set, to verify ID tokens (with --id-token-issuer).")
     var jwksURI: String?
@@ -33,12 +33,33 @@ struct ProviderOptions: ParsableArguments {
     func validate(issuer: String?) throws {
         if tenant != nil, issuer == nil { throw ValidationError("--tenant applies to --issuer (a discovered multi-tenant issuer)") }
         do { _ = try tenants() } catch let error as AuthFlowError { throw ValidationError(error.recovery ?? error.message) }
-        if issuer != nil, let given = explicitFlags.first(where: { $0.value != nil }) {
-            throw ValidationError("\(given.flag) goes with --authorization-endpoint and --token-endpoint; with --issuer the provider's metadata names its endpoints")
+        if issuer != nil, let given = explicitFlags.dropFirst(3).first(where: { $0.value != nil }) {
+            throw ValidationError("\(given.flag) goes with --authorization-endpoint and --token-endpoint; with --issuer the provider's metadata names its keys and issuer")
         }
         if (jwksURI == nil) != (idTokenIssuer == nil) {
             throw ValidationError("--jwks-uri and --id-token-issuer go together: ID tokens are verified with the keys and must name the issuer")
         }
+    }
+
+    /// Discovered metadata with the gaps these flags fill: a revocation,
+    /// userinfo or end-session endpoint the document does not name. A flag
+    /// that contradicts the document is a configuration error.
+    func supplement(_ discovered: ProviderMetadata) throws -> ProviderMetadata {
+        let given = try metadata(authorization: discovered.authorizationEndpoint, token: discovered.tokenEndpoint)
+        var metadata = discovered
+        let pairs: [(String, WritableKeyPath<ProviderMetadata, URL?>)] = [
+            ("--revocation-endpoint", \.revocationEndpoint), ("--userinfo-endpoint", \.userinfoEndpoint),
+            ("--end-session-endpoint", \.endSessionEndpoint),
+        ]
+        for (flag, path) in pairs {
+            guard let url = given[keyPath: path] else { continue }
+            if let own = discovered[keyPath: path], own != url {
+                throw AuthFlowError(.configuration, "\(flag) differs from the provider's metadata (\(own.absoluteString))",
+                                    recovery: "Leave out \(flag): the provider's metadata already names \(own.absoluteString).")
+            }
+            metadata[keyPath: path] = url
+        }
+        return metadata
     }
 
     /// The explicit-endpoint metadata: the two required endpoints plus what these flags add.

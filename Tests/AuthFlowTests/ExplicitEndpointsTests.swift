@@ -175,3 +175,18 @@ import Testing
         #expect(error?.recovery == "Give scopes with --scope (scopes: in code), not as a parameter.")
     }
 }
+
+/// Token responses that carry an error with HTTP 200.
+@Suite struct ErrorWithSuccessStatusTests {
+    @Test func githubStyleErrorIsAnOAuthError() {
+        // https://docs.github.com/apps/managing-oauth-apps/troubleshooting-oauth-app-access-token-request-errors/
+        let body = #"{"error":"bad_verification_code","error_description":"The code passed is incorrect or expired.","error_uri":"/x"}"#
+        let error = expectError(.oauthError) { try TokenResponse(json: json(body), requestedScopes: []) }
+        #expect(error?.oauth == OAuthErrorResponse(error: "bad_verification_code", errorDescription: "The code passed is incorrect or expired.", errorURI: "/x"))
+    }
+
+    @Test func slackStyleErrorIsAnOAuthError() {
+        let error = expectError(.oauthError) { try TokenResponse(json: json(#"{"ok":false,"error":"invalid_code"}"#), requestedScopes: []) }
+        #expect(error?.oauth?.error == "invalid_code")
+    }
+}

@@ -20,7 +20,9 @@ public struct TokenResponse: Sendable, Equatable, Codable {
     /// Members AuthFlow does not model, kept as they came.
     public var additional: [String: JSONValue]
 
-    /// Parses a 2xx token-endpoint body.
+    /// Parses a 2xx token-endpoint body. A body with `error` and no
+    /// `access_token` (providers that answer errors with HTTP 200, such as
+    /// GitHub and Slack) is ``AuthFlowError/Category/oauthError``.
     ///
     /// - Parameters:
     ///   - requestedScopes: reported as granted when the response has no `scope`.
@@ -31,6 +33,12 @@ public struct TokenResponse: Sendable, Equatable, Codable {
             throw AuthFlowError.invalidResponse("token response is not a JSON object")
         }
         let reader = MemberReader(object: object, context: "token response")
+        // Some providers answer errors with HTTP 200 (GitHub's `bad_verification_code`,
+        // Slack's `{"ok":false,"error":…}`): an `error` and no access token is an OAuth error.
+        if object["access_token"] == nil, case .string(let error)? = object["error"], !error.isEmpty {
+            throw AuthFlowError(.oauthError, error, oauth: OAuthErrorResponse(
+                error: error, errorDescription: try? reader.string("error_description"), errorURI: try? reader.string("error_uri")))
+        }
         accessToken = try reader.requiredString("access_token")
         let type = try reader.requiredString("token_type")
         switch type.lowercased() {
