@@ -178,3 +178,39 @@ def test_explicit_jwks_and_issuer_verify_the_id_token(tmp_path):
         refused = cli.run(*login_args(fixture, wrong))
         assert refused.returncode == 4
         assert "id_token_invalid (issuer)" in refused.stderr
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--issuer", "https://id.example", "--jwks-uri", "https://id.example/jwks", "--id-token-issuer", "https://id.example"],
+     "--jwks-uri goes with --authorization-endpoint and --token-endpoint"),
+    (["--authorization-endpoint", "https://id.example/a", "--token-endpoint", "https://id.example/t",
+      "--jwks-uri", "https://id.example/jwks"], "--jwks-uri and --id-token-issuer go together"),
+    (["--authorization-endpoint", "https://id.example/a", "--token-endpoint", "https://id.example/t", "--tenant", "any"],
+     "--tenant applies to --issuer"),
+    (["--issuer", "https://id.example", "--tenant", "a/b"], "--tenant any, or tenant IDs separated by commas"),
+])
+def test_flag_combinations_are_usage_errors(extra, message, tmp_path):
+    result = Runner(tmp_path, {}).run("login", "--client-id", "x", *extra)
+    assert result.returncode == 2
+    assert message in result.stderr
+
+
+def test_explicit_endpoint_contradicting_discovery_names_the_flag(tmp_path):
+    profile = PROFILES["keycloak"]
+    with ProviderFixture(profile) as fixture:
+        result = Runner(tmp_path, profile).run(*login_args(fixture, profile["command"], "--revocation-endpoint",
+                                                           f"{fixture.base}/elsewhere"))
+        assert result.returncode == 1
+        assert "hint: Leave out --revocation-endpoint" in result.stderr
+        assert fixture.kinds() == []
+
+
+def test_plain_http_endpoint_off_loopback_is_refused(tmp_path):
+    profile = PROFILES["zoom"]
+    with ProviderFixture(profile) as fixture:
+        command = [("http://zoom.example/oauth/revoke" if a.endswith("/oauth/revoke") else a) for a in profile["command"]]
+        result = Runner(tmp_path, profile).run(*login_args(fixture, command, "--json"))
+        assert result.returncode == 1
+        error = json.loads(result.stdout)["error"]
+        assert error["category"] == "configuration"
+        assert "revocation_endpoint" in error["description"]
