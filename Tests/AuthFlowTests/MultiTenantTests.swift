@@ -168,6 +168,8 @@ import Testing
     @Test func parsing() throws {
         #expect(try IssuerTenants(parsing: "any") == .any)
         #expect(try IssuerTenants(parsing: "a-1,b.2") == .only(["a-1", "b.2"]))
+        #expect(try IssuerTenants(parsing: "a-1, b.2").description == "a-1,b.2")
+        #expect(IssuerTenants.any.description == "any")
         for bad in ["", "a,,b", "a/b", "a b", "..", "{tenantid}"] {
             expectError(.configuration) { try IssuerTenants(parsing: bad) }
         }

@@ -214,3 +214,16 @@ def test_plain_http_endpoint_off_loopback_is_refused(tmp_path):
         error = json.loads(result.stdout)["error"]
         assert error["category"] == "configuration"
         assert "revocation_endpoint" in error["description"]
+
+
+def test_discover_multi_tenant(tmp_path):
+    profile = PROFILES["entra-multi-tenant"]
+    with ProviderFixture(profile) as fixture:
+        cli = Runner(tmp_path, profile)
+        refused = cli.run("discover", fixture.issuer)
+        assert refused.returncode == 4
+        assert "--tenant" in refused.stderr
+        accepted = cli.run("discover", fixture.issuer, "--tenant", "any")
+        assert accepted.returncode == 0, accepted.stderr
+        assert f"issuer: {fixture.base}/{{tenantid}}/v2.0" in accepted.stdout
+        assert "tenants: any" in accepted.stdout

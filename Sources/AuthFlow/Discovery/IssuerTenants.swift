@@ -10,7 +10,7 @@ import Foundation
 /// its `iss` the template with the token's own `tid` put in place of
 /// `{tenantid}`, and with ``only(_:)`` that `tid` must be one of the listed
 /// tenants. No other issuer difference is ever accepted.
-public enum IssuerTenants: Sendable, Equatable, Codable {
+public enum IssuerTenants: Sendable, Equatable, Codable, CustomStringConvertible {
     /// Any tenant (for apps open to every organisation or personal account).
     case any
     /// Only these tenant IDs (compared exactly).
@@ -33,6 +33,14 @@ public enum IssuerTenants: Sendable, Equatable, Codable {
                                 recovery: "Give --tenant any, or tenant IDs separated by commas (letters, digits, '-', '.', '_').")
         }
         self = .only(ids)
+    }
+
+    /// `any`, or the tenant IDs separated by commas: the `--tenant` syntax.
+    public var description: String {
+        switch self {
+        case .any: "any"
+        case .only(let ids): ids.joined(separator: ",")
+        }
     }
 
     /// Whether `tenant` is allowed.
