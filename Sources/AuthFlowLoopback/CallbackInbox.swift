@@ -16,6 +16,11 @@ final class CallbackInbox: Sendable {
         state.withLockedValue { $0.request = request }
     }
 
+    /// Whether the expected request asked for `response_mode=form_post`.
+    var expectsFormPost: Bool {
+        state.withLockedValue { $0.request?.expectsFormPost ?? false }
+    }
+
     /// Offers a request target (path and query). Returns true when it carried
     /// the expected state and is the first such request.
     func offer(target: String, state received: String?) -> Bool {

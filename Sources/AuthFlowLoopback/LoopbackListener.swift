@@ -10,6 +10,12 @@ import NIOPosix
 /// 127.0.0.1 that waits for the one authorization response a native app
 /// expects.
 ///
+/// The response arrives as a GET (the query) or, when the request asked for
+/// `response_mode=form_post`, as a POST with a form body (Sign in with Apple,
+/// providers configured for form_post); without that a POST is refused.
+/// The listener reads at most 8 KiB of request target, 16 KiB of headers and
+/// 64 KiB of body.
+///
 /// It binds the literal IPv4 loopback address (never `localhost`, which may
 /// resolve elsewhere), on an ephemeral port unless one is given. Requests for
 /// any other path get 404; callback requests whose `state` does not match are
@@ -48,8 +54,17 @@ public final class LoopbackListener: Sendable {
             .serverChannelOption(.backlog, value: 16)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
-                channel.pipeline.configureHTTPServerPipeline(withErrorHandling: true).flatMap {
-                    channel.pipeline.addHandler(CallbackHandler(path: path, inbox: inbox, logger: logger))
+                // Runs on the channel's event loop: the handler is added there
+                // and never leaves it.
+                channel.eventLoop.makeCompletedFuture {
+                    var limits = NIOHTTPDecoderLimitConfiguration()
+                    limits.maxHeaderFieldSize = CallbackHandler.Limits.headers
+                    limits.maxHeaderListSize = CallbackHandler.Limits.headers
+                    limits.maxHeaderFieldCount = CallbackHandler.Limits.headerCount
+                    let operations = channel.pipeline.syncOperations
+                    try operations.configureHTTPServerPipeline(withErrorHandling: true, withEncoderConfiguration: .init(),
+                                                               withDecoderLimitConfiguration: limits)
+                    try operations.addHandler(CallbackHandler(path: path, inbox: inbox, logger: logger))
                 }
             }
             .childChannelOption(.maxMessagesPerRead, value: 1)
@@ -57,7 +72,8 @@ public final class LoopbackListener: Sendable {
         do {
             channel = try await bootstrap.bind(host: "127.0.0.1", port: port).get()
         } catch {
-            throw AuthFlowError(.configuration, "could not listen on 127.0.0.1:\(port) (\(error))")
+            throw AuthFlowError(.configuration, "could not listen on 127.0.0.1:\(port) (\(error))",
+                                recovery: port == 0 ? "Check that 127.0.0.1 is available." : "Port \(port) is in use: choose another with --port, or leave it out for an ephemeral port (when the provider allows any loopback port).")
         }
         guard let bound = channel.localAddress?.port else {
             try? await channel.close()

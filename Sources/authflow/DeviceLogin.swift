@@ -11,7 +11,8 @@ extension Login {
         var endpoint: URL?
         if let deviceAuthorizationEndpoint {
             guard let url = URL(string: deviceAuthorizationEndpoint), url.scheme != nil else {
-                throw AuthFlowError(.configuration, "--device-authorization-endpoint is not a URL")
+                throw AuthFlowError(.configuration, "--device-authorization-endpoint is not a URL",
+                                    recovery: "Give --device-authorization-endpoint as a full https URL.")
             }
             endpoint = url
         }

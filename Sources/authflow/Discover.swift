@@ -12,16 +12,23 @@ struct Discover: AsyncParsableCommand {
     var json = false
     @Option(help: "Seconds the request may take.")
     var timeout: Double = 30
+    @Option(help: ArgumentHelp("Accept a multi-tenant issuer template: any, or tenant IDs.", valueName: "any|ID[,ID]"))
+    var tenant: String?
     @OptionGroup var verboseOption: VerboseOption
 
     func run() async throws {
         do {
-            guard let url = URL(string: issuer), url.scheme != nil else { throw AuthFlowError(.configuration, "the issuer is not a URL") }
-            let metadata = try await ProviderMetadata.discover(issuer: url, timeout: timeout, logger: verboseOption.makeLogger())
+            guard let url = URL(string: issuer), url.scheme != nil else { throw AuthFlowError(.configuration, "the issuer is not a URL",
+                                                                                              recovery: "Give the issuer as a full https URL, such as https://accounts.google.com.") }
+            let tenants = try tenant.map { try IssuerTenants(parsing: $0) }
+            let metadata = try await ProviderMetadata.discover(issuer: url, tenants: tenants, timeout: timeout, logger: verboseOption.makeLogger())
             if json {
                 Output.json(metadata.document)
             } else {
                 Output.stdout("issuer: \(metadata.issuer ?? "")")
+                if let tenants = metadata.issuerTenants {
+                    Output.stdout("tenants: \(tenants)")
+                }
                 for (name, endpoint) in metadata.endpointList { Output.stdout("\(name): \(endpoint.absoluteString)") }
                 if let methods = metadata.codeChallengeMethodsSupported { Output.stdout("code_challenge_methods_supported: \(methods.joined(separator: " "))") }
                 Output.stdout("authorization_response_iss_parameter_supported: \(metadata.authorizationResponseIssParameterSupported)")

@@ -20,6 +20,7 @@ struct Login: AsyncParsableCommand {
     var authorizationEndpoint: String?
     @Option(help: "The token endpoint (instead of --issuer).")
     var tokenEndpoint: String?
+    @OptionGroup var providerOptions: ProviderOptions
     @Option(help: "The client identifier.")
     var clientID: String
     @Option(help: "The client secret (prefer --client-secret-env).")
@@ -69,6 +70,7 @@ struct Login: AsyncParsableCommand {
             throw ValidationError("--client-auth none takes no client secret")
         }
         _ = try parameters()
+        try providerOptions.validate(issuer: issuer)
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         guard timeout > 0, browserTimeout > 0 else { throw ValidationError("timeouts must be positive") }
     }
@@ -101,7 +103,8 @@ struct Login: AsyncParsableCommand {
         if let clientSecret { return clientSecret }
         guard let variable = clientSecretEnv else { return nil }
         guard let value = ProcessInfo.processInfo.environment[variable], !value.isEmpty else {
-            throw AuthFlowError(.configuration, "environment variable \(variable) is not set")
+            throw AuthFlowError(.configuration, "environment variable \(variable) is not set",
+                                recovery: "Export \(variable) with the client secret, or name another variable with --client-secret-env.")
         }
         return value
     }
@@ -116,7 +119,8 @@ struct Login: AsyncParsableCommand {
         switch method {
         case .none: return .none
         case .basic, .post:
-            guard let secret else { throw AuthFlowError(.configuration, "--client-auth \(method.rawValue) needs --client-secret or --client-secret-env") }
+            guard let secret else { throw AuthFlowError(.configuration, "--client-auth \(method.rawValue) needs --client-secret or --client-secret-env",
+                                                 recovery: "Add --client-secret-env VAR (the secret in $VAR), or use --client-auth none for a public client.") }
             return method == .basic ? .clientSecretBasic(secret: secret) : .clientSecretPost(secret: secret)
         }
     }
@@ -141,20 +145,23 @@ struct Login: AsyncParsableCommand {
         let secret = try secret()
         let metadata: ProviderMetadata
         if let issuer {
-            guard let url = URL(string: issuer), url.scheme != nil else { throw AuthFlowError(.configuration, "--issuer is not a URL") }
-            metadata = try await ProviderMetadata.discover(issuer: url, timeout: timeout, logger: logger)
+            guard let url = URL(string: issuer), url.scheme != nil else { throw AuthFlowError(.configuration, "--issuer is not a URL",
+                                                                                              recovery: "Give --issuer as a full https URL, such as https://accounts.google.com.") }
+            metadata = try providerOptions.supplement(
+                try await ProviderMetadata.discover(issuer: url, tenants: try providerOptions.tenants(), timeout: timeout, logger: logger))
         } else {
             guard let token = tokenEndpoint.flatMap(URL.init(string:)), token.scheme != nil,
                   let authorization = (authorizationEndpoint ?? deviceAuthorizationEndpoint).flatMap(URL.init(string:)),
                   authorization.scheme != nil else {
-                throw AuthFlowError(.configuration, "--authorization-endpoint and --token-endpoint must be URLs")
+                throw AuthFlowError(.configuration, "--authorization-endpoint and --token-endpoint must be URLs",
+                                    recovery: "Give both as full https URLs from the provider's documentation.")
             }
             // A device-only provider has no authorization endpoint; the profile records the device endpoint there.
-            metadata = ProviderMetadata(authorizationEndpoint: authorization, tokenEndpoint: token)
+            metadata = try providerOptions.metadata(authorization: authorization, token: token)
         }
         let client = try OAuthClient(metadata: metadata, clientID: clientID, authentication: authentication(secret: secret, metadata: metadata),
                                      timeout: timeout, logger: logger)
-        let scopes = (scope ?? (issuer == nil ? "" : "openid")).split(separator: " ").map(String.init)
+        let scopes = (scope ?? (issuer == nil && providerOptions.idTokenIssuer == nil ? "" : "openid")).split(separator: " ").map(String.init)
         let credentials = usesDevice
             ? try await deviceSignIn(client: client, scopes: scopes)
             : try await browserSignIn(client: client, scopes: scopes, logger: logger)
@@ -184,7 +191,13 @@ struct Login: AsyncParsableCommand {
             do { try SystemBrowser.open(url) } catch { Output.stderr("warning: \(error)") }
         }
         do {
-            let credentials = try await client.signIn(redirectURI: listener.redirectURI, scopes: scopes, options: options, userAgent: agent)
+            let request = try client.authorizationRequest(redirectURI: listener.redirectURI, scopes: scopes, options: options)
+            let grant = try request.validateCallback(try await agent.authorize(request))
+            // What the provider adds beside the code (Sign in with Apple's `user`, with the name) is shown, not stored.
+            for member in grant.responseParameters where !member.name.hasPrefix("error") {
+                Output.stderr("The provider also sent \(member.name): \(member.value)")
+            }
+            let credentials = try await client.exchange(grant)
             await listener.close()
             return credentials
         } catch {

@@ -23,10 +23,17 @@ public struct AuthorizationGrant: Sendable, Codable, Equatable {
     public var requestedScopes: [String]
     /// `max_age` sent, to check `auth_time` with.
     public var maxAge: Int?
+    /// The other members of the authorization response, in name order: what
+    /// a provider adds beside `code`, `state` and `iss`, such as Sign in with
+    /// Apple's `user` (a JSON text with the user's name, sent on the first
+    /// sign-in only) or `session_state`.
+    public var responseParameters: [AuthorizationOptions.Parameter]
 
     /// Creates a grant, for example from values an app sent to its backend.
     public init(code: String, codeVerifier: String, redirectURI: URL, clientID: String, nonce: String? = nil,
-                issuer: String? = nil, requestedScopes: [String] = [], maxAge: Int? = nil) {
+                issuer: String? = nil, requestedScopes: [String] = [], maxAge: Int? = nil,
+                responseParameters: [AuthorizationOptions.Parameter] = []) {
+        self.responseParameters = responseParameters
         self.code = code
         self.codeVerifier = codeVerifier
         self.redirectURI = redirectURI
@@ -45,6 +52,35 @@ public struct AuthorizationGrant: Sendable, Codable, Equatable {
         case nonce, issuer
         case requestedScopes = "requested_scopes"
         case maxAge = "max_age"
+        case responseParameters = "response_parameters"
+    }
+
+    /// Decodes a grant; `response_parameters` may be absent.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        code = try container.decode(String.self, forKey: .code)
+        codeVerifier = try container.decode(String.self, forKey: .codeVerifier)
+        redirectURI = try container.decode(URL.self, forKey: .redirectURI)
+        clientID = try container.decode(String.self, forKey: .clientID)
+        nonce = try container.decodeIfPresent(String.self, forKey: .nonce)
+        issuer = try container.decodeIfPresent(String.self, forKey: .issuer)
+        requestedScopes = try container.decode([String].self, forKey: .requestedScopes)
+        maxAge = try container.decodeIfPresent(Int.self, forKey: .maxAge)
+        responseParameters = try container.decodeIfPresent([AuthorizationOptions.Parameter].self, forKey: .responseParameters) ?? []
+    }
+
+    /// Encodes a grant; `response_parameters` only when there are some.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(code, forKey: .code)
+        try container.encode(codeVerifier, forKey: .codeVerifier)
+        try container.encode(redirectURI, forKey: .redirectURI)
+        try container.encode(clientID, forKey: .clientID)
+        try container.encodeIfPresent(nonce, forKey: .nonce)
+        try container.encodeIfPresent(issuer, forKey: .issuer)
+        try container.encode(requestedScopes, forKey: .requestedScopes)
+        try container.encodeIfPresent(maxAge, forKey: .maxAge)
+        if !responseParameters.isEmpty { try container.encode(responseParameters, forKey: .responseParameters) }
     }
 }
 

@@ -12,6 +12,12 @@ public struct AuthorizationOptions: Sendable, Equatable {
     public var acrValues: [String]
     /// `ui_locales`.
     public var uiLocales: [String]
+    /// `response_mode` (OAuth 2.0 Multiple Response Type Encoding Practices,
+    /// Form Post Response Mode): how the provider returns the response.
+    /// `nil` leaves the provider's default (the query, for the code flow).
+    /// ``ResponseMode/formPost`` makes the browser POST the response to the
+    /// redirect URI, which the loopback listener then accepts.
+    public var responseMode: ResponseMode?
     /// More parameters, in order. Reserved names are refused by
     /// ``OAuthClient/authorizationRequest(redirectURI:scopes:options:)``.
     public var additionalParameters: [Parameter]
@@ -29,6 +35,18 @@ public struct AuthorizationOptions: Sendable, Equatable {
         }
     }
 
+    /// A `response_mode` value.
+    public struct ResponseMode: RawRepresentable, Sendable, Equatable, Hashable, Codable {
+        /// The value sent, such as `form_post`.
+        public var rawValue: String
+        /// Creates a response mode.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// `query`: the response in the redirect URI's query (the code flow's default).
+        public static let query = ResponseMode(rawValue: "query")
+        /// `form_post`: the response POSTed as an `application/x-www-form-urlencoded` body.
+        public static let formPost = ResponseMode(rawValue: "form_post")
+    }
+
     /// Parameters that AuthFlow sets itself and that cannot be overridden.
     public static let reservedParameters: Set<String> = [
         "response_type", "client_id", "redirect_uri", "state", "nonce",
@@ -37,13 +55,20 @@ public struct AuthorizationOptions: Sendable, Equatable {
 
     /// Creates options.
     public init(prompt: [String] = [], loginHint: String? = nil, maxAge: Int? = nil, acrValues: [String] = [],
-                uiLocales: [String] = [], additionalParameters: [Parameter] = []) {
+                uiLocales: [String] = [], responseMode: ResponseMode? = nil, additionalParameters: [Parameter] = []) {
+        self.responseMode = responseMode
         self.prompt = prompt
         self.loginHint = loginHint
         self.maxAge = maxAge
         self.acrValues = acrValues
         self.uiLocales = uiLocales
         self.additionalParameters = additionalParameters
+    }
+
+    /// The `response_mode` these options ask for, whether set with
+    /// ``responseMode`` or as an additional parameter.
+    var effectiveResponseMode: ResponseMode? {
+        responseMode ?? additionalParameters.last { $0.name == "response_mode" }.map { ResponseMode(rawValue: $0.value) }
     }
 
     /// The query parameters these options add, in order.
@@ -57,11 +82,16 @@ public struct AuthorizationOptions: Sendable, Equatable {
         }
         if !acrValues.isEmpty { pairs.append(("acr_values", acrValues.joined(separator: " "))) }
         if !uiLocales.isEmpty { pairs.append(("ui_locales", uiLocales.joined(separator: " "))) }
+        if let responseMode {
+            guard !responseMode.rawValue.isEmpty else { throw AuthFlowError.configuration("response_mode is empty") }
+            pairs.append(("response_mode", responseMode.rawValue))
+        }
         var seen = Set(pairs.map(\.0))
         for parameter in additionalParameters {
             guard !parameter.name.isEmpty else { throw AuthFlowError.configuration("a parameter name is empty") }
             guard !AuthorizationOptions.reservedParameters.contains(parameter.name) else {
-                throw AuthFlowError.configuration("parameter \(parameter.name) is set by AuthFlow and cannot be overridden")
+                throw AuthFlowError(.configuration, "parameter \(parameter.name) is set by AuthFlow and cannot be overridden",
+                                    recovery: parameter.name == "scope" ? "Give scopes with --scope (scopes: in code), not as a parameter." : "Remove the \(parameter.name) parameter.")
             }
             guard seen.insert(parameter.name).inserted else {
                 throw AuthFlowError.configuration("parameter \(parameter.name) is given twice")

@@ -22,10 +22,18 @@ public struct AuthorizationRequest: Sendable, Codable {
     public let pkce: PKCE
     /// The issuer the response must come from, when known.
     public let issuer: String?
+    /// The tenants accepted when ``issuer`` is a multi-tenant template.
+    public let issuerTenants: IssuerTenants?
     /// Whether the callback must carry `iss` (RFC 9207 metadata says so).
     public let requiresIssuerParameter: Bool
     /// `max_age`, when sent.
     public let maxAge: Int?
+    /// `response_mode`, when sent.
+    public let responseMode: AuthorizationOptions.ResponseMode?
+
+    /// Whether the response comes back as a form POST to the redirect URI
+    /// (`response_mode=form_post`); only then may a listener accept a POST.
+    public var expectsFormPost: Bool { responseMode == .formPost }
 
     init(metadata: ProviderMetadata, clientID: String, redirectURI: URL, scopes: [String], options: AuthorizationOptions,
          state: String = SecureRandom.token(), nonce: String? = SecureRandom.token(), pkce: PKCE = PKCE()) throws {
@@ -41,8 +49,10 @@ public struct AuthorizationRequest: Sendable, Codable {
         self.nonce = scopes.contains("openid") ? nonce : nil
         self.pkce = pkce
         issuer = metadata.issuer
+        issuerTenants = metadata.issuerTenants
         requiresIssuerParameter = metadata.authorizationResponseIssParameterSupported
         maxAge = options.maxAge
+        responseMode = options.effectiveResponseMode
 
         var pairs: [(String, String)] = [
             ("response_type", "code"),

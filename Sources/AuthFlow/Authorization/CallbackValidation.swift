@@ -44,7 +44,7 @@ extension AuthorizationRequest {
         // Without a configured issuer (explicit endpoints, no discovery) there
         // is nothing to compare `iss` with; it is then not used at all.
         if let iss = parameters["iss"], let issuer {
-            guard iss == issuer else {
+            guard iss == issuer || Self.instantiates(issuer, iss, issuerTenants) else {
                 throw AuthFlowError(.issuerMismatch, "callback comes from issuer \(iss), expected \(issuer)")
             }
         } else if requiresIssuerParameter {
@@ -62,8 +62,17 @@ extension AuthorizationRequest {
         guard let code = parameters["code"], !code.isEmpty else {
             throw AuthFlowError.invalidResponse("callback has neither code nor error")
         }
+        let others = parameters.filter { !["code", "state", "iss"].contains($0.key) }
+            .sorted { $0.key < $1.key }.map { AuthorizationOptions.Parameter($0.key, $0.value) }
         return AuthorizationGrant(code: code, codeVerifier: pkce.verifier, redirectURI: redirectURI, clientID: clientID,
-                                  nonce: nonce, issuer: issuer, requestedScopes: scopes, maxAge: maxAge)
+                                  nonce: nonce, issuer: issuer, requestedScopes: scopes, maxAge: maxAge, responseParameters: others)
+    }
+
+    /// Whether `iss` is the multi-tenant template `issuer` with an allowed tenant in place.
+    static func instantiates(_ issuer: String, _ iss: String, _ tenants: IssuerTenants?) -> Bool {
+        guard let tenants, IssuerTenants.template(issuer, matches: iss) else { return false }
+        let parts = issuer.components(separatedBy: IssuerTenants.placeholder)
+        return tenants.allows(String(iss.dropFirst(parts[0].count).dropLast(parts[1].count)))
     }
 
     /// Whether `value` equals this request's `state`, compared in constant time.

@@ -37,9 +37,14 @@ public struct OAuthClient: Sendable {
     public init(metadata: ProviderMetadata, clientID: String, authentication: ClientAuthentication = .none,
                 transport: any HTTPTransport = URLSessionTransport(), timeout: TimeInterval = 30, leeway: TimeInterval = 60,
                 acceptedAlgorithms: Set<String>? = nil, logger: Logger = Logger(label: "AuthFlow")) throws {
-        guard !clientID.isEmpty else { throw AuthFlowError.configuration("client_id is empty") }
+        guard !clientID.isEmpty else { throw AuthFlowError(.configuration, "client_id is empty",
+                                                                 recovery: "Give the client ID the provider registered for this app (--client-id).") }
         guard timeout > 0 else { throw AuthFlowError.configuration("timeout must be positive") }
         try metadata.validateTransportSecurity()
+        if let issuer = metadata.issuer, IssuerTenants.isTemplate(issuer), metadata.issuerTenants == nil {
+            throw AuthFlowError(.configuration, "the issuer \(issuer) is a multi-tenant template and no tenants were allowed",
+                                recovery: IssuerAdvice.multiTenant)
+        }
         self.metadata = metadata
         self.clientID = clientID
         self.authentication = authentication
@@ -53,10 +58,16 @@ public struct OAuthClient: Sendable {
     }
 
     /// A client for `issuer`, discovered first (OpenID Connect Discovery, then RFC 8414).
-    public init(issuer: URL, clientID: String, authentication: ClientAuthentication = .none,
+    ///
+    /// `tenants` opts in to a multi-tenant issuer (Microsoft Entra ID's
+    /// `https://login.microsoftonline.com/common/v2.0`), whose metadata names
+    /// the template `…/{tenantid}/v2.0`: see ``IssuerTenants``. Without it
+    /// such a provider is refused with ``AuthFlowError/Category/issuerMismatch``.
+    public init(issuer: URL, clientID: String, authentication: ClientAuthentication = .none, tenants: IssuerTenants? = nil,
                 transport: any HTTPTransport = URLSessionTransport(), timeout: TimeInterval = 30, leeway: TimeInterval = 60,
                 acceptedAlgorithms: Set<String>? = nil, logger: Logger = Logger(label: "AuthFlow")) async throws {
-        let metadata = try await ProviderMetadata.discover(issuer: issuer, transport: transport, timeout: timeout, logger: logger)
+        let metadata = try await ProviderMetadata.discover(issuer: issuer, tenants: tenants, transport: transport, timeout: timeout,
+                                                           logger: logger)
         try self.init(metadata: metadata, clientID: clientID, authentication: authentication, transport: transport,
                       timeout: timeout, leeway: leeway, acceptedAlgorithms: acceptedAlgorithms, logger: logger)
     }
@@ -64,7 +75,8 @@ public struct OAuthClient: Sendable {
     /// A new authorization request with fresh state, nonce and PKCE verifier.
     public func authorizationRequest(redirectURI: URL, scopes: [String], options: AuthorizationOptions = .init()) throws -> AuthorizationRequest {
         if let methods = metadata.codeChallengeMethodsSupported, !methods.contains("S256") {
-            throw AuthFlowError.configuration("the provider does not support PKCE with S256")
+            throw AuthFlowError(.configuration, "the provider does not support PKCE with S256",
+                                recovery: "Enable PKCE (S256) for this client in the provider's settings; AuthFlow always sends it.")
         }
         let request = try AuthorizationRequest(metadata: metadata, clientID: clientID, redirectURI: redirectURI, scopes: scopes, options: options)
         logger.debug("authorization request created", metadata: ["redirect_uri": "\(redirectURI.absoluteString)", "scope": "\(scopes.joined(separator: " "))"])
@@ -120,7 +132,8 @@ public struct OAuthClient: Sendable {
             if required { throw AuthFlowError.invalidResponse("openid was requested but the token response has no id_token") }
             return nil
         }
-        let rules = IDTokenRules(issuer: issuer, clientID: clientID, nonce: nonce, maxAge: maxAge, leeway: leeway)
+        let rules = IDTokenRules(issuer: issuer, clientID: clientID, nonce: nonce, maxAge: maxAge, leeway: leeway,
+                                 tenants: metadata.issuerTenants)
         return try await idTokenVerifier.verify(idToken, rules: rules, accessToken: token.accessToken)
     }
 }

@@ -8,10 +8,12 @@ extension ProviderMetadata {
     /// path (`{origin}/.well-known/oauth-authorization-server{path}`).
     public static func discoveryURLs(for issuer: URL) throws -> [URL] {
         guard var components = URLComponents(url: issuer, resolvingAgainstBaseURL: false), components.host != nil else {
-            throw AuthFlowError.configuration("issuer is not an absolute URL")
+            throw AuthFlowError(.configuration, "issuer is not an absolute URL",
+                                recovery: "Give --issuer as the provider's full issuer URL, such as https://accounts.google.com.")
         }
         guard components.query == nil, components.fragment == nil else {
-            throw AuthFlowError.configuration("issuer must not have a query or fragment")
+            throw AuthFlowError(.configuration, "issuer must not have a query or fragment",
+                                recovery: "Give --issuer without ?… or #…: the issuer is the URL before /.well-known/openid-configuration.")
         }
         var path = components.percentEncodedPath
         while path.hasSuffix("/") { path.removeLast() }
@@ -26,9 +28,14 @@ extension ProviderMetadata {
     /// Fetches and validates the metadata of `issuer`.
     ///
     /// The document's `issuer` must equal `issuer` exactly, else
-    /// ``AuthFlowError/Category/issuerMismatch`` and nothing else is called.
+    /// ``AuthFlowError/Category/issuerMismatch`` (its ``AuthFlowError/recovery``
+    /// names the issuer the document gives) and nothing else is called.
+    /// The one exception is opt-in: with `tenants`, a document whose issuer is
+    /// a multi-tenant template (`…/{tenantid}/…`) that `issuer` instantiates
+    /// (Entra ID's `…/common/v2.0`) is accepted, and its ID tokens are then
+    /// checked against the template with their own `tid` (see ``IssuerTenants``).
     /// The issuer and every endpoint must be https (or on a loopback host).
-    public static func discover(issuer: URL, transport: any HTTPTransport = URLSessionTransport(),
+    public static func discover(issuer: URL, tenants: IssuerTenants? = nil, transport: any HTTPTransport = URLSessionTransport(),
                                 timeout: TimeInterval = 30,
                                 logger: Logger = Logger(label: "AuthFlow")) async throws -> ProviderMetadata {
         try URLPolicy.requireSecure(issuer, "issuer")
@@ -44,10 +51,19 @@ extension ProviderMetadata {
                 if response.status == 404 || response.status == 400 || response.status == 405 || response.status == 410 { continue }
                 throw AuthFlowError.invalidResponse("metadata request answered HTTP \(response.status)")
             }
-            let metadata = try ProviderMetadata(json: response.body)
-            guard metadata.issuer == expected else {
-                logger.warning("issuer in metadata differs from the issuer asked for", metadata: ["expected": "\(expected)", "found": "\(metadata.issuer ?? "")"])
-                throw AuthFlowError(.issuerMismatch, "metadata names issuer \(metadata.issuer ?? "(none)"), expected \(expected)")
+            var metadata = try ProviderMetadata(json: response.body)
+            if metadata.issuer != expected {
+                let found = metadata.issuer ?? ""
+                logger.warning("issuer in metadata differs from the issuer asked for", metadata: ["expected": "\(expected)", "found": "\(found)"])
+                guard IssuerTenants.template(found, matches: expected) else {
+                    throw AuthFlowError(.issuerMismatch, "metadata names issuer \(found), expected \(expected)",
+                                        recovery: IssuerAdvice.mismatch(asked: expected, found: found))
+                }
+                guard let tenants else {
+                    throw AuthFlowError(.issuerMismatch, "metadata names the multi-tenant issuer template \(found) for \(expected)",
+                                        recovery: IssuerAdvice.multiTenant)
+                }
+                metadata.issuerTenants = tenants
             }
             try metadata.validateTransportSecurity()
             logger.debug("provider metadata loaded", metadata: ["issuer": "\(expected)"])
@@ -56,7 +72,9 @@ extension ProviderMetadata {
             }
             return metadata
         }
-        throw AuthFlowError.invalidResponse("no provider metadata found for \(expected) (HTTP \(lastStatus))")
+        throw AuthFlowError(.invalidResponse, "no provider metadata found for \(expected) (HTTP \(lastStatus))",
+                            recovery: "Check the --issuer URL (authflow discover ISSUER shows what is found). A provider without discovery "
+                                + "(GitHub, Zoom) is used with --authorization-endpoint and --token-endpoint instead.")
     }
 
     /// Some providers publish `revocation_endpoint` (and other OAuth

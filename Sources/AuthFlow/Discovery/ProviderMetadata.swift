@@ -41,12 +41,29 @@ public struct ProviderMetadata: Sendable, Equatable, Codable {
     public var authorizationResponseIssParameterSupported: Bool
     /// Every member of the document, including ones AuthFlow does not model.
     public var document: [String: JSONValue]
+    /// The tenants accepted when ``issuer`` is a multi-tenant template
+    /// (`…/{tenantid}/…`, Microsoft Entra ID's `common`, `organizations` and
+    /// `consumers` authorities); `nil` accepts no template. See ``IssuerTenants``.
+    public var issuerTenants: IssuerTenants?
 
-    /// Metadata for a provider without discovery.
-    public init(issuer: String? = nil, authorizationEndpoint: URL, tokenEndpoint: URL) {
+    /// Metadata for a provider without discovery: the two endpoints every
+    /// flow needs, and those that sign-out, userinfo and ID-token
+    /// verification use when the provider has them.
+    ///
+    /// With `jwksURI` and `issuer`, ID tokens are verified (signature, `iss`,
+    /// `aud`, expiry, nonce) as for a discovered provider; without an issuer
+    /// they cannot be, and are not used. Every URL must be https (loopback
+    /// hosts excepted); ``OAuthClient`` checks that.
+    public init(issuer: String? = nil, authorizationEndpoint: URL, tokenEndpoint: URL,
+                revocationEndpoint: URL? = nil, userinfoEndpoint: URL? = nil, endSessionEndpoint: URL? = nil,
+                jwksURI: URL? = nil) {
         self.issuer = issuer
         self.authorizationEndpoint = authorizationEndpoint
         self.tokenEndpoint = tokenEndpoint
+        self.revocationEndpoint = revocationEndpoint
+        self.userinfoEndpoint = userinfoEndpoint
+        self.endSessionEndpoint = endSessionEndpoint
+        self.jwksURI = jwksURI
         authorizationResponseIssParameterSupported = false
         document = [:]
     }

@@ -13,10 +13,16 @@ public struct IDTokenRules: Sendable {
     public var nonce: String?
     /// `max_age` sent, if any; `auth_time` must then be recent enough.
     public var maxAge: Int?
+    /// When ``issuer`` is a multi-tenant template (`…/{tenantid}/…`), the
+    /// tenants accepted: the token's `iss` must then be the template with its
+    /// own `tid` in place. A template without this value is refused.
+    public var tenants: IssuerTenants?
 
     /// Creates the rules for one token.
-    public init(issuer: String, clientID: String, nonce: String?, maxAge: Int? = nil, leeway: TimeInterval = 60) {
+    public init(issuer: String, clientID: String, nonce: String?, maxAge: Int? = nil, leeway: TimeInterval = 60,
+                tenants: IssuerTenants? = nil) {
         self.issuer = issuer
+        self.tenants = tenants
         self.clientID = clientID
         self.nonce = nonce
         self.maxAge = maxAge
@@ -25,8 +31,9 @@ public struct IDTokenRules: Sendable {
 
     /// Checks `claims`, in the order of OIDC Core §3.1.3.7, each failure with its reason.
     public func check(_ claims: IDTokenClaims, now: Date) throws {
-        guard claims.issuerEquals(issuer) else {
-            throw AuthFlowError.idToken(.issuer, "the ID token's iss is \(claims.issuer), expected \(issuer)")
+        let expected = try expectedIssuer(claims)
+        guard claims.issuerEquals(expected) else {
+            throw AuthFlowError.idToken(.issuer, "the ID token's iss is \(claims.issuer), expected \(expected)")
         }
         guard claims.audienceContains(clientID) else {
             throw AuthFlowError.idToken(.audience, "the ID token is not addressed to this client")
@@ -55,6 +62,26 @@ public struct IDTokenRules: Sendable {
                 throw AuthFlowError.idToken(.authTime, "the user authenticated longer ago than max_age")
             }
         }
+    }
+
+    /// The issuer `claims` must name: ``issuer``, or for a multi-tenant
+    /// template the template with the token's own `tid`, which ``tenants`` must allow.
+    func expectedIssuer(_ claims: IDTokenClaims) throws -> String {
+        guard IssuerTenants.isTemplate(issuer) else { return issuer }
+        guard let tenants else {
+            throw AuthFlowError(.idTokenInvalid, "the issuer \(issuer) is a multi-tenant template and no tenants were allowed",
+                                reason: .issuer, recovery: IssuerAdvice.multiTenant)
+        }
+        guard case .string(let tenant)? = claims.all["tid"], IssuerTenants.isTenantID(tenant) else {
+            throw AuthFlowError(.idTokenInvalid, "the ID token has no usable tid, so its iss cannot be checked against \(issuer)",
+                                reason: .issuer)
+        }
+        guard tenants.allows(tenant) else {
+            throw AuthFlowError(.idTokenInvalid, "the ID token comes from tenant \(tenant), which is not among the allowed tenants",
+                                reason: .issuer,
+                                recovery: "Add \(tenant) to --tenant (or to IssuerTenants.only) if that organisation may sign in.")
+        }
+        return IssuerTenants.issuer(issuer, tenant: tenant)
     }
 
     /// Checks `at_hash` when present: the left half of the hash of the access

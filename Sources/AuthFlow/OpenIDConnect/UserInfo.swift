@@ -34,7 +34,9 @@ extension OAuthClient {
     /// ``AuthFlowError/Category/userinfoSubjectMismatch`` and nothing is returned.
     public func userInfo(accessToken: String, expectedSubject: String?) async throws -> UserInfo {
         guard let endpoint = metadata.userinfoEndpoint else {
-            throw AuthFlowError.configuration("the provider has no userinfo endpoint")
+            throw AuthFlowError(.configuration, "the provider has no userinfo endpoint",
+                                recovery: "If the provider has an OpenID Connect userinfo endpoint, name it: authflow login --userinfo-endpoint URL "
+                                    + "(ProviderMetadata.userinfoEndpoint in code). OAuth-only providers (GitHub, Zoom) have none; call their user API instead.")
         }
         let request = HTTPRequest(method: "GET", url: endpoint, headers: [
             ("Authorization", "Bearer \(accessToken)"), ("Accept", "application/json, application/jwt"),

@@ -13,13 +13,16 @@ public struct TokenResponse: Sendable, Equatable, Codable {
     /// The refresh token, when issued. Secret.
     public var refreshToken: String?
     /// Granted scopes: the response's `scope`, else the requested ones.
+    /// See ``scopes(from:)`` for how `scope` is read.
     public var scopes: [String]
     /// The raw ID token, when issued.
     public var idToken: String?
     /// Members AuthFlow does not model, kept as they came.
     public var additional: [String: JSONValue]
 
-    /// Parses a 2xx token-endpoint body.
+    /// Parses a 2xx token-endpoint body. A body with `error` and no
+    /// `access_token` (providers that answer errors with HTTP 200, such as
+    /// GitHub and Slack) is ``AuthFlowError/Category/oauthError``.
     ///
     /// - Parameters:
     ///   - data: the response body.
@@ -31,6 +34,12 @@ public struct TokenResponse: Sendable, Equatable, Codable {
             throw AuthFlowError.invalidResponse("token response is not a JSON object")
         }
         let reader = MemberReader(object: object, context: "token response")
+        // Some providers answer errors with HTTP 200 (GitHub's `bad_verification_code`,
+        // Slack's `{"ok":false,"error":…}`): an `error` and no access token is an OAuth error.
+        if object["access_token"] == nil, case .string(let error)? = object["error"], !error.isEmpty {
+            throw AuthFlowError(.oauthError, error, oauth: OAuthErrorResponse(
+                error: error, errorDescription: try? reader.string("error_description"), errorURI: try? reader.string("error_uri")))
+        }
         accessToken = try reader.requiredString("access_token")
         let type = try reader.requiredString("token_type")
         switch type.lowercased() {
@@ -51,13 +60,27 @@ public struct TokenResponse: Sendable, Equatable, Codable {
         expiresAt = expiresIn.map { now.addingTimeInterval(TimeInterval($0)) }
         refreshToken = try reader.string("refresh_token")
         if let scope = try reader.string("scope") {
-            scopes = scope.split(separator: " ").map(String.init)
+            scopes = TokenResponse.scopes(from: scope)
         } else {
             scopes = requestedScopes
         }
         idToken = try reader.string("id_token")
         let known: Set<String> = ["access_token", "token_type", "expires_in", "refresh_token", "scope", "id_token"]
         additional = object.filter { !known.contains($0.key) }
+    }
+}
+
+extension TokenResponse {
+    /// Reads a `scope` value as the provider means it.
+    ///
+    /// RFC 6749 §3.3 separates scopes with spaces, and a value with any
+    /// space is read that way: split on spaces, nothing else. A value with
+    /// no space but with commas is a comma-separated list, as GitHub sends
+    /// (`read:user,user:email`): it is split on commas. Empty pieces are
+    /// dropped either way.
+    public static func scopes(from value: String) -> [String] {
+        let separator: Character = !value.contains(" ") && value.contains(",") ? "," : " "
+        return value.split(separator: separator).map(String.init)
     }
 }
 

@@ -1,0 +1,1 @@
+"""Provider fixtures: one configurable server that reproduces a provider's documented behaviour."""
