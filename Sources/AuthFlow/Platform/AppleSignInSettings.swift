@@ -79,6 +79,8 @@ public struct AppleSignInSettings: Sendable, Equatable {
         switch client.provider {
         case .issuer(let issuer): CredentialKey(issuer: issuer.absoluteString, clientID: client.clientID)
         case .endpoints(_, let token): CredentialKey(issuer: token.absoluteString, clientID: client.clientID)
+        case .metadata(let metadata):
+            CredentialKey(issuer: metadata.issuer ?? metadata.tokenEndpoint.absoluteString, clientID: client.clientID)
         }
     }
 }
