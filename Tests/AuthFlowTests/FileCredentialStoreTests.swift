@@ -15,8 +15,12 @@ struct FileCredentialStoreTests {
         let store = FileCredentialStore(url: file)
         #expect(try await store.load() == nil)
         let credentials = try SessionTests.credentials(expiresIn: 3600)
-        try await store.save(credentials)
-        let loaded = try #require(try await store.load())
+        let record = SessionRecord(credentials: credentials, metadata: metadata(), clientAuthenticationMethod: .clientSecretBasic)
+        try await store.save(record)
+        let loadedRecord = try #require(try await store.load())
+        #expect(loadedRecord.metadata == record.metadata)
+        #expect(loadedRecord.clientAuthenticationMethod == .clientSecretBasic)
+        let loaded = loadedRecord.credentials
         #expect(loaded.accessToken == credentials.accessToken)
         #expect(loaded.token.refreshToken == credentials.token.refreshToken)
         #expect(loaded.scopes == credentials.scopes)
@@ -27,7 +31,7 @@ struct FileCredentialStoreTests {
         let directory = try FileManager.default.attributesOfItem(atPath: file.deletingLastPathComponent().path)
         #expect((directory[.posixPermissions] as? NSNumber)?.intValue == 0o700)
         let object = try #require(JSONValue.object(from: try Data(contentsOf: file)))
-        #expect(object["version"] == .number(1))
+        #expect(object["version"] == .number(2))
         let names = try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path)
         #expect(names.allSatisfy { !$0.hasSuffix(".tmp") })
         try await store.delete()
@@ -39,7 +43,7 @@ struct FileCredentialStoreTests {
     func corrupt() async throws {
         let file = Self.temporaryFile()
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        for text in ["{\"version\":1,\"credentials\":{\"trunc", "not json", "[]", "{\"version\":1}"] {
+        for text in ["{\"version\":2,\"record\":{\"trunc", "not json", "[]", "{\"version\":1}", "{\"version\":2}"] {
             try Data(text.utf8).write(to: file)
             await expectError(.configuration) { try await FileCredentialStore(url: file).load() }
             #expect(try String(contentsOf: file, encoding: .utf8) == text)
@@ -50,9 +54,9 @@ struct FileCredentialStoreTests {
     func newerVersion() async throws {
         let file = Self.temporaryFile()
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(#"{"version":2,"credentials":{}}"#.utf8).write(to: file)
+        try Data(#"{"version":3,"record":{}}"#.utf8).write(to: file)
         let error = await expectError(.configuration) { try await FileCredentialStore(url: file).load() }
-        #expect(error?.message.contains("version 2") == true)
+        #expect(error?.message.contains("version 3") == true)
     }
 
     @Test("the exclusive lock serialises holders")
