@@ -15,13 +15,9 @@ struct Summary: Encodable {
     let tokens: (access: String, refresh: String?, id: String?)?
     let userInfo: UserInfo?
 
-    /// Whether the profile holds credentials (`status` only; settings alone mean signed out).
-    let signedIn: Bool?
-
     init(profile: Profile, credentials: Credentials, showTokens: Bool, userInfo: UserInfo? = nil, includeExpired: Bool = false,
          now: Date = Date()) {
         self.userInfo = userInfo
-        signedIn = includeExpired ? true : nil
         self.profile = profile.name
         issuer = profile.issuer
         subject = credentials.subject
@@ -34,25 +30,8 @@ struct Summary: Encodable {
         tokens = showTokens ? (credentials.accessToken, credentials.token.refreshToken, credentials.token.idToken) : nil
     }
 
-    /// A profile that keeps its settings but holds no credentials.
-    init(signedOut profile: Profile) {
-        self.profile = profile.name
-        issuer = profile.issuer
-        subject = nil
-        scope = profile.scopes.joined(separator: " ")
-        expiresAt = nil
-        tokenType = ""
-        hasRefreshToken = false
-        idTokenClaims = nil
-        expired = nil
-        tokens = nil
-        userInfo = nil
-        signedIn = false
-    }
-
     enum CodingKeys: String, CodingKey {
         case profile, issuer, subject, scope, expired
-        case signedIn = "signed_in"
         case expiresAt = "expires_at"
         case tokenType = "token_type"
         case hasRefreshToken = "has_refresh_token"
@@ -66,12 +45,6 @@ struct Summary: Encodable {
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(profile, forKey: .profile)
-        try container.encodeIfPresent(signedIn, forKey: .signedIn)
-        if signedIn == false {
-            try container.encode(issuer, forKey: .issuer)
-            try container.encode(scope, forKey: .scope)
-            return
-        }
         try container.encode(issuer, forKey: .issuer)
         try container.encode(subject, forKey: .subject)
         try container.encode(scope, forKey: .scope)
@@ -108,12 +81,6 @@ struct Summary: Encodable {
     func printHuman(path: URL?) {
         var lines: [String] = []
         if let path { lines.append("Signed in. Profile \(profile) saved to \(path.path)") } else { lines.append("Profile \(profile)") }
-        if signedIn == false {
-            lines.append("  issuer:   \(issuer ?? "(not discovered)")")
-            lines.append("  signed out: sign in again with authflow login\(profile == "default" ? "" : " --profile \(profile)")")
-            Output.stdout(lines.joined(separator: "\n"))
-            return
-        }
         lines.append("  issuer:   \(issuer ?? "(not discovered)")")
         lines.append("  subject:  \(subject ?? "(no verified ID token)")")
         lines.append("  scope:    \(scope.isEmpty ? "(none)" : scope)")

@@ -146,8 +146,7 @@ struct Status: AsyncParsableCommand {
     func run() async throws {
         do {
             let profile = try Profile.load(profileOption.profile)
-            let summary = profile.credentials.map { Summary(profile: profile, credentials: $0, showTokens: false, includeExpired: true) }
-                ?? Summary(signedOut: profile)
+            let summary = Summary(profile: profile, credentials: try profile.signedInCredentials(), showTokens: false, includeExpired: true)
             if json { Output.json(summary) } else { summary.printHuman(path: nil) }
         } catch {
             throw Output.fail(error, json: json)

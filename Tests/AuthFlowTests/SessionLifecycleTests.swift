@@ -201,14 +201,15 @@ struct SessionLifecycleTests {
     @Test("the leeway is at most half the token's lifetime: a 5-second token is used until 2.5 s before expiry")
     func leewayFitsTheToken() async throws {
         let provider = try SessionTests.Provider(token: [SessionTests.refreshed()])
-        var credentials = try SessionTests.credentials(expiresIn: 4)
+        let start = Date()
+        var credentials = try SessionTests.credentials()
         credentials.token.expiresIn = 5
-        let session = AuthSession(client: provider.client, credentials: credentials, leeway: 60)
-        #expect(try await session.freshAccessToken() == "AT-old")
+        credentials.token.expiresAt = start.addingTimeInterval(5)
+        let early = AuthSession(client: provider.client, credentials: credentials, leeway: 60, now: { start.addingTimeInterval(1) })
+        #expect(try await early.freshAccessToken() == "AT-old", "4 s left of 5: used")
         #expect(provider.requests(to: "/token").isEmpty)
-        credentials.token.expiresAt = Date(timeIntervalSinceNow: 2)
-        let late = AuthSession(client: provider.client, credentials: credentials, leeway: 60)
-        #expect(try await late.freshAccessToken() == "AT-new")
+        let late = AuthSession(client: provider.client, credentials: credentials, leeway: 60, now: { start.addingTimeInterval(3) })
+        #expect(try await late.freshAccessToken() == "AT-new", "2 s left of 5: refreshed")
         #expect(AuthSession.effectiveLeeway(60, lifetime: 3600) == 60)
         #expect(AuthSession.effectiveLeeway(60, lifetime: nil) == 60)
     }
