@@ -9,7 +9,9 @@ import Foundation
 /// refresh once (the profile is locked around the refresh and re-read after
 /// waiting, and what another process refreshed meanwhile is used).
 struct Token: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Print a fresh access token (refreshing when needed).")
+    // An explicit name spares ArgumentParser deriving it from the type name
+    // through reflection, which is measurable in a command run this often.
+    static let configuration = CommandConfiguration(commandName: "token", abstract: "Print a fresh access token (refreshing when needed).")
 
     @OptionGroup var profileOption: ProfileOption
     @Option(name: .customLong("min-ttl"), help: ArgumentHelp("Refresh when the token expires within this many seconds.", valueName: "seconds"))
@@ -28,13 +30,14 @@ struct Token: AsyncParsableCommand {
 
     func run() async throws {
         do {
-            let profile = try Profile.load(profileOption.profile)
-            let credentials = try profile.signedInCredentials()
-            // The common case, a token valid long enough, needs no client and no session.
-            if !force, let token = TokenFastPath.validToken(credentials, minimumValidity: minTTL) {
+            // The common case, a token valid long enough, needs only the token's
+            // members of the profile: no client, no session, no full decoding.
+            if !force, let stored = try? TokenFastPath.storedToken(profileOption.profile),
+               let token = TokenFastPath.validToken(stored, minimumValidity: minTTL) {
                 Output.stdout(token)
                 return
             }
+            let profile = try Profile.load(profileOption.profile)
             let session = try profile.session(timeout: timeout, logger: verboseOption.makeLogger())
             let token = force ? try await session.refreshNow().accessToken : try await session.freshAccessToken(minimumValidity: minTTL)
             Output.stdout(token)
@@ -48,12 +51,34 @@ struct Token: AsyncParsableCommand {
 /// as ``AuthSession`` (leeway 60 s, at most half the token's lifetime, or the
 /// caller's minimum), without its setup.
 enum TokenFastPath {
-    static func validToken(_ credentials: Credentials, minimumValidity: TimeInterval?, leeway: TimeInterval = 60, now: Date = Date()) -> String? {
-        guard let expiry = credentials.expiresAt else { return credentials.accessToken }
+    /// The members of a stored profile this check reads.
+    struct StoredToken: Decodable {
+        let accessToken: String
+        let expiresAt: Date?
+        let expiresIn: Int?
+    }
+
+    private struct Stored: Decodable {
+        struct StoredCredentials: Decodable { let token: StoredToken }
+        let credentials: StoredCredentials?
+    }
+
+    /// The stored access token and its expiry; nil when the profile holds no
+    /// credentials. Any failure (no profile, another version) is left to the full path.
+    static func storedToken(_ name: String) throws -> StoredToken? {
+        let url = try Profile.url(for: name)
+        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        let version = try VersionedFile.version(of: data, path: url.path)
+        guard (1...Profile.currentVersion).contains(version) else { return nil }
+        return try VersionedFile.decode(Stored.self, from: data, current: version, path: url.path).credentials?.token
+    }
+
+    static func validToken(_ token: StoredToken, minimumValidity: TimeInterval?, leeway: TimeInterval = 60, now: Date = Date()) -> String? {
+        guard let expiry = token.expiresAt else { return token.accessToken }
         var margin = leeway
-        if let lifetime = credentials.token.expiresIn, lifetime > 0 { margin = min(margin, TimeInterval(lifetime) / 2) }
+        if let lifetime = token.expiresIn, lifetime > 0 { margin = min(margin, TimeInterval(lifetime) / 2) }
         if let minimumValidity { margin = minimumValidity }
-        return expiry.timeIntervalSince(now) > margin ? credentials.accessToken : nil
+        return expiry.timeIntervalSince(now) > margin ? token.accessToken : nil
     }
 }
 
@@ -62,6 +87,7 @@ enum TokenFastPath {
 /// the settings stay for the next `authflow login`, unless `--forget`.
 struct Logout: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "logout",
         abstract: "Revoke the tokens, end the provider session and forget the credentials.",
         discussion: "The profile's settings stay, so 'authflow login' signs in again without flags; --forget deletes the whole profile.")
 
@@ -137,7 +163,7 @@ struct Logout: AsyncParsableCommand {
 
 /// `authflow status`: what the profile holds, without secrets.
 struct Status: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show the profile's sign-in state.")
+    static let configuration = CommandConfiguration(commandName: "status", abstract: "Show the profile's sign-in state.")
 
     @OptionGroup var profileOption: ProfileOption
     @Flag(help: "Print JSON on stdout.")
