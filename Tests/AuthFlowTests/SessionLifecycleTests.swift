@@ -196,6 +196,30 @@ struct SessionLifecycleTests {
         }
     }
 
+    @Test("a first-format record with an issuer is completed by discovery once and saved in the current format")
+    func legacyRestoredByDiscovery() async throws {
+        let port = Locked(0)
+        let server = try LocalHTTPServer { request in
+            let base = "http://127.0.0.1:\(port.current)"
+            guard request.target == "/.well-known/openid-configuration" else { return .init(status: 404) }
+            return .json(#"{"issuer":"\#(base)","authorization_endpoint":"\#(base)/authorize","token_endpoint":"\#(base)/token","revocation_endpoint":"\#(base)/revoke"}"#)
+        }
+        defer { server.stop() }
+        port.withLock { $0 = server.port }
+        let issuer = "http://127.0.0.1:\(server.port)"
+        let store = Self.temporaryStore()
+        let v1 = #"{"version":1,"credentials":{"issuer":"\#(issuer)","clientID":"app","token":{"accessToken":"AT","tokenType":"Bearer","scopes":[],"additional":{}}}}"#
+        try FileManager.default.createDirectory(at: store.url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(v1.utf8).write(to: store.url)
+        let session = try #require(try await AuthSession.restore(from: store, transport: URLSessionTransport()))
+        #expect(session.client.metadata.tokenEndpoint.absoluteString == issuer + "/token")
+        #expect(try await session.freshAccessToken() == "AT")
+        let saved = try #require(try await store.load())
+        #expect(saved.hasMetadata && saved.metadata.revocationEndpoint?.absoluteString == issuer + "/revoke")
+        #expect(try VersionedFile.version(of: try Data(contentsOf: store.url), path: "") == CredentialCoding.version)
+        #expect(server.requests.count == 1)
+    }
+
     // MARK: Refresh timing
 
     @Test("the leeway is at most half the token's lifetime: a 5-second token is used until 2.5 s before expiry")
