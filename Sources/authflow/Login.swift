@@ -166,7 +166,10 @@ struct Login: AsyncParsableCommand {
             ? try await deviceSignIn(client: client, scopes: scopes)
             : try await browserSignIn(client: client, scopes: scopes, parameters: try parameters(), port: port, logger: logger)
 
-        let profile = Profile(name: profileOption.profile, metadata: metadata, clientID: clientID,
+        var settings = metadata
+        // Kept so that `authflow login` without flags finds the device endpoint again.
+        if usesDevice, let endpoint = deviceAuthorizationEndpoint.flatMap(URL.init(string:)) { settings.deviceAuthorizationEndpoint = endpoint }
+        let profile = Profile(name: profileOption.profile, metadata: settings, clientID: clientID,
                               clientAuthentication: client.authentication.methodName,
                               clientSecret: clientSecretEnv == nil ? clientSecret : nil, clientSecretEnv: clientSecretEnv,
                               scopes: scopes, parameters: try parameters(), port: port, device: usesDevice, credentials: credentials)

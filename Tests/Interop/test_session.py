@@ -382,3 +382,19 @@ def test_dot_grace_period_id_token_is_refused(cli, interop_config):
     assert token.returncode == 4, describe(token)
     assert "id_token_invalid (at_hash)" in token.stderr
     assert token.stdout == ""
+
+
+def test_device_profile_signs_in_again_without_flags(cli, interop_config):
+    """A profile made with --device (DOT: the endpoint is given by flag, not
+    discovered) signs in again with the device grant and that endpoint."""
+    from test_device import device_login
+
+    server = interop_config["servers"]["dot"]
+    first = assert_success(device_login(cli, server, "--scope", "openid"))
+    assert stored(cli)["device"] is True
+    out = cli.run("logout", "--profile", "p", "--no-browser")
+    assert out.returncode == 0, describe(out)
+    again = cli.run("login", "--profile", "p", "--json")
+    result = assert_success(again)
+    assert result["subject"] == first["subject"]
+    assert "and enter the code:" in again.stderr, "the device grant was used again"
