@@ -64,10 +64,11 @@ struct SessionLifecycleTests {
 
     // MARK: Sign-out wins
 
-    @Test("sign-out during a refresh: waits for it, revokes the rotated refresh token, nothing is written back")
-    func signOutDuringRefresh() async throws {
+    @Test("sign-out during a refresh: waits for it, revokes the rotated refresh token, nothing is written back",
+          arguments: ["file", "memory"])
+    func signOutDuringRefresh(storeKind: String) async throws {
         let provider = try LoopbackProvider(delay: 0.8)
-        let store = Self.temporaryStore()
+        let store: any CredentialStore = storeKind == "file" ? Self.temporaryStore() : MemoryCredentialStore()
         var credentials = try SessionTests.credentials(access: "AT-0", refresh: "RT-0")
         credentials.token.idToken = "ID.TOKEN.HINT"
         let session = try await AuthSession.start(client: provider.client, credentials: credentials, store: store)
