@@ -10,7 +10,10 @@ import Logging
 struct Login: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Sign in through the browser and store the tokens in a profile.",
-        discussion: "With --device, sign in on another device with a user code instead (RFC 8628).")
+        discussion: """
+            With --device, sign in on another device with a user code instead (RFC 8628).
+            Without --issuer, endpoints or --client-id, signs in again with the settings the profile kept.
+            """)
 
     enum ClientAuth: String, ExpressibleByArgument, CaseIterable { case none, basic, post }
 
@@ -22,7 +25,7 @@ struct Login: AsyncParsableCommand {
     var tokenEndpoint: String?
     @OptionGroup var providerOptions: ProviderOptions
     @Option(help: "The client identifier.")
-    var clientID: String
+    var clientID: String?
     @Option(help: "The client secret (prefer --client-secret-env).")
     var clientSecret: String?
     @Option(help: "An environment variable that holds the client secret.")
@@ -58,6 +61,8 @@ struct Login: AsyncParsableCommand {
     var usesDevice: Bool { device || deviceAuthorizationEndpoint != nil }
 
     func validate() throws {
+        if signsInAgain { return }
+        guard clientID != nil else { throw ValidationError("give --client-id (or no provider flags at all, to sign in again with the profile's settings)") }
         switch (issuer, authorizationEndpoint, tokenEndpoint) {
         case (.some, nil, nil), (nil, .some, .some): break
         case (nil, nil, .some) where deviceAuthorizationEndpoint != nil: break  // a device-only provider
@@ -142,6 +147,8 @@ struct Login: AsyncParsableCommand {
 
     private func signIn() async throws {
         let logger = verboseOption.makeLogger()
+        if signsInAgain { return try await signInAgain(logger: logger) }
+        guard let clientID else { throw ValidationError("give --client-id") }
         let secret = try secret()
         let metadata: ProviderMetadata
         if let issuer {
@@ -164,15 +171,26 @@ struct Login: AsyncParsableCommand {
         let scopes = (scope ?? (issuer == nil && providerOptions.idTokenIssuer == nil ? "" : "openid")).split(separator: " ").map(String.init)
         let credentials = usesDevice
             ? try await deviceSignIn(client: client, scopes: scopes)
-            : try await browserSignIn(client: client, scopes: scopes, logger: logger)
+            : try await browserSignIn(client: client, scopes: scopes, parameters: try parameters(), port: port, logger: logger)
 
-        let userInfo = try await fetchUserInfo(client: client, credentials: credentials)
-        let profile = Profile(version: Profile.currentVersion, name: profileOption.profile, metadata: metadata,
+        var settings = metadata
+        // Kept so that `authflow login` without flags finds the device endpoint again.
+        if usesDevice, let endpoint = deviceAuthorizationEndpoint.flatMap(URL.init(string:)) { settings.deviceAuthorizationEndpoint = endpoint }
+        let profile = Profile(name: profileOption.profile, metadata: settings, clientID: clientID,
                               clientAuthentication: client.authentication.methodName,
                               clientSecret: clientSecretEnv == nil ? clientSecret : nil, clientSecretEnv: clientSecretEnv,
-                              credentials: credentials, savedAt: Date())
-        let path = try profile.save()
-        let summary = Summary(profile: profile, showTokens: showTokens, userInfo: userInfo)
+                              scopes: scopes, parameters: try parameters(), port: port, device: usesDevice, credentials: credentials)
+        try await finish(profile, client: client)
+    }
+
+    /// Saves the signed-in profile (under its lock, so no refresh or logout
+    /// of the old credentials in flight elsewhere can overwrite it), then
+    /// prints the summary.
+    func finish(_ profile: Profile, client: OAuthClient) async throws {
+        guard let credentials = profile.credentials else { return }
+        let userInfo = try await fetchUserInfo(client: client, credentials: credentials)
+        let path = try await ProfileStore(name: profile.name).lock.withLock { try profile.save() }
+        let summary = Summary(profile: profile, credentials: credentials, showTokens: showTokens, userInfo: userInfo)
         if json {
             Output.json(summary)
         } else {
@@ -181,8 +199,9 @@ struct Login: AsyncParsableCommand {
     }
 
     /// The authorization code flow through the browser and the loopback listener.
-    private func browserSignIn(client: OAuthClient, scopes: [String], logger: Logger) async throws -> Credentials {
-        let options = AuthorizationOptions(additionalParameters: try parameters())
+    func browserSignIn(client: OAuthClient, scopes: [String], parameters: [AuthorizationOptions.Parameter], port: Int,
+                       logger: Logger) async throws -> Credentials {
+        let options = AuthorizationOptions(additionalParameters: parameters)
         let listener = try await LoopbackListener.start(port: port, logger: logger)
         let openBrowser = !noBrowser
         let agent = LoopbackUserAgent(listener: listener, timeout: browserTimeout) { url in

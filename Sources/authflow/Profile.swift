@@ -3,30 +3,83 @@ import Foundation
 import Logging
 
 /// What `authflow login` stores per profile: versioned JSON, mode 0600 in a
-/// 0700 directory, replaced atomically. It holds what later commands need to
-/// refresh, call userinfo and log out without asking again: the provider's
-/// metadata, the client (and its secret, or the name of the variable holding
-/// it) and the credentials.
+/// 0700 directory, replaced atomically.
+///
+/// A profile keeps its settings — the provider's metadata, the client (its
+/// secret, or the name of the variable holding it), scopes, extra
+/// authorization parameters, the loopback port — apart from its
+/// credentials. Losing the credentials (`logout`, `invalid_grant`, an
+/// expired token without a refresh token) keeps the settings, so
+/// `authflow login --profile NAME` signs in again without flags;
+/// `authflow logout --forget` deletes the whole profile.
 struct Profile: Codable {
-    static let currentVersion = 1
+    static let currentVersion = 2
 
     var version: Int
     var name: String
     var metadata: ProviderMetadata
+    var clientID: String
     var clientAuthentication: String
     var clientSecret: String?
     var clientSecretEnv: String?
-    var credentials: Credentials
+    var scopes: [String]
+    var parameters: [AuthorizationOptions.Parameter]
+    var port: Int
+    var device: Bool
+    /// Nil when signed out.
+    var credentials: Credentials?
     var savedAt: Date
 
     var issuer: String? { metadata.issuer }
 
+    init(name: String, metadata: ProviderMetadata, clientID: String, clientAuthentication: String, clientSecret: String?,
+         clientSecretEnv: String?, scopes: [String], parameters: [AuthorizationOptions.Parameter], port: Int, device: Bool,
+         credentials: Credentials?) {
+        version = Profile.currentVersion
+        self.name = name
+        self.metadata = metadata
+        self.clientID = clientID
+        self.clientAuthentication = clientAuthentication
+        self.clientSecret = clientSecret
+        self.clientSecretEnv = clientSecretEnv
+        self.scopes = scopes
+        self.parameters = parameters
+        self.port = port
+        self.device = device
+        self.credentials = credentials
+        savedAt = Date()
+    }
+
     enum CodingKeys: String, CodingKey {
-        case version, name, metadata, credentials
+        case version, name, metadata, credentials, scopes, port, device
+        case clientID = "client_id"
         case clientAuthentication = "client_auth"
         case clientSecret = "client_secret"
         case clientSecretEnv = "client_secret_env"
+        case parameters = "params"
         case savedAt = "saved_at"
+    }
+
+    /// Reads version 2, and version 1 (credentials required; no scopes,
+    /// parameters or port: taken from the credentials, or the defaults).
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        version = try container.decode(Int.self, forKey: .version)
+        name = try container.decode(String.self, forKey: .name)
+        metadata = try container.decode(ProviderMetadata.self, forKey: .metadata)
+        credentials = try container.decodeIfPresent(Credentials.self, forKey: .credentials)
+        guard let clientID = try container.decodeIfPresent(String.self, forKey: .clientID) ?? credentials?.clientID else {
+            throw DecodingError.keyNotFound(CodingKeys.clientID, .init(codingPath: container.codingPath, debugDescription: "no client id"))
+        }
+        self.clientID = clientID
+        clientAuthentication = try container.decode(String.self, forKey: .clientAuthentication)
+        clientSecret = try container.decodeIfPresent(String.self, forKey: .clientSecret)
+        clientSecretEnv = try container.decodeIfPresent(String.self, forKey: .clientSecretEnv)
+        scopes = try container.decodeIfPresent([String].self, forKey: .scopes) ?? credentials?.scopes ?? []
+        parameters = try container.decodeIfPresent([AuthorizationOptions.Parameter].self, forKey: .parameters) ?? []
+        port = try container.decodeIfPresent(Int.self, forKey: .port) ?? 0
+        device = try container.decodeIfPresent(Bool.self, forKey: .device) ?? false
+        savedAt = try container.decode(Date.self, forKey: .savedAt)
     }
 
     /// `$XDG_CONFIG_HOME/authflow/NAME.json`, else `~/.config/authflow/NAME.json`.
@@ -45,37 +98,70 @@ struct Profile: Codable {
         return base.appendingPathComponent("authflow").appendingPathComponent("\(name).json")
     }
 
-    static func load(_ name: String) throws -> Profile {
+    /// The profile, or nil when there is none.
+    static func loadIfPresent(_ name: String) throws -> Profile? {
         let url = try url(for: name)
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw AuthFlowError(.reauthenticationRequired, "no profile \(name); run authflow login first")
+        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        let found = try VersionedFile.version(of: data, path: url.path)
+        return try VersionedFile.decode(Profile.self, from: data, current: (1...currentVersion).contains(found) ? found : currentVersion,
+                                        path: url.path)
+    }
+
+    static func load(_ name: String) throws -> Profile {
+        guard let profile = try loadIfPresent(name) else {
+            throw AuthFlowError(.reauthenticationRequired, "there is no profile \(name)",
+                                recovery: "Sign in with authflow login --issuer URL --client-id ID\(name == "default" ? "" : " --profile \(name)").")
         }
-        return try VersionedFile.decode(Profile.self, from: data, current: currentVersion, path: url.path)
+        return profile
+    }
+
+    /// The credentials, or `reauthentication_required` telling how to sign in again.
+    func signedInCredentials() throws -> Credentials {
+        guard let credentials else {
+            throw AuthFlowError(.reauthenticationRequired, "profile \(name) is not signed in",
+                                recovery: "Sign in again with authflow login\(name == "default" ? "" : " --profile \(name)") (the profile keeps its settings).")
+        }
+        return credentials
     }
 
     @discardableResult
     func save() throws -> URL {
+        var copy = self
+        copy.version = Profile.currentVersion
+        copy.savedAt = Date()
         let url = try Profile.url(for: name)
-        try AtomicFile.write(try VersionedFile.encode(self), to: url)
+        try AtomicFile.write(try VersionedFile.encode(copy), to: url)
         return url
     }
 
-    /// The client this profile signed in with.
+    /// Deletes the profile file and its lock file.
+    static func forget(_ name: String) throws {
+        let url = try url(for: name)
+        for file in [url, url.appendingPathExtension("lock")] where FileManager.default.fileExists(atPath: file.path) {
+            do { try FileManager.default.removeItem(at: file) } catch {
+                throw AuthFlowError(.storage, "cannot delete \(file.path)", underlyingError: error)
+            }
+        }
+    }
+
+    /// The client this profile signs in with.
     func client(timeout: TimeInterval, logger: Logger) throws -> OAuthClient {
-        try OAuthClient(metadata: metadata, clientID: credentials.clientID, authentication: authentication(),
-                        timeout: timeout, logger: logger)
+        try OAuthClient(metadata: metadata, clientID: clientID, authentication: authentication(), timeout: timeout, logger: logger)
     }
 
-    /// A session over this profile, refreshing under the profile's lock.
+    /// A session over this profile's credentials, refreshing and signing out
+    /// under the profile's lock.
     func session(timeout: TimeInterval, logger: Logger) throws -> AuthSession {
-        AuthSession(client: try client(timeout: timeout, logger: logger), store: try ProfileStore(name: name))
+        AuthSession.resume(client: try client(timeout: timeout, logger: logger), store: try ProfileStore(name: name),
+                           credentials: try signedInCredentials())
     }
 
-    private func authentication() throws -> ClientAuthentication {
+    func authentication() throws -> ClientAuthentication {
         var secret = clientSecret
         if secret == nil, let variable = clientSecretEnv {
             guard let value = ProcessInfo.processInfo.environment[variable], !value.isEmpty else {
-                throw AuthFlowError(.configuration, "profile \(name) takes its client secret from \(variable), which is not set")
+                throw AuthFlowError(.configuration, "profile \(name) takes its client secret from \(variable), which is not set",
+                                    recovery: "Set \(variable).")
             }
             secret = value
         }
@@ -90,31 +176,35 @@ struct Profile: Codable {
 
 /// The credentials part of a profile as a ``CredentialStore``, with the
 /// cross-process lock on `NAME.json.lock`, so that `AuthSession` refreshes
-/// once across parallel `authflow token` processes.
+/// once across parallel `authflow token` processes and `logout` waits for a
+/// refresh in flight. Deleting forgets the credentials only; the settings stay.
 struct ProfileStore: CredentialStore {
     let name: String
     let lock: FileLock
 
     init(name: String) throws {
         self.name = name
-        lock = FileLock(url: try Profile.url(for: name).appendingPathExtension("lock"))
+        lock = FileLock(url: try Profile.url(for: name).appendingPathExtension("lock"), name: "profile \(name)")
     }
 
-    func load() async throws -> Credentials? {
-        guard FileManager.default.fileExists(atPath: try Profile.url(for: name).path) else { return nil }
-        return try Profile.load(name).credentials
+    func load() async throws -> SessionRecord? {
+        guard let profile = try Profile.loadIfPresent(name), let credentials = profile.credentials else { return nil }
+        return SessionRecord(credentials: credentials, metadata: profile.metadata,
+                             clientAuthenticationMethod: ClientAuthenticationMethod(rawValue: profile.clientAuthentication))
     }
 
-    func save(_ credentials: Credentials) async throws {
-        var profile = try Profile.load(name)
-        profile.credentials = credentials
-        profile.savedAt = Date()
+    func save(_ record: SessionRecord) async throws {
+        guard var profile = try Profile.loadIfPresent(name) else {
+            throw AuthFlowError(.reauthenticationRequired, "profile \(name) was deleted meanwhile")
+        }
+        profile.credentials = record.credentials
         try profile.save()
     }
 
     func delete() async throws {
-        let url = try Profile.url(for: name)
-        if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
+        guard var profile = try Profile.loadIfPresent(name), profile.credentials != nil else { return }
+        profile.credentials = nil
+        try profile.save()
     }
 
     func withExclusiveAccess<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {

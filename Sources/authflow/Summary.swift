@@ -15,9 +15,9 @@ struct Summary: Encodable {
     let tokens: (access: String, refresh: String?, id: String?)?
     let userInfo: UserInfo?
 
-    init(profile: Profile, showTokens: Bool, userInfo: UserInfo? = nil, includeExpired: Bool = false, now: Date = Date()) {
+    init(profile: Profile, credentials: Credentials, showTokens: Bool, userInfo: UserInfo? = nil, includeExpired: Bool = false,
+         now: Date = Date()) {
         self.userInfo = userInfo
-        let credentials = profile.credentials
         self.profile = profile.name
         issuer = profile.issuer
         subject = credentials.subject

@@ -4,62 +4,166 @@ import AuthFlowLoopback
 import Foundation
 
 /// `authflow token`: a fresh access token on stdout, for scripts. Refreshes
-/// when the stored one expires within a minute; parallel invocations refresh
-/// once (the profile is locked around the refresh and re-read after waiting).
+/// when the stored one expires within a minute (at most half its lifetime),
+/// within `--min-ttl` seconds, or always with `--force`; parallel invocations
+/// refresh once (the profile is locked around the refresh and re-read after
+/// waiting, and what another process refreshed meanwhile is used).
 struct Token: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Print a fresh access token (refreshing when needed).")
+    // An explicit name spares ArgumentParser deriving it from the type name
+    // through reflection, which is measurable in a command run this often.
+    static let configuration = CommandConfiguration(commandName: "token", abstract: "Print a fresh access token (refreshing when needed).")
 
     @OptionGroup var profileOption: ProfileOption
+    @Option(name: .customLong("min-ttl"), help: ArgumentHelp("Refresh when the token expires within this many seconds.", valueName: "seconds"))
+    var minTTL: Double?
+    @Flag(help: "Refresh now, whatever the expiry.")
+    var force = false
     @Option(help: "Seconds each network request may take.")
     var timeout: Double = 30
     @OptionGroup var verboseOption: VerboseOption
 
+    func validate() throws {
+        if let minTTL, !(minTTL >= 0 && minTTL.isFinite) { throw ValidationError("--min-ttl takes a number of seconds, 0 or more") }
+        if force, minTTL != nil { throw ValidationError("use either --force or --min-ttl") }
+        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+    }
+
     func run() async throws {
         do {
-            let session = try Profile.load(profileOption.profile).session(timeout: timeout, logger: verboseOption.makeLogger())
-            Output.stdout(try await session.freshAccessToken())
+            // The common case, a token valid long enough, needs only the token's
+            // members of the profile: no client, no session, no full decoding.
+            if !force, let stored = try? TokenFastPath.storedToken(profileOption.profile),
+               let token = TokenFastPath.validToken(stored, minimumValidity: minTTL) {
+                Output.stdout(token)
+                return
+            }
+            let profile = try Profile.load(profileOption.profile)
+            let session = try profile.session(timeout: timeout, logger: verboseOption.makeLogger())
+            let token = force ? try await session.refreshNow().accessToken : try await session.freshAccessToken(minimumValidity: minTTL)
+            Output.stdout(token)
         } catch {
             throw Output.fail(error, json: false)
         }
     }
 }
 
+/// The check `authflow token` makes before building a client: the same rule
+/// as ``AuthSession`` (leeway 60 s, at most half the token's lifetime, or the
+/// caller's minimum), without its setup.
+enum TokenFastPath {
+    /// The members of a stored profile this check reads.
+    struct StoredToken: Decodable {
+        let accessToken: String
+        let expiresAt: Date?
+        let expiresIn: Int?
+    }
+
+    private struct Stored: Decodable {
+        struct StoredCredentials: Decodable { let token: StoredToken }
+        let credentials: StoredCredentials?
+    }
+
+    /// The stored access token and its expiry; nil when the profile holds no
+    /// credentials. Any failure (no profile, another version) is left to the full path.
+    static func storedToken(_ name: String) throws -> StoredToken? {
+        let url = try Profile.url(for: name)
+        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        let version = try VersionedFile.version(of: data, path: url.path)
+        guard (1...Profile.currentVersion).contains(version) else { return nil }
+        return try VersionedFile.decode(Stored.self, from: data, current: version, path: url.path).credentials?.token
+    }
+
+    static func validToken(_ token: StoredToken, minimumValidity: TimeInterval?, leeway: TimeInterval = 60, now: Date = Date()) -> String? {
+        guard let expiry = token.expiresAt else { return token.accessToken }
+        var margin = leeway
+        if let lifetime = token.expiresIn, lifetime > 0 { margin = min(margin, TimeInterval(lifetime) / 2) }
+        if let minimumValidity { margin = minimumValidity }
+        return expiry.timeIntervalSince(now) > margin ? token.accessToken : nil
+    }
+}
+
 /// `authflow logout`: revoke (refresh token, then access token), open the
-/// provider's end-session page when it has one, and delete the profile.
+/// provider's end-session page when it has one, and forget the credentials;
+/// the settings stay for the next `authflow login`, unless `--forget`.
 struct Logout: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Revoke the tokens, end the provider session and forget the profile.")
+    static let configuration = CommandConfiguration(
+        commandName: "logout",
+        abstract: "Revoke the tokens, end the provider session and forget the credentials.",
+        discussion: "The profile's settings stay, so 'authflow login' signs in again without flags; --forget deletes the whole profile.")
 
     @OptionGroup var profileOption: ProfileOption
     @Option(help: "Seconds each network request may take.")
     var timeout: Double = 30
+    @Flag(help: "Delete the whole profile (settings too), not only the credentials.")
+    var forget = false
     @Flag(help: "Do not open the end-session page; only print it.")
     var noBrowser = false
+    @Flag(help: "Show the ID token (id_token_hint) in the printed end-session URL.")
+    var showTokens = false
     @OptionGroup var verboseOption: VerboseOption
 
     func run() async throws {
         do {
-            let profile = try Profile.load(profileOption.profile)
-            let session = try profile.session(timeout: timeout, logger: verboseOption.makeLogger())
-            let client = session.client
-            let endSession = try await session.signOut()
-            Output.stderr(client.metadata.revocationEndpoint == nil
-                ? "Profile \(profile.name) deleted (the provider has no revocation endpoint)."
-                : "Tokens revoked; profile \(profile.name) deleted.")
-            if let endSession {
-                Output.stderr("End the provider session at:\n\(endSession.absoluteString)")
-                if !noBrowser {
-                    do { try SystemBrowser.open(endSession) } catch { Output.stderr("warning: \(error)") }
-                }
-            }
+            try await signOut()
         } catch {
             throw Output.fail(error, json: false)
         }
+    }
+
+    private func signOut() async throws {
+        let name = profileOption.profile
+        let profile = try Profile.load(name)
+        guard profile.credentials != nil else {
+            if forget { try Profile.forget(name) }
+            Output.stderr(forget ? "Profile \(name) deleted (it was not signed in)." : "Profile \(name) is not signed in.")
+            return
+        }
+        let session = try profile.session(timeout: timeout, logger: verboseOption.makeLogger())
+        let result = try await session.signOut()
+        if forget { try Profile.forget(name) }
+        let what = forget ? "profile \(name) deleted" : "credentials of profile \(name) deleted (its settings stay)"
+        if session.client.metadata.revocationEndpoint == nil {
+            Output.stderr("Signed out; \(what). The provider has no revocation endpoint, so the tokens stay valid until they expire.")
+        } else if result.revocationFailures.isEmpty {
+            Output.stderr("Tokens revoked; \(what).")
+        } else {
+            Output.stderr("Signed out locally; \(what).")
+        }
+        if let endSession = result.endSessionURL { endProviderSession(endSession) }
+        if let failure = result.revocationFailures.first {
+            Output.stderr("Revocation failed, so the provider may accept the tokens until they expire:")
+            throw failure
+        }
+    }
+
+    /// Opens the end-session page, or prints it when not opening it (or
+    /// when opening fails); the printed URL carries the ID token only with
+    /// `--show-tokens`.
+    private func endProviderSession(_ url: URL) {
+        if !noBrowser {
+            do {
+                try SystemBrowser.open(url)
+                Output.stderr("Opened the provider's end-session page in the browser.")
+                return
+            } catch {
+                Output.stderr("warning: \(error)")
+            }
+        }
+        let shown = showTokens ? url : Logout.withoutIDTokenHint(url)
+        Output.stderr("End the provider session at:\n\(shown.absoluteString)")
+    }
+
+    /// `url` without its `id_token_hint` (the provider may then ask the user to confirm).
+    static func withoutIDTokenHint(_ url: URL) -> URL {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+        components.percentEncodedQueryItems = components.percentEncodedQueryItems?.filter { $0.name != "id_token_hint" }
+        return components.url ?? url
     }
 }
 
 /// `authflow status`: what the profile holds, without secrets.
 struct Status: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show the profile's sign-in state.")
+    static let configuration = CommandConfiguration(commandName: "status", abstract: "Show the profile's sign-in state.")
 
     @OptionGroup var profileOption: ProfileOption
     @Flag(help: "Print JSON on stdout.")
@@ -67,7 +171,8 @@ struct Status: AsyncParsableCommand {
 
     func run() async throws {
         do {
-            let summary = Summary(profile: try Profile.load(profileOption.profile), showTokens: false, includeExpired: true)
+            let profile = try Profile.load(profileOption.profile)
+            let summary = Summary(profile: profile, credentials: try profile.signedInCredentials(), showTokens: false, includeExpired: true)
             if json { Output.json(summary) } else { summary.printHuman(path: nil) }
         } catch {
             throw Output.fail(error, json: json)

@@ -19,7 +19,7 @@ struct UserInfoCommand: AsyncParsableCommand {
             let session = try profile.session(timeout: timeout, logger: verboseOption.makeLogger())
             let accessToken = try await session.freshAccessToken()
             let client = session.client
-            let info = try await client.userInfo(accessToken: accessToken, expectedSubject: profile.credentials.subject)
+            let info = try await client.userInfo(accessToken: accessToken, expectedSubject: profile.credentials?.subject)
             if json {
                 Output.json(info.all)
             } else {

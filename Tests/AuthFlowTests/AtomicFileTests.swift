@@ -48,12 +48,13 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["creds"])
     }
 
-    @Test func targetIsADirectoryFailsWithConfigurationAndLeavesNoTemporaryFile() throws {
+    @Test func targetIsADirectoryFailsWithStorageAndLeavesNoTemporaryFile() throws {
         let root = scratchDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         let target = root.appendingPathComponent("creds")
         try FileManager.default.createDirectory(at: target.appendingPathComponent("inner"), withIntermediateDirectories: true)
-        expectError(.configuration) { try AtomicFile.write(Data("x".utf8), to: target) }
+        let error = expectError(.storage) { try AtomicFile.write(Data("x".utf8), to: target) }
+        #expect((error?.underlyingError as? POSIXError)?.code == .EISDIR, "rename's errno is kept")
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["creds"])
     }
 
@@ -64,6 +65,6 @@ import Testing
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         let blocker = root.appendingPathComponent("blocker")
         try Data("x".utf8).write(to: blocker)
-        expectError(.configuration) { try AtomicFile.write(Data("x".utf8), to: blocker.appendingPathComponent("creds")) }
+        expectError(.storage) { try AtomicFile.write(Data("x".utf8), to: blocker.appendingPathComponent("creds")) }
     }
 }

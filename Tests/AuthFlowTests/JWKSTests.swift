@@ -105,12 +105,15 @@ import Testing
         await expectError(.invalidResponse) { try await broken.keySet() }
     }
 
-    /// Cold cache: the set was fetched for this very token, so an unknown kid
-    /// does not cause a second fetch at once.
-    @Test func unknownKidOnColdCacheFetchesOnce() async throws {
+    /// Cold cache: the set fetched for this very token lacks its key; the
+    /// unknown kid still causes one refetch (ordinary fetches do not count
+    /// toward the cooldown), and no more.
+    @Test func unknownKidOnColdCacheRefetchesOnce() async throws {
         let idp = try TestIDP(keys: [SigningKey.ec256.jwk(kid: "ec1")])
         await expectError(.idTokenInvalid, reason: .keyNotFound) { try await verify(try token(.ec256, kid: "nope"), idp) }
-        #expect(idp.transport.requests.count == 1)
+        #expect(idp.transport.requests.count == 2)
+        await expectError(.idTokenInvalid, reason: .keyNotFound) { try await verify(try token(.ec256, kid: "nope-2"), idp) }
+        #expect(idp.transport.requests.count == 2, "a second unknown kid within the cooldown does not refetch")
     }
 
     @Test func unknownKidRefetchesOnceThenIsRateLimited() async throws {

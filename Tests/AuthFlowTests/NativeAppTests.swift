@@ -144,8 +144,8 @@ struct NativeAppTests {
     func credentialCoding() throws {
         let token = try TokenResponse(json: json(#"{"access_token":"a","token_type":"Bearer"}"#), requestedScopes: [])
         let credentials = Credentials(issuer: "https://id.example.com", clientID: "app", token: token, idToken: nil)
-        let data = try CredentialCoding.encode(credentials)
-        #expect(try CredentialCoding.decode(data, source: "test").accessToken == "a")
+        let data = try CredentialCoding.encode(SessionRecord(credentials: credentials, metadata: metadata(), clientAuthenticationMethod: .none))
+        #expect(try CredentialCoding.decode(data, source: "test").credentials.accessToken == "a")
         expectError(.configuration) { try CredentialCoding.decode(Data(#"{"version":9}"#.utf8), source: "test") }
     }
 }

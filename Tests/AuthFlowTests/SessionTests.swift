@@ -78,7 +78,7 @@ struct SessionTests {
         let body = formDictionary(String(decoding: provider.requests(to: "/token")[0].body ?? Data(), as: UTF8.self))
         #expect(body["grant_type"] == "refresh_token")
         #expect(body["refresh_token"] == "RT-old")
-        #expect(try await store.load()?.token.refreshToken == "RT-new", "the rotated refresh token is stored")
+        #expect(try await store.load()?.credentials.token.refreshToken == "RT-new", "the rotated refresh token is stored")
     }
 
     @Test("the rotated refresh token is stored before the caller sees the new access token")
@@ -87,7 +87,7 @@ struct SessionTests {
         let store = MemoryCredentialStore()
         let session = AuthSession(client: provider.client, store: store, credentials: try Self.credentials())
         let token = try await session.freshAccessToken()
-        let stored = try #require(try await store.load())
+        let stored = try #require(try await store.load()?.credentials)
         #expect(stored.accessToken == token)
         #expect(stored.token.refreshToken == "RT-new")
     }
@@ -139,7 +139,7 @@ struct SessionTests {
         let session = AuthSession(client: provider.client, store: store, credentials: try Self.credentials())
         await expectError(.network) { try await session.freshAccessToken() }
         #expect(provider.requests(to: "/token").count == 2)
-        #expect(try await store.load()?.token.refreshToken == "RT-old", "credentials kept")
+        #expect(try await store.load()?.credentials.token.refreshToken == "RT-old", "credentials kept")
     }
 
     @Test("network and timeout failures are retried once, then reported as such", arguments: [AuthFlowError.Category.network, .timeout])
@@ -182,7 +182,7 @@ struct SessionTests {
         let store = MemoryCredentialStore()
         let session = AuthSession(client: provider.client, store: store, credentials: try Self.credentials())
         _ = try await session.currentCredentials // writes the initial credentials
-        try await store.save(try Self.credentials(access: "AT-other", refresh: "RT-other", expiresIn: 3600))
+        try await store.save(SessionRecord(credentials: try Self.credentials(access: "AT-other", refresh: "RT-other", expiresIn: 3600), client: provider.client))
         #expect(try await session.freshAccessToken() == "AT-other")
         #expect(provider.requests(to: "/token").isEmpty)
     }
@@ -217,7 +217,9 @@ struct SessionTests {
         var credentials = try Self.credentials(expiresIn: 3600)
         credentials.token.idToken = "ID.TOKEN.HINT"
         let session = AuthSession(client: provider.client, store: store, credentials: credentials)
-        let endSession = try #require(try await session.signOut(postLogoutRedirectURI: url("com.example.app:/signed-out")))
+        let result = try await session.signOut(postLogoutRedirectURI: url("com.example.app:/signed-out"))
+        #expect(result.revocationFailures.isEmpty)
+        let endSession = try #require(result.endSessionURL)
         let revocations = provider.requests(to: "/revoke").map { formDictionary(String(decoding: $0.body ?? Data(), as: UTF8.self)) }
         #expect(revocations.map { $0["token"] } == ["RT-old", "AT-old"])
         #expect(revocations.map { $0["token_type_hint"] } == ["refresh_token", "access_token"])
@@ -259,13 +261,13 @@ struct SessionTests {
 struct SessionFirstUseTests {
     /// A store whose save takes a while, so concurrent first callers overlap it.
     actor SlowStore: CredentialStore {
-        private var credentials: Credentials?
-        func load() async throws -> Credentials? { credentials }
-        func save(_ credentials: Credentials) async throws {
+        private var record: SessionRecord?
+        func load() async throws -> SessionRecord? { record }
+        func save(_ record: SessionRecord) async throws {
             try await Task.sleep(nanoseconds: 50_000_000)
-            self.credentials = credentials
+            self.record = record
         }
-        func delete() async throws { credentials = nil }
+        func delete() async throws { record = nil }
     }
 
     @Test("concurrent first callers on expired credentials all get the one refresh, none a spurious sign-out")

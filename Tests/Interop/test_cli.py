@@ -11,7 +11,8 @@ command line, which signs in and approves in headless Chromium.
 
 The CLI contract these tests hold it to:
     exit 0 ok, 1 other failure, 2 usage, 3 OAuth error response,
-    4 security check failed, 5 network failure / timeout;
+    4 security check failed, 5 network failure / timeout,
+    6 not signed in / sign in again (reauthentication_required);
     `--json` success: one object with profile, issuer, subject, scope,
     expires_at, token_type, has_refresh_token, id_token_claims (raw tokens only
     with --show-tokens); `--json` failure: {"error": {category, reason,
@@ -36,7 +37,8 @@ TOKEN_KEYS = ("access_token", "refresh_token", "id_token")
 SUCCESS_KEYS = ("profile", "issuer", "subject", "scope", "expires_at", "token_type",
                 "has_refresh_token", "id_token_claims")
 CATEGORIES = {"oauth_error", "state_mismatch", "issuer_mismatch", "id_token_invalid",
-              "invalid_response", "configuration", "network", "timeout", "cancelled"}
+              "invalid_response", "configuration", "network", "timeout", "cancelled",
+              "reauthentication_required", "storage"}
 
 pytestmark = pytest.mark.skipif(not AUTHFLOW_BIN, reason="AUTHFLOW_BIN is not set")
 
@@ -298,8 +300,9 @@ def test_discover(cli, server):
 
 def test_token_for_unknown_profile_fails(cli):
     proc = cli.run("token", "--profile", "does-not-exist")
-    assert proc.returncode != 0
+    assert proc.returncode == 6, describe(proc)
     assert proc.stdout.strip() == ""
+    assert "authflow login" in proc.stderr
 
 
 # --------------------------------------------------------------------------- failures

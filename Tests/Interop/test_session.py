@@ -1,17 +1,24 @@
 """Sessions through the CLI against the interop servers: refresh once across
-parallel `authflow token` processes, rotation-safe storage under SIGKILL,
-reauthentication after a revoked grant, and logout.
+parallel `authflow token` processes (also on 5-second tokens), rotation-safe
+storage under SIGKILL, reauthentication after a revoked grant or without a
+refresh token (exit 6, settings kept, `authflow login` again without flags),
+`token --min-ttl/--force`, and logout (`--forget`, end-session URL printing,
+AWS Cognito's `unsupported_token_type`).
 
 Both servers rotate refresh tokens. DOT also revokes the whole family when a
 superseded refresh token is replayed outside its 120 s grace period.
 """
 
+import datetime
+import http.server
 import json
 import os
 import random
 import signal
 import subprocess
+import threading
 import time
+import urllib.parse
 
 import pytest
 import requests
@@ -56,6 +63,13 @@ def expire_profile(cli, profile="p"):
         json.dump(data, f)
     os.chmod(path, 0o600)
     return data
+
+
+def write_profile(cli, data, profile="p"):
+    path = cli.profile_path(profile)
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(data, f)
+    os.chmod(path, 0o600)
 
 
 def stored(cli, profile="p"):
@@ -119,44 +133,201 @@ def revoke_directly(server, server_name, refresh_token):
     assert response.status_code == 200, response.text
 
 
-def test_logout_revokes_and_deletes(cli, server, server_name):
+def test_logout_revokes_and_keeps_the_settings(cli, server, server_name):
     first = login(cli, server)
     saved = stored(cli)
-    before = token_requests(server, server_name)
     out = cli.run("logout", "--profile", "p", "--no-browser")
     assert out.returncode == 0, describe(out)
     assert out.stdout == ""
-    assert not os.path.exists(cli.profile_path()), "logout deletes the profile"
+    after = stored(cli)
+    assert after.get("credentials") is None, "logout forgets the credentials"
+    assert after["metadata"] == saved["metadata"] and after["client_id"] == saved["client_id"], "the settings stay"
     for secret in (first["access_token"], first["refresh_token"], first["id_token"]):
         assert secret not in out.stderr
+    token = cli.run("token", "--profile", "p")
+    assert token.returncode == 6, describe(token)
+    assert "not signed in" in token.stderr and "authflow login" in token.stderr
     if saved["metadata"].get("revocationEndpoint"):
         assert "revoked" in out.stderr
         # Put the revoked tokens back, expired: refreshing must end the session.
-        with open(cli.profile_path(), "w", encoding="utf-8") as f:
-            json.dump(saved, f)
+        write_profile(cli, saved)
         expire_profile(cli)
         token = cli.run("token", "--profile", "p")
         assert token.returncode == 6, describe(token)
         assert "reauthentication_required" in token.stderr
-        assert not os.path.exists(cli.profile_path())
+        assert stored(cli).get("credentials") is None
     else:
         assert "no revocation endpoint" in out.stderr
-    assert token_requests(server, server_name) >= before
+    forget = cli.run("logout", "--profile", "p", "--forget")
+    assert forget.returncode == 0, describe(forget)
+    assert not os.path.exists(cli.profile_path()), "--forget deletes the whole profile"
 
 
 def test_refused_refresh_token_requires_sign_in_again(cli, server, server_name):
     first = login(cli, server)
+    settings = stored(cli)
     revoke_directly(server, server_name, first["refresh_token"])
     expire_profile(cli)
     token = cli.run("token", "--profile", "p")
     assert token.returncode == 6, describe(token)
     assert "reauthentication_required" in token.stderr
+    assert "invalid_grant" in token.stderr
     assert token.stdout == ""
-    assert not os.path.exists(cli.profile_path()), "a refused refresh token deletes the credentials"
     assert first["refresh_token"] not in token.stderr
+    kept = stored(cli)
+    assert kept.get("credentials") is None, "a refused refresh token deletes the credentials"
+    for key in ("metadata", "client_id", "client_auth", "scopes", "params", "port"):
+        assert kept[key] == settings[key], f"the setting {key} stays"
     status = cli.run("status", "--profile", "p", "--json")
     assert status.returncode == 6
     assert json.loads(status.stdout)["error"]["category"] == "reauthentication_required"
+
+    # Sign in again with the stored settings: no provider or client flags.
+    again = cli.run("login", "--profile", "p", "--json")
+    out = assert_success(again)
+    assert out["subject"] == first["subject"]
+    assert set(out["scope"].split()) == set(first["scope"].split())
+    token = cli.run("token", "--profile", "p")
+    assert token.returncode == 0 and token.stdout.strip(), describe(token)
+
+
+def test_twenty_parallel_token_processes_on_a_five_second_token_refresh_once(cli, interop_config):
+    """DOT issues 5-second access tokens for the `short` scope: shorter than
+    the 60 s leeway. The leeway shrinks to half the lifetime, and every
+    process that waited for the lock takes the token the first one got."""
+    server = interop_config["servers"]["dot"]
+    first = login(cli, server, scope="openid short")
+    profile = stored(cli)
+    assert profile["credentials"]["token"]["expiresIn"] == 5
+    fresh = cli.run("token", "--profile", "p")
+    assert fresh.returncode == 0 and fresh.stdout.strip() == first["access_token"], "a 5-second token is used at once"
+    expiry = datetime.datetime.fromisoformat(profile["credentials"]["token"]["expiresAt"].replace("Z", "+00:00"))
+    if expiry.tzinfo is None:  # stored in UTC
+        expiry = expiry.replace(tzinfo=datetime.timezone.utc)
+    # Wait until less than half its lifetime is left.
+    while (expiry - datetime.datetime.now(datetime.timezone.utc)).total_seconds() > 2.0:
+        time.sleep(0.1)
+    before = wait_for_log(server, "dot", 0)
+    processes = [start_token(cli) for _ in range(20)]
+    outputs = [p.communicate(timeout=120) for p in processes]
+    results = [(p.returncode, out, err) for p, (out, err) in zip(processes, outputs)]
+    for code, out, err in results:
+        assert code == 0, f"exit {code}: {err[-2000:]}"
+    tokens = {out.strip() for _, out, _ in results}
+    assert len(tokens) == 1, "all processes print the same token"
+    assert tokens.pop() != first["access_token"]
+    time.sleep(0.5)
+    after = token_requests(server, "dot")
+    assert after - before == 1, f"the server saw {after - before} token requests, expected one refresh"
+
+
+def test_token_min_ttl_and_force(cli, server, server_name):
+    first = login(cli, server)
+    before = wait_for_log(server, server_name, 0)
+    same = cli.run("token", "--profile", "p", "--min-ttl", "60")
+    assert same.returncode == 0 and same.stdout.strip() == first["access_token"], describe(same)
+    longer = cli.run("token", "--profile", "p", "--min-ttl", "7200")
+    assert longer.returncode == 0, describe(longer)
+    refreshed = longer.stdout.strip()
+    assert refreshed and refreshed != first["access_token"], "--min-ttl beyond the lifetime refreshes"
+    forced = cli.run("token", "--profile", "p", "--force")
+    assert forced.returncode == 0, describe(forced)
+    assert forced.stdout.strip() not in ("", refreshed), "--force refreshes"
+    assert wait_for_log(server, server_name, before + 2) - before == 2
+    usage = cli.run("token", "--profile", "p", "--min-ttl", "-1")
+    assert usage.returncode == 2
+
+
+def test_no_refresh_token_says_how_to_get_one(cli, interop_config):
+    server = interop_config["servers"]["dot"]
+    login(cli, server)
+    data = stored(cli)
+    data["credentials"]["token"]["refreshToken"] = None
+    write_profile(cli, data)
+    expire_profile(cli)
+    before = wait_for_log(server, "dot", 0)
+    token = cli.run("token", "--profile", "p")
+    assert token.returncode == 6, describe(token)
+    assert "issued no refresh token" in token.stderr
+    assert "offline_access" in token.stderr
+    assert "--param access_type=offline --param prompt=consent" in token.stderr
+    time.sleep(0.3)
+    assert token_requests(server, "dot") == before, "nothing was sent"
+    kept = stored(cli)
+    assert kept.get("credentials") is None and kept["metadata"] == data["metadata"], "the settings stay"
+
+
+class StubRevocation:
+    """A revocation and end-session endpoint on loopback that answers like
+    AWS Cognito: refresh tokens are revoked, access tokens get 400
+    `unsupported_token_type` (RFC 7009 §2.2.1; Cognito's RevokeToken
+    revokes refresh tokens only)."""
+
+    def __init__(self):
+        self.requests = []
+        outer = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                length = int(self.headers.get("Content-Length") or 0)
+                form = dict(urllib.parse.parse_qsl(self.rfile.read(length).decode()))
+                outer.requests.append(form)
+                if form.get("token_type_hint") == "access_token":
+                    body = b'{"error":"unsupported_token_type"}'
+                    self.send_response(400)
+                else:
+                    body = b""
+                    self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.base = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.httpd.shutdown()
+
+
+@pytest.fixture
+def cognito_like():
+    stub = StubRevocation()
+    yield stub
+    stub.close()
+
+
+def test_logout_with_unsupported_token_type_and_end_session_url(cli, interop_config, cognito_like):
+    server = interop_config["servers"]["dot"]
+    first = login(cli, server)
+    data = stored(cli)
+    data["metadata"]["revocationEndpoint"] = cognito_like.base + "/revoke"
+    data["metadata"]["endSessionEndpoint"] = cognito_like.base + "/logout"
+    write_profile(cli, data)
+
+    # Opened by the browser command: the URL is not printed.
+    opened = cli.run("logout", "--profile", "p", env={"BROWSER": "true"})
+    assert opened.returncode == 0, describe(opened)
+    assert "/logout" not in opened.stderr
+    assert [r.get("token_type_hint") for r in cognito_like.requests] == ["refresh_token", "access_token"]
+    assert "revoked" in opened.stderr
+
+    # --no-browser: printed, without the ID token.
+    write_profile(cli, data)
+    printed = cli.run("logout", "--profile", "p", "--no-browser")
+    assert printed.returncode == 0, describe(printed)
+    assert cognito_like.base + "/logout?" in printed.stderr
+    assert "id_token_hint" not in printed.stderr and first["id_token"] not in printed.stderr
+
+    # --show-tokens: the whole URL.
+    write_profile(cli, data)
+    shown = cli.run("logout", "--profile", "p", "--no-browser", "--show-tokens")
+    assert shown.returncode == 0, describe(shown)
+    assert "id_token_hint=" + first["id_token"] in shown.stderr
 
 
 def test_sigkill_during_refresh_never_tears_or_loses_the_profile(cli, interop_config):
@@ -211,3 +382,19 @@ def test_dot_grace_period_id_token_is_refused(cli, interop_config):
     assert token.returncode == 4, describe(token)
     assert "id_token_invalid (at_hash)" in token.stderr
     assert token.stdout == ""
+
+
+def test_device_profile_signs_in_again_without_flags(cli, interop_config):
+    """A profile made with --device (DOT: the endpoint is given by flag, not
+    discovered) signs in again with the device grant and that endpoint."""
+    from test_device import device_login
+
+    server = interop_config["servers"]["dot"]
+    first = assert_success(device_login(cli, server, "--scope", "openid"))
+    assert stored(cli)["device"] is True
+    out = cli.run("logout", "--profile", "p", "--no-browser")
+    assert out.returncode == 0, describe(out)
+    again = cli.run("login", "--profile", "p", "--json")
+    result = assert_success(again)
+    assert result["subject"] == first["subject"]
+    assert "and enter the code:" in again.stderr, "the device grant was used again"

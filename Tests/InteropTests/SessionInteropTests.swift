@@ -32,7 +32,7 @@ extension InteropSuites {
             try await Task.sleep(nanoseconds: 500_000_000)
             #expect(flow.server.tokenRequests() - before == 1, "the server saw exactly one refresh")
 
-            let stored = try #require(try await store.load())
+            let stored = try #require(try await store.load()?.credentials)
             #expect(stored.accessToken == tokens.first)
             #expect(stored.token.refreshToken != firstRefreshToken, "the rotated refresh token was stored")
             #expect(stored.subject == credentials.subject, "the refreshed ID token keeps sub")

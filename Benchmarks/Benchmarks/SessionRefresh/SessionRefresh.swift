@@ -102,7 +102,7 @@ let benchmarks: @Sendable () -> Void = {
         closure: { (benchmark: Benchmark, fixture: RefreshFixture) async in
             let expired: Credentials
             do { expired = try RefreshFixture.expiredCredentials() } catch { fatalError("\(error)") }
-            let session = AuthSession(client: fixture.client, store: MemoryCredentialStore(expired))
+            let session = AuthSession(client: fixture.client, store: MemoryCredentialStore(SessionRecord(credentials: expired, client: fixture.client)))
             let requestsBefore = fixture.server.requests
 
             // Each caller is an unstructured task that writes what it saw into its own slot.

@@ -73,8 +73,8 @@ for mode in modes {
             let json = #"{"access_token":"at-expired","token_type":"Bearer","expires_in":3600,"refresh_token":"rt-0"}"#
             var token = try TokenResponse(json: Data(json.utf8), requestedScopes: [])
             token.expiresAt = Date(timeIntervalSinceNow: -3600)
-            let session = AuthSession(client: client, store: MemoryCredentialStore(Credentials(issuer: nil, clientID: "bench-client",
-                                                                                             token: token, idToken: nil)))
+            let session = AuthSession(client: client, store: MemoryCredentialStore(SessionRecord(
+                credentials: Credentials(issuer: nil, clientID: "bench-client", token: token, idToken: nil), client: client)))
             added += await fanOut(ready: endpoint.ready) { try await session.freshAccessToken() }
             precondition(endpoint.requests == 1, "one token request per round")
         default:

@@ -2,8 +2,9 @@ import Foundation
 import Logging
 
 /// The JWK Set of one issuer, cached, refetched when it expires or when a
-/// token names a key it does not hold (key rotation), at most once per
-/// ``minimumRefetchInterval``.
+/// token names a key it does not hold (key rotation): an unknown key always
+/// causes one refetch, unless another unknown key caused one less than
+/// ``minimumRefetchInterval`` ago.
 public actor KeySetCache {
     private let jwksURI: URL
     private let transport: any HTTPTransport
@@ -13,7 +14,10 @@ public actor KeySetCache {
     public let minimumRefetchInterval: TimeInterval
     /// The set and when it expires, readable without an actor hop.
     private nonisolated let cached = LockedValue<(set: JSONWebKeySet, expiresAt: Date)?>(nil)
-    private var lastFetch: Date = .distantPast
+    /// When a token naming an unknown key last caused a fetch. Ordinary
+    /// fetches (first use, expiry) do not count: the first rotation seen
+    /// right after one must still be retried.
+    private var lastUnknownKeyRefetch: Date = .distantPast
     private var inFlight: Task<JSONWebKeySet, any Error>?
 
     /// Creates a cache for `jwksURI` (must be https or loopback).
@@ -41,13 +45,15 @@ public actor KeySetCache {
         }
     }
 
-    /// Fetches again because a token named an unknown key; returns nil when a
-    /// fetch happened too recently to try again.
+    /// Fetches again because a token named an unknown key; returns nil when
+    /// another unknown key caused a fetch less than ``minimumRefetchInterval`` ago.
     func refetchForUnknownKey() async throws -> JSONWebKeySet? {
-        guard Date().timeIntervalSince(lastFetch) >= minimumRefetchInterval else {
-            logger.debug("not refetching the JWK Set: fetched too recently")
+        let now = Date()
+        guard now.timeIntervalSince(lastUnknownKeyRefetch) >= minimumRefetchInterval else {
+            logger.debug("not refetching the JWK Set: an unknown key caused a fetch too recently")
             return nil
         }
+        lastUnknownKeyRefetch = now
         return try await fetch()
     }
 
@@ -63,8 +69,8 @@ public actor KeySetCache {
         inFlight = wrapped
         defer { inFlight = nil }
         let (set, maxAge) = try await task.value
-        lastFetch = Date()
-        cached.withLock { $0 = (set, lastFetch.addingTimeInterval(maxAge)) }
+        let fetched = Date()
+        cached.withLock { $0 = (set, fetched.addingTimeInterval(maxAge)) }
         logger.debug("JWK Set loaded", metadata: ["keys": "\(set.keys.count)", "max_age": "\(Int(maxAge))"])
         return set
     }

@@ -6,38 +6,54 @@ import Logging
 /// same time.
 ///
 /// ```swift
-/// let session = AuthSession(client: client, store: FileCredentialStore(url: file), credentials: credentials)
+/// let session = try await AuthSession.start(client: client, credentials: credentials, store: store)
 /// let token = try await session.freshAccessToken()
 /// let response = try await session.send(HTTPRequest(method: "GET", url: api))
+/// // at the next launch, offline:
+/// let restored = try await AuthSession.restore(from: store)
 /// ```
 ///
+/// - ``start(client:credentials:store:leeway:)`` writes the sign-in to the
+///   store before it returns; ``restore(from:authentication:transport:logger:)``
+///   needs no network.
 /// - The rotated refresh token is saved to the store before any caller sees
 ///   the new access token.
+/// - A token is refreshed when it expires within the leeway, which is never
+///   more than half the token's lifetime. A token without an expiry is used
+///   until a resource server refuses it (``send(_:)``) or ``refreshNow()``.
 /// - The refresh runs under the store's exclusive lock, and the store is
-///   read again first, so a refresh already done by another process (the
-///   CLI's `authflow token` run in parallel) is reused, not repeated.
-/// - `invalid_grant` ends the session: the credentials are deleted and
+///   read again first: when another process (the CLI's `authflow token` run
+///   in parallel) or caller refreshed while this one waited, its credentials
+///   are used, not refreshed again.
+/// - `invalid_grant`, or an expired token without a refresh token, ends the
+///   session: the credentials are deleted and
 ///   ``AuthFlowError/Category/reauthenticationRequired`` is thrown. Network
 ///   failures and 5xx keep the credentials and are retried once with the
 ///   same refresh token, then reported as `network` or `timeout`.
+/// - ``signOut(postLogoutRedirectURI:)`` wins over a refresh in flight.
 public actor AuthSession {
     /// The client the session refreshes with.
     public nonisolated let client: OAuthClient
     /// Where the credentials are kept.
     public nonisolated let store: any CredentialStore
-    /// A token that expires within this many seconds is refreshed first.
+    /// A token that expires within this many seconds (at most half its
+    /// lifetime) is refreshed first.
     public nonisolated let leeway: TimeInterval
-    private let now: @Sendable () -> Date
+    private nonisolated let now: @Sendable () -> Date
     /// The credentials held and the refresh in flight. They sit behind a lock,
     /// not in actor state, so that callers with valid credentials and callers
     /// waiting for a refresh never queue on the actor (see ``freshCredentials(rejecting:)``).
     private nonisolated let state: LockedValue<SessionFields>
+    /// The continuations of ``changes``.
+    private nonisolated let observers = LockedValue(Observers())
     private var loaded = false
     private var unsaved: Credentials?
     private var initialSave: Task<Void, any Error>?
 
     /// Creates a session. Given `credentials` are written to the store on
-    /// first use; without them, the store is read on first use.
+    /// first use (use ``start(client:credentials:store:leeway:)`` to have
+    /// them written before going on); without them, the store is read on
+    /// first use.
     public init(client: OAuthClient, store: any CredentialStore = MemoryCredentialStore(), credentials: Credentials? = nil,
                 leeway: TimeInterval = 60, now: @escaping @Sendable () -> Date = { Date() }) {
         self.client = client
@@ -49,6 +65,71 @@ public actor AuthSession {
         unsaved = credentials
     }
 
+    /// A session over credentials already in the store.
+    private init(client: OAuthClient, store: any CredentialStore, stored credentials: Credentials, leeway: TimeInterval,
+                 now: @escaping @Sendable () -> Date) {
+        self.client = client
+        self.store = store
+        state = LockedValue(SessionFields(credentials: HeldCredentials(credentials), ready: true))
+        self.leeway = leeway
+        self.now = now
+        loaded = true
+    }
+
+    /// Starts a session from fresh credentials (a sign-in, a device grant, a
+    /// backend exchange): they are written to `store`, under its lock, before
+    /// this returns, so a process killed right afterwards stays signed in.
+    public static func start(client: OAuthClient, credentials: Credentials, store: any CredentialStore,
+                             leeway: TimeInterval = 60) async throws -> AuthSession {
+        let record = SessionRecord(credentials: credentials, client: client)
+        try await store.withExclusiveAccess { try await store.save(record) }
+        let session = AuthSession(client: client, store: store, stored: credentials, leeway: leeway, now: { Date() })
+        session.emit(.signedIn)
+        return session
+    }
+
+    /// A session over `credentials` just read from `store` (by a caller that
+    /// reads the store itself, like a command-line tool): nothing is written.
+    public static func resume(client: OAuthClient, store: any CredentialStore, credentials: Credentials,
+                              leeway: TimeInterval = 60) -> AuthSession {
+        AuthSession(client: client, store: store, stored: credentials, leeway: leeway, now: { Date() })
+    }
+
+    /// Restores the session kept in `store`, without the network: the client
+    /// is built from the stored provider metadata and client id; pass the
+    /// client's secret as `authentication` when it has one (it is never
+    /// stored in the record). Nil when nothing is stored.
+    ///
+    /// A record stored in the first format (credentials only) is completed by
+    /// discovery once, and saved again.
+    ///
+    /// - Throws: ``AuthFlowError/Category/configuration`` when `authentication`
+    ///   is not the stored method.
+    public static func restore(from store: any CredentialStore, authentication: ClientAuthentication = .none,
+                               transport: any HTTPTransport = URLSessionTransport(), logger: Logger = Logger(label: "AuthFlow"),
+                               leeway: TimeInterval = 60) async throws -> AuthSession? {
+        guard var record = try await store.load() else { return nil }
+        if record.hasMetadata {
+            guard record.clientAuthenticationMethod == authentication.method else {
+                throw AuthFlowError(.configuration,
+                                    "the stored session authenticates with \(record.clientAuthenticationMethod), not \(authentication.method)",
+                                    recovery: "Pass the ClientAuthentication the session signed in with.")
+            }
+        } else {
+            guard let issuer = record.credentials.issuer.flatMap(URL.init(string:)) else {
+                throw AuthFlowError(.reauthenticationRequired, "the stored session predates provider metadata and names no issuer",
+                                    recovery: "Sign in again.")
+            }
+            record = SessionRecord(credentials: record.credentials,
+                                   metadata: try await ProviderMetadata.discover(issuer: issuer, transport: transport, logger: logger),
+                                   clientAuthenticationMethod: authentication.method)
+            try await store.save(record)
+        }
+        let client = try OAuthClient(metadata: record.metadata, clientID: record.clientID, authentication: authentication,
+                                     transport: transport, logger: logger)
+        return AuthSession(client: client, store: store, stored: record.credentials, leeway: leeway, now: { Date() })
+    }
+
     /// The credentials held now (possibly expired), or nil when signed out.
     public var currentCredentials: Credentials? {
         get async throws {
@@ -57,9 +138,10 @@ public actor AuthSession {
         }
     }
 
-    /// A valid access token, refreshed first when it expires within the leeway.
-    public nonisolated func freshAccessToken() async throws -> String {
-        try await held(rejecting: nil).accessToken
+    /// A valid access token, refreshed first when it expires within the
+    /// leeway — or, with `minimumValidity`, within that many seconds.
+    public nonisolated func freshAccessToken(minimumValidity: TimeInterval? = nil) async throws -> String {
+        try await held(Demand(rejected: nil, minimumValidity: minimumValidity)).accessToken
     }
 
     /// Runs `body` with a valid access token.
@@ -67,28 +149,75 @@ public actor AuthSession {
         try await body(freshAccessToken())
     }
 
+    /// Refreshes now, whatever the expiry says (unless a refresh is already
+    /// in flight or another process refreshed meanwhile: then that result).
+    public nonisolated func refreshNow() async throws -> Credentials {
+        if !state.withLock({ $0.ready }) { try await loadIfNeeded() }
+        guard let current = state.withLock({ $0.credentials?.credentials.accessToken }) else {
+            throw AuthFlowError(.reauthenticationRequired, "not signed in")
+        }
+        return try await held(Demand(rejected: current, minimumValidity: nil)).credentials
+    }
+
     /// Valid credentials. With `rejecting`, credentials whose access token
     /// equals it (a resource server refused it) are refreshed even if not expired.
     ///
-    /// Only the first call of a session runs on the actor (to write the given
-    /// credentials to the store, or read them from it). After that, deciding
-    /// between the held credentials and the refresh in flight (started by
-    /// this call when none is) is one short critical section, and waiting for
-    /// that refresh happens off the actor: when it finishes, every waiter
-    /// resumes on its own executor instead of queueing to hop back onto the
-    /// session one after another. The refresh stores its outcome in the
-    /// session before it completes, so a caller arriving afterwards sees it.
+    /// Only the first call of a session created with ``init(client:store:credentials:leeway:now:)``
+    /// runs on the actor (to write the given credentials to the store, or
+    /// read them from it). After that, deciding between the held credentials
+    /// and the refresh in flight (started by this call when none is) is one
+    /// short critical section, and waiting for that refresh happens off the
+    /// actor: when it finishes, every waiter resumes on its own executor
+    /// instead of queueing to hop back onto the session one after another.
+    /// The refresh stores its outcome in the session before it completes, so
+    /// a caller arriving afterwards sees it.
     public nonisolated func freshCredentials(rejecting rejected: String? = nil) async throws -> Credentials {
-        try await held(rejecting: rejected).credentials
+        try await held(Demand(rejected: rejected, minimumValidity: nil)).credentials
+    }
+
+    /// Whether an access token is held that stays valid for at least
+    /// `seconds` more (a token without an expiry counts as valid). No I/O.
+    public nonisolated func hasAccessToken(validFor seconds: TimeInterval) -> Bool {
+        let now = now()
+        return state.withLock { fields in
+            guard !fields.signedOut, let held = fields.credentials?.credentials else { return false }
+            guard let expiry = held.expiresAt else { return true }
+            return expiry.timeIntervalSince(now) > seconds
+        }
+    }
+
+    /// Whether the session can get a new access token without the user: it
+    /// holds a refresh token and has not ended. No I/O.
+    public nonisolated var canRefresh: Bool {
+        state.withLock { !$0.signedOut && $0.credentials?.credentials.token.refreshToken != nil }
+    }
+
+    /// Later changes of this session (each access: a new stream that reports
+    /// the changes after it was created). For a SwiftUI model:
+    /// `for await change in session.changes { … }`.
+    public nonisolated var changes: AsyncStream<SessionChange> {
+        let (stream, continuation) = AsyncStream.makeStream(of: SessionChange.self)
+        let observers = observers
+        let id = observers.withLock { list in
+            list.next += 1
+            list.continuations[list.next] = continuation
+            return list.next
+        }
+        continuation.onTermination = { _ in observers.withLock { _ = $0.continuations.removeValue(forKey: id) } }
+        return stream
+    }
+
+    private nonisolated func emit(_ change: SessionChange) {
+        for continuation in observers.withLock({ Array($0.continuations.values) }) { continuation.yield(change) }
     }
 
     /// ``freshCredentials(rejecting:)`` as the shared reference the session
     /// holds. Waiters pass one reference through their frames instead of a
     /// copy of every field: with a copy, each of 10 000 waiting tasks
     /// outgrew its task's first allocator slab and allocated another.
-    private nonisolated func held(rejecting rejected: String?) async throws -> HeldCredentials {
+    private nonisolated func held(_ demand: Demand) async throws -> HeldCredentials {
         if !state.withLock({ $0.ready }) { try await loadIfNeeded() }
-        switch try lookUp(rejecting: rejected) {
+        switch try lookUp(demand) {
         case .valid(let credentials): return credentials
         case .refreshing(let refresh): return try await refresh.value
         }
@@ -96,23 +225,32 @@ public actor AuthSession {
 
     /// Decides, in one critical section, between the credentials held and
     /// the refresh in flight, starting the refresh when there is none.
-    /// Synchronous and kept out of ``held(rejecting:)`` so that its
-    /// temporaries stay on the thread's stack, not in the waiter's async frame.
+    /// Synchronous and kept out of ``held(_:)`` so that its temporaries stay
+    /// on the thread's stack, not in the waiter's async frame.
     @inline(never)
-    private nonisolated func lookUp(rejecting rejected: String?) throws(AuthFlowError) -> Lookup {
-        try state.withLock { fields throws(AuthFlowError) -> Lookup in
-            guard let current = fields.credentials else {
-                throw AuthFlowError(.reauthenticationRequired, "not signed in")
+    private nonisolated func lookUp(_ demand: Demand) throws(AuthFlowError) -> Lookup {
+        let now = now()
+        return try state.withLock { fields throws(AuthFlowError) -> Lookup in
+            guard !fields.signedOut, let current = fields.credentials else {
+                throw AuthFlowError(.reauthenticationRequired, "not signed in", recovery: "Sign in again.")
             }
-            if !AuthSession.needsRefresh(current.credentials, rejected: rejected, leeway: leeway, now: now()) { return .valid(current) }
+            if !AuthSession.needsRefresh(current.credentials, demand: demand, leeway: leeway, now: now) { return .valid(current) }
             if let refreshTask = fields.refreshTask { return .refreshing(refreshTask) }
             // Started and published in one critical section: concurrent
             // callers share this refresh. The task cannot record its outcome
             // before the lock is released, so it always finds itself here.
-            let task = Task { try await self.refresh(from: current.credentials, rejected: rejected) }
+            let task = Task { try await self.refresh(from: current.credentials, rejected: demand.rejected) }
             fields.refreshTask = task
             return .refreshing(task)
         }
+    }
+
+    /// What ``freshCredentials(rejecting:)`` asks of the credentials.
+    struct Demand {
+        /// An access token a resource server refused (or the current one, to force a refresh).
+        var rejected: String?
+        /// Seconds the token must stay valid, instead of the leeway.
+        var minimumValidity: TimeInterval?
     }
 
     /// What ``freshCredentials(rejecting:)`` waits for.
@@ -125,22 +263,25 @@ public actor AuthSession {
 
     /// The body of the refresh task: refreshes, then, before the task's value
     /// reaches any waiter, stores the outcome (new credentials, or none after
-    /// `reauthentication_required`) and clears the refresh in flight, so
-    /// later callers see the new credentials.
+    /// the session ended) and clears the refresh in flight, so later callers
+    /// see the new credentials.
     private nonisolated func refresh(from current: Credentials, rejected: String?) async throws -> HeldCredentials {
         do {
             let refreshed = HeldCredentials(try await refreshUnderLock(from: current, rejected: rejected))
             state.withLock { fields in
-                fields.credentials = refreshed
+                if !fields.signedOut { fields.credentials = refreshed }
                 fields.refreshTask = nil
             }
+            emit(.refreshed)
             return refreshed
-        } catch let error as AuthFlowError where error.category == .reauthenticationRequired {
+        } catch let ended as SessionEnded {
             state.withLock { fields in
                 fields.credentials = nil
+                fields.signedOut = true
                 fields.refreshTask = nil
             }
-            throw error
+            emit(.signedOut(ended.reason))
+            throw ended.error
         } catch {
             state.withLock { $0.refreshTask = nil }
             throw error
@@ -161,28 +302,56 @@ public actor AuthSession {
         return try await client.transport.send(AuthSession.authorized(request, with: second))
     }
 
-    /// Signs out: revokes the refresh token, then the access token (when the
-    /// provider can), deletes the stored credentials, and returns the
-    /// provider's end-session URL (RP-initiated logout) to open, if it has one.
-    /// Local sign-out happens even when revocation fails; the revocation
-    /// error is then rethrown.
+    /// Signs out, and wins over any refresh:
+    ///
+    /// 1. no new refresh starts; the refresh in flight is waited for (not
+    ///    cancelled, so that a refresh token it rotated is known and revoked);
+    /// 2. under the store's exclusive lock (the lock refreshes take, in every
+    ///    process), the newest stored credentials are read and deleted, so no
+    ///    refresh finishing later can write them back;
+    /// 3. the refresh token, then the access token, are revoked (when the
+    ///    provider has a revocation endpoint); an `unsupported_token_type`
+    ///    answer for the access token counts as done.
+    ///
+    /// - Returns: the provider's end-session URL (RP-initiated logout), when
+    ///   it has one, and any revocation failures beside it.
+    /// - Throws: only when the local credentials cannot be deleted.
     @discardableResult
-    public func signOut(postLogoutRedirectURI: URL? = nil) async throws -> URL? {
-        try await loadIfNeeded()
+    public func signOut(postLogoutRedirectURI: URL? = nil) async throws -> SignOutResult {
+        let inFlight = state.withLock { fields in
+            fields.signedOut = true
+            return fields.refreshTask
+        }
+        if let inFlight { _ = try? await inFlight.value }
+        if let initialSave { _ = try? await initialSave.value }
+        unsaved = nil
+        initialSave = nil
         let held = state.withLock { fields in
             defer { fields.credentials = nil }
             return fields.credentials?.credentials
         }
-        unsaved = nil
-        initialSave = nil
-        try await store.delete()
-        guard let held else { return nil }
-        let endSession = try client.endSessionURL(idTokenHint: held.token.idToken, postLogoutRedirectURI: postLogoutRedirectURI,
-                                                  state: postLogoutRedirectURI == nil ? nil : SecureRandom.token())
-        if client.metadata.revocationEndpoint != nil {
-            try await client.revokeAll(held)
+        let store = store
+        let stored = try await store.withExclusiveAccess { () async throws -> Credentials? in
+            let latest = try? await store.load()
+            try await store.delete()
+            return latest?.credentials
         }
-        return endSession
+        loaded = true
+        state.withLock { $0.ready = true }
+        emit(.signedOut(.user))
+        guard let latest = stored ?? held else { return SignOutResult(endSessionURL: nil, revocationFailures: []) }
+        let endSession = try? client.endSessionURL(idTokenHint: latest.token.idToken ?? held?.token.idToken,
+                                                   postLogoutRedirectURI: postLogoutRedirectURI,
+                                                   state: postLogoutRedirectURI == nil ? nil : SecureRandom.token())
+        var failures: [AuthFlowError] = []
+        if client.metadata.revocationEndpoint != nil {
+            failures = await client.revokeEach(latest)
+            if let held, held.accessToken != latest.accessToken {
+                failures += await client.revokeEach(Credentials(issuer: held.issuer, clientID: held.clientID,
+                                                               token: held.token.withoutRefreshToken, idToken: nil))
+            }
+        }
+        return SignOutResult(endSessionURL: endSession, revocationFailures: failures)
     }
 
     /// Writes credentials given at init to the store, or reads the store,
@@ -193,7 +362,8 @@ public actor AuthSession {
             // to refresh (and read the store) before the credentials are in it.
             self.unsaved = nil
             let store = store
-            initialSave = Task { try await store.save(unsaved) }
+            let record = SessionRecord(credentials: unsaved, client: client)
+            initialSave = Task { try await store.save(record) }
         }
         if let initialSave { try await initialSave.value }
         if !loaded {
@@ -201,27 +371,39 @@ public actor AuthSession {
             // Another caller may have loaded (and refreshed) while this one waited.
             if !loaded {
                 loaded = true
-                state.withLock { $0.credentials = stored.map(HeldCredentials.init) }
+                state.withLock { fields in
+                    if !fields.signedOut { fields.credentials = stored.map { HeldCredentials($0.credentials) } }
+                }
             }
         }
         if unsaved == nil { state.withLock { $0.ready = true } }
     }
 
+    /// Refreshes under the store's lock, after reading the store again: when
+    /// the stored access token is no longer the one this refresh started
+    /// from, someone else refreshed while this one waited, and their result
+    /// is used as it is (not judged against the leeway again), unless it has
+    /// expired already or is the token being rejected.
     private nonisolated func refreshUnderLock(from current: Credentials, rejected: String?) async throws -> Credentials {
-        let client = client, store = store, leeway = leeway, now = now
+        let client = client, store = store, now = now
         return try await store.withExclusiveAccess {
-            // Another process (or session) may have refreshed while we waited.
-            let stored = try await store.load()
-            guard let base = stored else {
-                throw AuthFlowError(.reauthenticationRequired, "the session was signed out")
+            guard let base = try await store.load()?.credentials else {
+                throw SessionEnded(reason: .user, error: AuthFlowError(.reauthenticationRequired, "the session was signed out",
+                                                                      recovery: "Sign in again."))
             }
             if base.accessToken != current.accessToken,
-               !AuthSession.needsRefresh(base, rejected: rejected, leeway: leeway, now: now()) {
+               !(rejected.map { constantTimeEquals($0, base.accessToken) } ?? false),
+               (base.expiresAt.map { $0 > now() } ?? true) {
                 client.logger.debug("using credentials refreshed elsewhere")
                 return base
             }
+            guard base.token.refreshToken != nil else {
+                client.logger.info("the access token expired and there is no refresh token; the session has ended")
+                try await store.delete()
+                throw SessionEnded(reason: .noRefreshToken, error: .noRefreshToken)
+            }
             let refreshed = try await AuthSession.refreshWithRetry(base, client: client, store: store)
-            try await store.save(refreshed)
+            try await store.save(SessionRecord(credentials: refreshed, client: client))
             return refreshed
         }
     }
@@ -233,10 +415,12 @@ public actor AuthSession {
             do {
                 return try await client.refresh(base)
             } catch let error as AuthFlowError {
-                if error.category == .reauthenticationRequired || (error.category == .oauthError && error.oauth?.error == "invalid_grant") {
+                if error.category == .oauthError && error.oauth?.error == "invalid_grant" {
                     client.logger.info("refresh token refused; the session has ended")
                     try await store.delete()
-                    throw AuthFlowError(.reauthenticationRequired, "the provider ended the session (\(error.oauth?.error ?? error.category.rawValue))")
+                    throw SessionEnded(reason: .refreshTokenRefused,
+                                       error: AuthFlowError(.reauthenticationRequired, "the provider refused the refresh token (invalid_grant): it expired or was revoked",
+                                                            oauth: error.oauth, recovery: "Sign in again."))
                 }
                 guard let transient = transientFailure(error) else { throw error }
                 if attempt >= 2 { throw transient }
@@ -256,10 +440,20 @@ public actor AuthSession {
         }
     }
 
-    static func needsRefresh(_ credentials: Credentials, rejected: String?, leeway: TimeInterval, now: Date) -> Bool {
-        if let rejected, constantTimeEquals(rejected, credentials.accessToken) { return true }
+    /// Whether `credentials` must be refreshed before use.
+    static func needsRefresh(_ credentials: Credentials, demand: Demand, leeway: TimeInterval, now: Date) -> Bool {
+        if let rejected = demand.rejected, constantTimeEquals(rejected, credentials.accessToken) { return true }
         guard let expiry = credentials.expiresAt else { return false }
-        return expiry.timeIntervalSince(now) <= leeway
+        let margin = demand.minimumValidity ?? effectiveLeeway(leeway, lifetime: credentials.token.expiresIn)
+        return expiry.timeIntervalSince(now) <= margin
+    }
+
+    /// The leeway for a token that lives `lifetime` seconds: never more than
+    /// half of it, so a short-lived token is used for a while before being
+    /// refreshed, instead of on every call.
+    static func effectiveLeeway(_ leeway: TimeInterval, lifetime: Int?) -> TimeInterval {
+        guard let lifetime, lifetime > 0 else { return leeway }
+        return min(leeway, TimeInterval(lifetime) / 2)
     }
 
     static func authorized(_ request: HTTPRequest, with credentials: Credentials) -> HTTPRequest {
@@ -268,6 +462,13 @@ public actor AuthSession {
         request.headers.append((name: "Authorization", value: "\(credentials.token.tokenType) \(credentials.accessToken)"))
         return request
     }
+}
+
+/// Thrown inside a refresh when the session has ended, with the reason for
+/// ``SessionChange/signedOut(_:)``; callers see ``error``.
+struct SessionEnded: Error {
+    let reason: SignOutReason
+    let error: AuthFlowError
 }
 
 /// The part of an ``AuthSession``'s state that callers read without going
@@ -279,6 +480,15 @@ private struct SessionFields {
     var refreshTask: Task<HeldCredentials, any Error>?
     /// True once the store has been written or read, so ``credentials`` is authoritative.
     var ready = false
+    /// True once the session ended (sign-out, or the provider ended it): no
+    /// refresh starts and no result is kept.
+    var signedOut = false
+}
+
+/// The subscribers of ``AuthSession/changes``.
+private struct Observers {
+    var next = 0
+    var continuations: [Int: AsyncStream<SessionChange>.Continuation] = [:]
 }
 
 /// Credentials as an ``AuthSession`` holds and hands them to its callers:
@@ -289,5 +499,14 @@ private final class HeldCredentials: Sendable {
     /// Read in a synchronous call, so that no copy of the credentials lands in the caller's async frame.
     var accessToken: String {
         @inline(never) get { credentials.accessToken }
+    }
+}
+
+extension TokenResponse {
+    /// This response without its refresh token (to revoke an access token alone).
+    var withoutRefreshToken: TokenResponse {
+        var copy = self
+        copy.refreshToken = nil
+        return copy
     }
 }

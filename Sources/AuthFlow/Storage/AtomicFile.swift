@@ -20,11 +20,11 @@ public enum AtomicFile {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
         } catch {
-            throw AuthFlowError(.configuration, "cannot create the directory \(directory.path)")
+            throw AuthFlowError(.storage, "cannot create the directory \(directory.path)", underlyingError: error)
         }
         let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw AuthFlowError(.configuration, "cannot create a file in \(directory.path) (errno \(errno))") }
+        guard fd >= 0 else { throw StorageError.posix("cannot create a file in \(directory.path)") }
         var closed = false
         defer {
             if !closed { close(fd) }
@@ -36,16 +36,16 @@ public enum AtomicFile {
                     let written = Glue.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
                     if written < 0 {
                         if errno == EINTR { continue }
-                        throw AuthFlowError(.configuration, "cannot write \(temporary.path) (errno \(errno))")
+                        throw StorageError.posix("cannot write \(temporary.path)")
                     }
                     offset += written
                 }
             }
-            guard fsync(fd) == 0 else { throw AuthFlowError(.configuration, "cannot sync \(temporary.path) (errno \(errno))") }
+            guard fsync(fd) == 0 else { throw StorageError.posix("cannot sync \(temporary.path)") }
             close(fd)
             closed = true
             guard rename(temporary.path, url.path) == 0 else {
-                throw AuthFlowError(.configuration, "cannot replace \(url.path) (errno \(errno))")
+                throw StorageError.posix("cannot replace \(url.path)")
             }
         } catch {
             unlink(temporary.path)

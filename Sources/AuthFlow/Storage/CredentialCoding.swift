@@ -1,25 +1,40 @@
 import Foundation
 
-/// The stored form of credentials, shared by every persistent store (file,
+/// The stored form of a session, shared by every persistent store (file,
 /// Keychain): versioned JSON, so a newer or corrupt item is a clear
 /// `configuration` error rather than a crash or a silent overwrite.
+///
+/// Version 2 stores a ``SessionRecord`` (credentials, provider metadata,
+/// client authentication method). Version 1 items (credentials only) are
+/// still read; restoring one discovers the metadata once.
 public enum CredentialCoding {
     /// The format version written.
-    public static let version = 1
+    public static let version = 2
 
     struct Envelope: Codable {
+        let version: Int
+        let record: SessionRecord
+    }
+
+    struct LegacyEnvelope: Codable {
         let version: Int
         let credentials: Credentials
     }
 
-    /// Encodes `credentials` with the current version.
-    public static func encode(_ credentials: Credentials) throws -> Data {
-        try VersionedFile.encode(Envelope(version: version, credentials: credentials))
+    /// Encodes `record` with the current version.
+    public static func encode(_ record: SessionRecord) throws -> Data {
+        try VersionedFile.encode(Envelope(version: version, record: record))
     }
 
-    /// Decodes stored bytes; `source` names where they came from in errors.
-    public static func decode(_ data: Data, source: String) throws -> Credentials {
-        try VersionedFile.decode(Envelope.self, from: data, current: version, path: source).credentials
+    /// Decodes stored bytes (version 2, or version 1); `source` names where
+    /// they came from in errors.
+    public static func decode(_ data: Data, source: String) throws -> SessionRecord {
+        switch try VersionedFile.version(of: data, path: source) {
+        case 1:
+            return .legacy(try VersionedFile.decode(LegacyEnvelope.self, from: data, current: 1, path: source).credentials)
+        default:
+            return try VersionedFile.decode(Envelope.self, from: data, current: version, path: source).record
+        }
     }
 }
 

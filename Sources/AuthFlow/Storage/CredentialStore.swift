@@ -1,16 +1,17 @@
 import Foundation
 
-/// Where a session keeps its credentials. Implementations: memory, a file
-/// (this module), the Keychain (AuthFlowApple).
+/// Where a session keeps its ``SessionRecord``. Implementations: memory, a
+/// file (this module), the Keychain (AuthFlowApple).
 public protocol CredentialStore: Sendable {
-    /// The stored credentials, or nil when there are none.
-    func load() async throws -> Credentials?
-    /// Replaces the stored credentials. Must be durable when it returns.
-    func save(_ credentials: Credentials) async throws
-    /// Forgets the credentials.
+    /// The stored record, or nil when there is none.
+    func load() async throws -> SessionRecord?
+    /// Replaces the stored record. Must be durable when it returns.
+    func save(_ record: SessionRecord) async throws
+    /// Forgets the record.
     func delete() async throws
     /// Runs `body` while holding the store's exclusive lock, so that only one
-    /// holder (in any process, for stores that can) refreshes at a time.
+    /// holder (in any process, for stores that can) refreshes or signs out
+    /// at a time.
     func withExclusiveAccess<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T
 }
 
@@ -21,16 +22,16 @@ extension CredentialStore {
     }
 }
 
-/// Credentials in memory only (tests, or apps that sign in every launch).
+/// A record in memory only (tests, or apps that sign in every launch).
 public actor MemoryCredentialStore: CredentialStore {
-    private var credentials: Credentials?
+    private var record: SessionRecord?
 
-    /// Creates a store, optionally holding credentials already.
-    public init(_ credentials: Credentials? = nil) {
-        self.credentials = credentials
+    /// Creates a store, optionally holding a record already.
+    public init(_ record: SessionRecord? = nil) {
+        self.record = record
     }
 
-    public func load() async throws -> Credentials? { credentials }
-    public func save(_ credentials: Credentials) async throws { self.credentials = credentials }
-    public func delete() async throws { credentials = nil }
+    public func load() async throws -> SessionRecord? { record }
+    public func save(_ record: SessionRecord) async throws { self.record = record }
+    public func delete() async throws { record = nil }
 }

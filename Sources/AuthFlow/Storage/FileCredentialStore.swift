@@ -1,46 +1,81 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// Credentials in a file: versioned JSON, mode 0600 in a 0700 directory,
-/// replaced atomically (``AtomicFile``), with a cross-process lock
-/// (``FileLock`` on `<file>.lock`) around refreshes.
+/// A session record in a file: versioned JSON (``CredentialCoding``), mode
+/// 0600 in a 0700 directory, replaced atomically (``AtomicFile``), with a
+/// cross-process lock (``FileLock`` on `<file>.lock`) around refreshes and
+/// sign-out.
 ///
 /// A corrupt file or one written by a newer version is a
 /// ``AuthFlowError/Category/configuration`` error; it is never overwritten
-/// silently and never crashes.
+/// silently and never crashes. Failing file-system calls are
+/// ``AuthFlowError/Category/storage`` errors that keep the `errno`.
 public struct FileCredentialStore: CredentialStore {
-    /// The credentials file.
+    /// The record's file.
     public let url: URL
-    private let lock: FileLock
+    /// The cross-process lock.
+    public let lock: FileLock
 
-    /// A store in `url`.
-    public init(url: URL) {
+    /// A store in `url`, whose lock is waited for at most `lockTimeout`
+    /// seconds; `name` (default: the path) is how lock errors name it.
+    public init(url: URL, lockTimeout: TimeInterval = 30, name: String? = nil) {
         self.url = url
-        lock = FileLock(url: url.appendingPathExtension("lock"))
+        lock = FileLock(url: url.appendingPathExtension("lock"), timeout: lockTimeout, name: name ?? url.path)
     }
 
-    public func load() async throws -> Credentials? {
-        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+    public func load() async throws -> SessionRecord? {
+        guard let data = try FileCredentialStore.read(url) else { return nil }
         return try CredentialCoding.decode(data, source: url.path)
     }
 
-    public func save(_ credentials: Credentials) async throws {
-        try AtomicFile.write(try CredentialCoding.encode(credentials), to: url)
+    public func save(_ record: SessionRecord) async throws {
+        try AtomicFile.write(try CredentialCoding.encode(record), to: url)
     }
 
     public func delete() async throws {
         if unlink(url.path) != 0 && errno != ENOENT {
-            throw AuthFlowError(.configuration, "cannot delete \(url.path) (errno \(errno))")
+            throw StorageError.posix("cannot delete \(url.path)")
         }
     }
 
     public func withExclusiveAccess<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         try await lock.withLock(body)
     }
+
+    /// The file's bytes, nil when it does not exist; other failures are `storage` errors.
+    static func read(_ url: URL) throws -> Data? {
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            if errno == ENOENT { return nil }
+            throw StorageError.posix("cannot read \(url.path)")
+        }
+        defer { close(fd) }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { readDescriptor(fd, $0.baseAddress!, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw StorageError.posix("cannot read \(url.path)")
+            }
+            if count == 0 { return data }
+            data.append(contentsOf: buffer[0..<count])
+            guard data.count <= 1 << 20 else {
+                throw AuthFlowError(.configuration, "\(url.path) is larger than 1 MiB; move it away and sign in again")
+            }
+        }
+    }
+}
+
+/// The libc `read`, named apart from the store's own methods.
+private func readDescriptor(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    read(fd, buffer, count)
 }
 
 /// Reading and writing versioned JSON files strictly.
@@ -62,6 +97,7 @@ public enum VersionedFile {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let text = try decoder.singleValueContainer().decode(String.self)
+            if let date = StoredDate.parse(text) { return date }
             if let date = try? Date(text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true)) { return date }
             if let date = try? Date(text, strategy: .iso8601) { return date }
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an ISO 8601 date"))
@@ -76,6 +112,14 @@ public enum VersionedFile {
             throw AuthFlowError(.configuration, "\(path) is corrupt; move it away and sign in again")
         }
         return value
+    }
+
+    /// The `version` member of `data`; unreadable data is a `configuration` error naming `path`.
+    public static func version(of data: Data, path: String) throws -> Int {
+        guard let found = (try? JSONDecoder().decode(VersionOnly.self, from: data))?.version else {
+            throw AuthFlowError(.configuration, "\(path) is corrupt; move it away and sign in again")
+        }
+        return found
     }
 
     private struct VersionOnly: Decodable { let version: Int }

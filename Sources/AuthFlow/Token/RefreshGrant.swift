@@ -12,7 +12,7 @@ extension OAuthClient {
     ///   is no refresh token; the server's `invalid_grant` as `oauth_error`.
     public func refresh(_ credentials: Credentials) async throws -> Credentials {
         guard let refreshToken = credentials.token.refreshToken else {
-            throw AuthFlowError(.reauthenticationRequired, "there is no refresh token; sign in again")
+            throw AuthFlowError.noRefreshToken
         }
         let form = [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]
         var token = try await tokenEndpoint.request(form, requestedScopes: credentials.scopes)
@@ -41,5 +41,16 @@ extension OAuthClient {
         if let oldTime = old.authTime, let newTime = new.authTime, oldTime != newTime {
             throw AuthFlowError.idToken(.authTime, "the refreshed ID token has another auth_time")
         }
+    }
+}
+
+extension AuthFlowError {
+    /// The access token expired and the provider issued no refresh token, so
+    /// nothing can be renewed without the user.
+    public static var noRefreshToken: AuthFlowError {
+        AuthFlowError(.reauthenticationRequired,
+                      "the access token expired and the provider issued no refresh token, so the session cannot be renewed",
+                      recovery: "Sign in again. To get a refresh token, request the offline_access scope (Auth0, Okta, most OpenID providers); "
+                          + "for Google add --param access_type=offline --param prompt=consent (AuthorizationOptions parameters in an app).")
     }
 }

@@ -20,12 +20,29 @@ extension OAuthClient {
     }
 
     /// Revokes the refresh token first (which on most servers ends the whole
-    /// grant), then the access token.
+    /// grant), then the access token; throws the first failure after trying both.
     public func revokeAll(_ credentials: Credentials) async throws {
+        if let failure = await revokeEach(credentials).first { throw failure }
+    }
+
+    /// Revokes the refresh token, then the access token, trying both, and
+    /// returns the failures. A server that answers the access token with
+    /// `unsupported_token_type` (RFC 7009 §2.2.1; AWS Cognito revokes only
+    /// refresh tokens) is not a failure: revoking the refresh token ended
+    /// the grant, or the access token simply expires.
+    public func revokeEach(_ credentials: Credentials) async -> [AuthFlowError] {
+        var failures: [AuthFlowError] = []
         if let refreshToken = credentials.token.refreshToken {
-            try await revoke(refreshToken, hint: .refreshToken)
+            do { try await revoke(refreshToken, hint: .refreshToken) } catch { failures.append(AuthFlowError.wrapping(error)) }
         }
-        try await revoke(credentials.accessToken, hint: .accessToken)
+        do {
+            try await revoke(credentials.accessToken, hint: .accessToken)
+        } catch let error as AuthFlowError where error.category == .oauthError && error.oauth?.error == "unsupported_token_type" {
+            logger.debug("the provider does not revoke access tokens (unsupported_token_type)")
+        } catch {
+            failures.append(AuthFlowError.wrapping(error))
+        }
+        return failures
     }
 
     /// The RP-initiated logout URL (OpenID Connect RP-Initiated Logout 1.0 §2),
@@ -37,5 +54,13 @@ extension OAuthClient {
         if let postLogoutRedirectURI { pairs.append(("post_logout_redirect_uri", postLogoutRedirectURI.absoluteString)) }
         if let state { pairs.append(("state", state)) }
         return try AuthorizationRequest.appending(pairs, to: endpoint)
+    }
+}
+
+extension AuthFlowError {
+    /// `error` itself when it is an ``AuthFlowError``, else a `network` error around it.
+    static func wrapping(_ error: any Error) -> AuthFlowError {
+        if let error = error as? AuthFlowError { return error }
+        return AuthFlowError(.network, "the request failed", underlyingError: error)
     }
 }

@@ -1,0 +1,91 @@
+import Foundation
+
+/// How a client authenticates at the token endpoint, without the secret:
+/// what a ``SessionRecord`` remembers so that a restored session can tell
+/// which ``ClientAuthentication`` it needs.
+public struct ClientAuthenticationMethod: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The OpenID Connect name (`token_endpoint_auth_method`).
+    public var rawValue: String
+    /// Creates a method from its OpenID Connect name.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// A public client (no secret).
+    public static let none = ClientAuthenticationMethod(rawValue: "none")
+    /// HTTP Basic with the client secret.
+    public static let clientSecretBasic = ClientAuthenticationMethod(rawValue: "client_secret_basic")
+    /// The client secret in the form body.
+    public static let clientSecretPost = ClientAuthenticationMethod(rawValue: "client_secret_post")
+
+    /// The OpenID Connect name.
+    public var description: String { rawValue }
+
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+}
+
+extension ClientAuthentication {
+    /// The method without its secret.
+    public var method: ClientAuthenticationMethod { ClientAuthenticationMethod(rawValue: methodName) }
+}
+
+/// Everything a session needs without the network: the credentials, the
+/// provider metadata it uses (issuer, token, revocation, userinfo and
+/// end-session endpoints, JWKS URI) and how the client authenticates — never
+/// the client secret. ``AuthSession/restore(from:authentication:transport:logger:)``
+/// builds a working session from it offline.
+public struct SessionRecord: Sendable, Codable, Equatable {
+    /// The tokens (and the client id they belong to).
+    public var credentials: Credentials
+    /// The provider metadata the session uses.
+    public var metadata: ProviderMetadata
+    /// How the client authenticates at the token endpoint (no secret).
+    public var clientAuthenticationMethod: ClientAuthenticationMethod
+    /// False for a record read from the first stored format, which kept only
+    /// the credentials: its ``metadata`` holds the issuer alone, and
+    /// restoring it needs discovery once. Not stored.
+    public internal(set) var hasMetadata: Bool = true
+
+    /// Creates a record.
+    public init(credentials: Credentials, metadata: ProviderMetadata, clientAuthenticationMethod: ClientAuthenticationMethod) {
+        self.credentials = credentials
+        self.metadata = metadata
+        self.clientAuthenticationMethod = clientAuthenticationMethod
+    }
+
+    /// The record of `credentials` obtained through `client`.
+    public init(credentials: Credentials, client: OAuthClient) {
+        self.init(credentials: credentials, metadata: client.metadata, clientAuthenticationMethod: client.authentication.method)
+    }
+
+    /// The client identifier.
+    public var clientID: String { credentials.clientID }
+
+    enum CodingKeys: String, CodingKey {
+        case credentials, metadata
+        case clientAuthenticationMethod = "client_auth"
+    }
+
+    /// A record of credentials stored in the first format (no metadata).
+    static func legacy(_ credentials: Credentials) -> SessionRecord {
+        // Placeholder endpoints: never used, because `hasMetadata` is false.
+        let unknown = URL(string: "urn:authflow:unknown-endpoint")!
+        var record = SessionRecord(credentials: credentials,
+                                   metadata: ProviderMetadata(issuer: credentials.issuer, authorizationEndpoint: unknown, tokenEndpoint: unknown),
+                                   clientAuthenticationMethod: .none)
+        record.hasMetadata = false
+        return record
+    }
+}
+
+extension SessionRecord: CustomStringConvertible {
+    /// Redacts every token.
+    public var description: String {
+        "SessionRecord(\(credentials), client_auth: \(clientAuthenticationMethod))"
+    }
+}
