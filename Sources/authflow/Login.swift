@@ -12,7 +12,9 @@ struct Login: AsyncParsableCommand {
         abstract: "Sign in through the browser and store the tokens in a profile.",
         discussion: "With --device, sign in on another device with a user code instead (RFC 8628).")
 
-    enum ClientAuth: String, ExpressibleByArgument, CaseIterable { case none, basic, post }
+    enum ClientAuth: String, ExpressibleByArgument, CaseIterable {
+        case none, basic, post, privateKeyJWT = "private_key_jwt", clientSecretJWT = "client_secret_jwt"
+    }
 
     @Option(help: "The issuer; its metadata is discovered.")
     var issuer: String?
@@ -26,8 +28,9 @@ struct Login: AsyncParsableCommand {
     var clientSecret: String?
     @Option(help: "An environment variable that holds the client secret.")
     var clientSecretEnv: String?
-    @Option(help: "Client authentication at the token endpoint: none, basic or post.")
+    @Option(help: "Client authentication: none, basic, post, private_key_jwt or client_secret_jwt.")
     var clientAuth: ClientAuth?
+    @OptionGroup var senderOptions: SenderOptions
     @Option(help: "Space-separated scopes (default: openid with --issuer, none otherwise).")
     var scope: String?
     @Option(name: .customLong("param"), help: "An extra authorization parameter NAME=VALUE (repeatable).")
@@ -68,6 +71,7 @@ struct Login: AsyncParsableCommand {
         if clientAuth == ClientAuth.none, clientSecret != nil || clientSecretEnv != nil {
             throw ValidationError("--client-auth none takes no client secret")
         }
+        try senderOptions.validate(method: clientAuth?.rawValue, hasSecret: clientSecret != nil || clientSecretEnv != nil)
         _ = try parameters()
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         guard timeout > 0, browserTimeout > 0 else { throw ValidationError("timeouts must be positive") }
@@ -108,6 +112,7 @@ struct Login: AsyncParsableCommand {
 
     private func authentication(secret: String?, metadata: ProviderMetadata) throws -> ClientAuthentication {
         let method = clientAuth ?? {
+            if senderOptions.privateKey != nil { return .privateKeyJWT }
             guard secret != nil else { return .none }
             if let methods = metadata.tokenEndpointAuthMethodsSupported, !methods.contains("client_secret_basic"),
                methods.contains("client_secret_post") { return .post }
@@ -118,6 +123,9 @@ struct Login: AsyncParsableCommand {
         case .basic, .post:
             guard let secret else { throw AuthFlowError(.configuration, "--client-auth \(method.rawValue) needs --client-secret or --client-secret-env") }
             return method == .basic ? .clientSecretBasic(secret: secret) : .clientSecretPost(secret: secret)
+        case .privateKeyJWT, .clientSecretJWT:
+            return try SenderOptions.jwtAuthentication(method: method.rawValue, secret: secret, privateKeyPath: senderOptions.privateKeyPath,
+                                                       keyID: senderOptions.keyID, audience: senderOptions.assertionAudience?.rawValue)!
         }
     }
 
@@ -163,7 +171,8 @@ struct Login: AsyncParsableCommand {
         let profile = Profile(version: Profile.currentVersion, name: profileOption.profile, metadata: metadata,
                               clientAuthentication: client.authentication.methodName,
                               clientSecret: clientSecretEnv == nil ? clientSecret : nil, clientSecretEnv: clientSecretEnv,
-                              credentials: credentials, savedAt: Date())
+                              credentials: credentials, savedAt: Date(), privateKeyPath: senderOptions.privateKeyPath,
+                              keyID: senderOptions.keyID, assertionAudience: senderOptions.assertionAudience?.rawValue)
         let path = try profile.save()
         let summary = Summary(profile: profile, showTokens: showTokens, userInfo: userInfo)
         if json {

@@ -18,6 +18,10 @@ struct Profile: Codable {
     var clientSecretEnv: String?
     var credentials: Credentials
     var savedAt: Date
+    /// private_key_jwt: the key file (the key itself is not copied), its kid, the assertion audience.
+    var privateKeyPath: String?
+    var keyID: String?
+    var assertionAudience: String?
 
     var issuer: String? { metadata.issuer }
 
@@ -27,6 +31,7 @@ struct Profile: Codable {
         case clientSecret = "client_secret"
         case clientSecretEnv = "client_secret_env"
         case savedAt = "saved_at"
+        case privateKeyPath = "private_key_file", keyID = "key_id", assertionAudience = "assertion_audience"
     }
 
     /// `$XDG_CONFIG_HOME/authflow/NAME.json`, else `~/.config/authflow/NAME.json`.
@@ -79,6 +84,8 @@ struct Profile: Codable {
             }
             secret = value
         }
+        if let jwt = try SenderOptions.jwtAuthentication(method: clientAuthentication, secret: secret, privateKeyPath: privateKeyPath,
+                                                          keyID: keyID, audience: assertionAudience) { return jwt }
         switch (clientAuthentication, secret) {
         case ("none", _): return .none
         case ("client_secret_basic", let secret?): return .clientSecretBasic(secret: secret)

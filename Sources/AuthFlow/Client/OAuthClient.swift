@@ -42,7 +42,7 @@ public struct OAuthClient: Sendable {
         try metadata.validateTransportSecurity()
         self.metadata = metadata
         self.clientID = clientID
-        self.authentication = authentication
+        self.authentication = authentication.resolvingAudience(issuer: metadata.issuer, tokenEndpoint: metadata.tokenEndpoint)
         self.transport = transport
         self.timeout = timeout
         self.leeway = leeway

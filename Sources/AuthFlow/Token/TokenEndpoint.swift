@@ -38,12 +38,12 @@ struct TokenEndpoint: Sendable {
             ("Content-Type", "application/x-www-form-urlencoded"),
             ("Accept", "application/json"),
         ]
-        authentication.apply(clientID: clientID, to: &body, headers: &headers)
+        let assertions = try authentication.apply(clientID: clientID, endpoint: url, to: &body, headers: &headers)
         let request = HTTPRequest(method: "POST", url: url, headers: headers, body: Data(FormEncoding.encode(body).utf8), timeout: timeout)
         logger.debug("sending \(what)", metadata: ["url": "\(url.absoluteString)", "client_auth": "\(authentication.methodName)"])
         let response = try await transport.send(request)
         logger.debug("\(what) answered", metadata: ["status": "\(response.status)"])
-        return try TokenEndpoint.requireSuccess(response, what: what, secrets: TokenEndpoint.secrets(in: form, authentication))
+        return try TokenEndpoint.requireSuccess(response, what: what, secrets: TokenEndpoint.secrets(in: form, authentication) + assertions)
     }
 
     /// The values of a form that must never be echoed back into an error.

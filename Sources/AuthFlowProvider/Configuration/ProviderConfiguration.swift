@@ -60,8 +60,15 @@ public struct ProviderConfiguration: Sendable {
             guard !client.id.isEmpty, ids.insert(client.id).inserted else {
                 throw ProviderConfigurationError("client ids must be non-empty and unique (\(client.id))")
             }
-            guard client.isConfidential == (client.secret != nil) else {
-                throw ProviderConfigurationError("client \(client.id): a secret goes with client_secret_basic or client_secret_post, and only then")
+            guard client.authentication.usesSecret == (client.secret != nil) else {
+                throw ProviderConfigurationError(
+                    "client \(client.id): a secret goes with client_secret_basic, client_secret_post or client_secret_jwt, and only then")
+            }
+            if client.authentication == .privateKeyJWT {
+                guard let jwks = client.jwks, let data = try? JSONEncoder().encode(jwks), let set = try? JSONWebKeySet(json: data),
+                      !set.keys.isEmpty else {
+                    throw ProviderConfigurationError("client \(client.id): private_key_jwt needs jwks with at least one usable public key")
+                }
             }
             for uri in client.redirectURIs + client.postLogoutRedirectURIs {
                 guard let url = URL(string: uri), url.scheme != nil, url.fragment == nil else {

@@ -12,6 +12,7 @@ struct DiscoveryEndpoint: Sendable {
         func strings(_ values: [String]) -> JSONValue { .array(values.map(JSONValue.string)) }
         let scopes = Set(configuration.clients.flatMap(\.scopes)).union(["openid"]).sorted()
         let authMethods = ProviderClient.Authentication.allCases.map(\.rawValue)
+        let assertionAlgorithms = strings(["RS256", "PS256", "ES256", "EdDSA", "HS256"])
         let document: [String: JSONValue] = [
             "issuer": .string(issuer),
             "authorization_endpoint": url(EndpointPaths.authorize),
@@ -29,6 +30,7 @@ struct DiscoveryEndpoint: Sendable {
             "subject_types_supported": strings(["public"]),
             "id_token_signing_alg_values_supported": strings(SigningAlgorithm.allCases.map(\.rawValue)),
             "token_endpoint_auth_methods_supported": strings(authMethods),
+            "token_endpoint_auth_signing_alg_values_supported": assertionAlgorithms,
             "revocation_endpoint_auth_methods_supported": strings(authMethods),
             "introspection_endpoint_auth_methods_supported": strings(authMethods),
             "code_challenge_methods_supported": strings(["S256"]),

@@ -9,7 +9,7 @@ struct IntrospectionEndpoint: Sendable {
     func handle(_ request: ProviderRequest) async -> ProviderResponse {
         guard request.method == "POST" else { return .methodNotAllowed("POST") }
         do throws(OAuthFailure) {
-            let (form, client) = try state.authenticatedForm(request)
+            let (form, client) = try await state.authenticatedForm(request)
             let token = try form.required("token")
             guard let info = await state.lookup(token, includeRefresh: true), client.isConfidential || info.clientID == client.id else {
                 return .json(.object(["active": .bool(false)]), noStore: true)

@@ -8,7 +8,7 @@ struct TokenEndpointHandler: Sendable {
     func handle(_ request: ProviderRequest) async -> ProviderResponse {
         guard request.method == "POST" else { return .methodNotAllowed("POST") }
         do {
-            let (form, client) = try state.authenticatedForm(request)
+            let (form, client) = try await state.authenticatedForm(request)
             let grantType = try form.required("grant_type")
             guard GrantType.all.contains(grantType) else {
                 throw OAuthFailure("unsupported_grant_type", "the grant type \(grantType) is not supported")

@@ -16,6 +16,8 @@ actor ProviderState {
     var accessTokens: [String: AccessTokenRecord] = [:]
     var refreshTokens: [String: RefreshTokenRecord] = [:]
     var devices: [String: DeviceRecord] = [:]
+    /// Client assertions already used (`client_id jti` → expiry).
+    var usedAssertions: [String: Date] = [:]
     private var lastSweep = Date.distantPast
 
     init(configuration: ProviderConfiguration) throws {
@@ -60,5 +62,14 @@ actor ProviderState {
         devices = devices.filter { $0.value.expiresAt.addingTimeInterval(300) > now }
         accessTokens = accessTokens.filter { $0.value.expiresAt > now }
         refreshTokens = refreshTokens.filter { $0.value.expiresAt > now }
+        usedAssertions = usedAssertions.filter { $0.value.addingTimeInterval(ClientAssertionCheck.leeway) > now }
+    }
+
+    /// Accepts a client assertion once (RFC 7523 §3 item 7): a second use of
+    /// its `jti` before it expires is `invalid_client`.
+    func rememberAssertion(_ assertion: ClientAssertionCheck.Accepted, now: Date) throws(OAuthFailure) {
+        sweep(now: now)
+        guard usedAssertions[assertion.replayKey] == nil else { throw .invalidClient("the client assertion was already used (jti replay)") }
+        usedAssertions[assertion.replayKey] = assertion.expiresAt
     }
 }
