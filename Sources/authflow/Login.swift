@@ -71,7 +71,7 @@ struct Login: AsyncParsableCommand {
         if clientAuth == ClientAuth.none, clientSecret != nil || clientSecretEnv != nil {
             throw ValidationError("--client-auth none takes no client secret")
         }
-        try senderOptions.validate(method: clientAuth?.rawValue, hasSecret: clientSecret != nil || clientSecretEnv != nil)
+        try senderOptions.validate(method: clientAuth?.rawValue, hasSecret: clientSecret != nil || clientSecretEnv != nil, device: usesDevice)
         _ = try parameters()
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         guard timeout > 0, browserTimeout > 0 else { throw ValidationError("timeouts must be positive") }
@@ -160,8 +160,9 @@ struct Login: AsyncParsableCommand {
             // A device-only provider has no authorization endpoint; the profile records the device endpoint there.
             metadata = ProviderMetadata(authorizationEndpoint: authorization, tokenEndpoint: token)
         }
-        let client = try OAuthClient(metadata: metadata, clientID: clientID, authentication: authentication(secret: secret, metadata: metadata),
+        var client = try OAuthClient(metadata: metadata, clientID: clientID, authentication: authentication(secret: secret, metadata: metadata),
                                      timeout: timeout, logger: logger)
+        client.usesPushedAuthorizationRequests = senderOptions.par
         let scopes = (scope ?? (issuer == nil ? "" : "openid")).split(separator: " ").map(String.init)
         let credentials = usesDevice
             ? try await deviceSignIn(client: client, scopes: scopes)

@@ -3,7 +3,8 @@ import ArgumentParser
 import Foundation
 
 /// `authflow login` options for JWT client authentication (RFC 7523,
-/// OIDC Core §9): `--private-key`, `--key-id`, `--assertion-audience`.
+/// OIDC Core §9: `--private-key`, `--key-id`, `--assertion-audience`) and
+/// pushed authorization requests (RFC 9126: `--par`).
 struct SenderOptions: ParsableArguments {
     enum Audience: String, ExpressibleByArgument, CaseIterable {
         case tokenEndpoint = "token_endpoint", issuer
@@ -16,8 +17,11 @@ struct SenderOptions: ParsableArguments {
     var keyID: String?
     @Option(help: "The aud of client assertions: token_endpoint (the default) or issuer.")
     var assertionAudience: Audience?
+    @Flag(help: "Push the authorization request first (RFC 9126 PAR); automatic when the provider requires it.")
+    var par = false
 
-    func validate(method: String?, hasSecret: Bool) throws {
+    func validate(method: String?, hasSecret: Bool, device: Bool) throws {
+        if par, device { throw ValidationError("--par applies to the browser flow, not to --device") }
         switch method {
         case "private_key_jwt"?:
             guard privateKey != nil else { throw ValidationError("--client-auth private_key_jwt needs --private-key FILE") }

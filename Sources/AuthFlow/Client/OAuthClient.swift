@@ -29,6 +29,8 @@ public struct OAuthClient: Sendable {
     public let logger: Logger
     /// The ID-token verifier (keys of this issuer, cached).
     public let idTokenVerifier: IDTokenVerifier
+    /// Push authorization requests (RFC 9126) even when the provider does not require it.
+    public var usesPushedAuthorizationRequests = false
 
     /// A client for a provider whose metadata is known (explicit endpoints).
     ///
@@ -95,7 +97,8 @@ public struct OAuthClient: Sendable {
     /// validation, code exchange, ID-token verification.
     public func signIn(redirectURI: URL, scopes: [String], options: AuthorizationOptions = .init(),
                        userAgent: some AuthorizationUserAgent) async throws -> Credentials {
-        let request = try authorizationRequest(redirectURI: redirectURI, scopes: scopes, options: options)
+        var request = try authorizationRequest(redirectURI: redirectURI, scopes: scopes, options: options)
+        if pushesAuthorizationRequests { try await push(&request) }
         let callback = try await userAgent.authorize(request)
         let grant = try request.validateCallback(callback)
         logger.debug("callback validated")

@@ -23,6 +23,8 @@ struct DiscoveryEndpoint: Sendable {
             "introspection_endpoint": url(EndpointPaths.introspect),
             "end_session_endpoint": url(EndpointPaths.endSession),
             "device_authorization_endpoint": url(EndpointPaths.deviceAuthorization),
+            "pushed_authorization_request_endpoint": url(EndpointPaths.pushedAuthorization),
+            "require_pushed_authorization_requests": .bool(false),
             "scopes_supported": strings(scopes),
             "response_types_supported": strings(["code"]),
             "response_modes_supported": strings(["query"]),
@@ -38,7 +40,7 @@ struct DiscoveryEndpoint: Sendable {
                                          "given_name", "family_name", "preferred_username", "email", "email_verified"]),
             "authorization_response_iss_parameter_supported": .bool(true),
             "request_parameter_supported": .bool(false),
-            "request_uri_parameter_supported": .bool(false),
+            "request_uri_parameter_supported": .bool(false),   // request_uri from PAR only
             "claims_parameter_supported": .bool(false),
         ]
         return .json(.object(document))

@@ -16,6 +16,8 @@ actor ProviderState {
     var accessTokens: [String: AccessTokenRecord] = [:]
     var refreshTokens: [String: RefreshTokenRecord] = [:]
     var devices: [String: DeviceRecord] = [:]
+    /// Pushed authorization requests by `request_uri` (RFC 9126).
+    var pushedRequests: [String: PushedRequestRecord] = [:]
     /// Client assertions already used (`client_id jti` → expiry).
     var usedAssertions: [String: Date] = [:]
     private var lastSweep = Date.distantPast
@@ -62,6 +64,7 @@ actor ProviderState {
         devices = devices.filter { $0.value.expiresAt.addingTimeInterval(300) > now }
         accessTokens = accessTokens.filter { $0.value.expiresAt > now }
         refreshTokens = refreshTokens.filter { $0.value.expiresAt > now }
+        pushedRequests = pushedRequests.filter { $0.value.expiresAt > now }
         usedAssertions = usedAssertions.filter { $0.value.addingTimeInterval(ClientAssertionCheck.leeway) > now }
     }
 
