@@ -31,6 +31,9 @@ public struct OAuthClient: Sendable {
     public let idTokenVerifier: IDTokenVerifier
     /// Push authorization requests (RFC 9126) even when the provider does not require it.
     public var usesPushedAuthorizationRequests = false
+    /// Binds tokens to a DPoP key (RFC 9449): proofs on token requests,
+    /// `dpop_jkt` in authorization requests.
+    public var dpop: DPoPBinding?
 
     /// A client for a provider whose metadata is known (explicit endpoints).
     ///
@@ -68,6 +71,8 @@ public struct OAuthClient: Sendable {
         if let methods = metadata.codeChallengeMethodsSupported, !methods.contains("S256") {
             throw AuthFlowError.configuration("the provider does not support PKCE with S256")
         }
+        var options = options
+        if let dpop { options.additionalParameters.append(.init("dpop_jkt", dpop.key.thumbprint)) }
         let request = try AuthorizationRequest(metadata: metadata, clientID: clientID, redirectURI: redirectURI, scopes: scopes, options: options)
         logger.debug("authorization request created", metadata: ["redirect_uri": "\(redirectURI.absoluteString)", "scope": "\(scopes.joined(separator: " "))"])
         return request
@@ -107,7 +112,7 @@ public struct OAuthClient: Sendable {
 
     var tokenEndpoint: TokenEndpoint {
         TokenEndpoint(url: metadata.tokenEndpoint, clientID: clientID, authentication: authentication,
-                      transport: transport, timeout: timeout, logger: logger)
+                      transport: transport, timeout: timeout, logger: logger, dpop: dpop)
     }
 
     /// Verifies the ID token of a token response. An `openid` request with no

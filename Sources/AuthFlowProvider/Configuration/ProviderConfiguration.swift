@@ -20,6 +20,9 @@ public struct ProviderConfiguration: Sendable {
     public var signIn: SignInMode
     /// Where the provider and its HTTP server log (default: warnings only).
     public var logger: Logger
+    /// Whether DPoP proofs must carry the provider's nonce (RFC 9449 §8);
+    /// a proof without it is answered `use_dpop_nonce` with `DPoP-Nonce`.
+    public var requiresDPoPNonce = false
 
     /// Creates a configuration.
     public init(port: Int = 0, clients: [ProviderClient], users: [ProviderUser], lifetimes: TokenLifetimes = .init(),

@@ -107,7 +107,8 @@ struct AuthorizeEndpoint: Sendable {
             subject = user.subject
         }
         let code = await state.issueCode(clientID: client.id, subject: subject, scopes: checked.scopes, authTime: Date(),
-                                         redirectURI: reply.redirectURI, challenge: checked.challenge, nonce: checked.nonce)
+                                         redirectURI: reply.redirectURI, challenge: checked.challenge, nonce: checked.nonce,
+                                         dpopJKT: form["dpop_jkt"])
         return reply.success(code: code)
     }
 }

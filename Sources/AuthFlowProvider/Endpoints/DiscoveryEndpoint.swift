@@ -36,6 +36,7 @@ struct DiscoveryEndpoint: Sendable {
             "revocation_endpoint_auth_methods_supported": strings(authMethods),
             "introspection_endpoint_auth_methods_supported": strings(authMethods),
             "code_challenge_methods_supported": strings(["S256"]),
+            "dpop_signing_alg_values_supported": strings(["ES256", "RS256", "PS256", "EdDSA"]),
             "claims_supported": strings(["sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "at_hash", "name",
                                          "given_name", "family_name", "preferred_username", "email", "email_verified"]),
             "authorization_response_iss_parameter_supported": .bool(true),
