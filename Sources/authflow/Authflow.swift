@@ -11,7 +11,7 @@ struct Authflow: AsyncParsableCommand {
         Exit codes: 0 success, 1 other failure, 2 usage, 3 the server refused, \
         4 a security check failed, 5 network failure or timeout.
         """,
-        subcommands: [Login.self, Token.self, UserInfoCommand.self, Logout.self, Status.self, Discover.self, Decode.self, Demo.self, ProviderCommand.self]
+        subcommands: [Login.self, Token.self, Request.self, UserInfoCommand.self, Logout.self, Status.self, Discover.self, Decode.self, Demo.self, ProviderCommand.self]
     )
 
     /// Runs the command, mapping every usage error to exit code 2

@@ -163,6 +163,7 @@ struct Login: AsyncParsableCommand {
         var client = try OAuthClient(metadata: metadata, clientID: clientID, authentication: authentication(secret: secret, metadata: metadata),
                                      timeout: timeout, logger: logger)
         client.usesPushedAuthorizationRequests = senderOptions.par
+        if senderOptions.dpop { client.dpop = DPoPBinding() }
         let scopes = (scope ?? (issuer == nil ? "" : "openid")).split(separator: " ").map(String.init)
         let credentials = usesDevice
             ? try await deviceSignIn(client: client, scopes: scopes)
@@ -173,7 +174,8 @@ struct Login: AsyncParsableCommand {
                               clientAuthentication: client.authentication.methodName,
                               clientSecret: clientSecretEnv == nil ? clientSecret : nil, clientSecretEnv: clientSecretEnv,
                               credentials: credentials, savedAt: Date(), privateKeyPath: senderOptions.privateKeyPath,
-                              keyID: senderOptions.keyID, assertionAudience: senderOptions.assertionAudience?.rawValue)
+                              keyID: senderOptions.keyID, assertionAudience: senderOptions.assertionAudience?.rawValue,
+                              dpopKey: client.dpop?.key)
         let path = try profile.save()
         let summary = Summary(profile: profile, showTokens: showTokens, userInfo: userInfo)
         if json {

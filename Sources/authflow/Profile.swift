@@ -22,6 +22,8 @@ struct Profile: Codable {
     var privateKeyPath: String?
     var keyID: String?
     var assertionAudience: String?
+    /// The DPoP key the tokens are bound to (private JWK; the file is 0600 like the tokens beside it).
+    var dpopKey: DPoPKey?
 
     var issuer: String? { metadata.issuer }
 
@@ -31,7 +33,7 @@ struct Profile: Codable {
         case clientSecret = "client_secret"
         case clientSecretEnv = "client_secret_env"
         case savedAt = "saved_at"
-        case privateKeyPath = "private_key_file", keyID = "key_id", assertionAudience = "assertion_audience"
+        case privateKeyPath = "private_key_file", keyID = "key_id", assertionAudience = "assertion_audience", dpopKey = "dpop_key"
     }
 
     /// `$XDG_CONFIG_HOME/authflow/NAME.json`, else `~/.config/authflow/NAME.json`.
@@ -67,8 +69,10 @@ struct Profile: Codable {
 
     /// The client this profile signed in with.
     func client(timeout: TimeInterval, logger: Logger) throws -> OAuthClient {
-        try OAuthClient(metadata: metadata, clientID: credentials.clientID, authentication: authentication(),
-                        timeout: timeout, logger: logger)
+        var client = try OAuthClient(metadata: metadata, clientID: credentials.clientID, authentication: authentication(),
+                                     timeout: timeout, logger: logger)
+        client.dpop = dpopKey.map { DPoPBinding(key: $0) }
+        return client
     }
 
     /// A session over this profile, refreshing under the profile's lock.

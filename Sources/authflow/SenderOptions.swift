@@ -17,6 +17,8 @@ struct SenderOptions: ParsableArguments {
     var keyID: String?
     @Option(help: "The aud of client assertions: token_endpoint (the default) or issuer.")
     var assertionAudience: Audience?
+    @Flag(help: "Bind the tokens to a new DPoP key (RFC 9449), kept in the profile.")
+    var dpop = false
     @Flag(help: "Push the authorization request first (RFC 9126 PAR); automatic when the provider requires it.")
     var par = false
 

@@ -16,7 +16,12 @@ struct Token: AsyncParsableCommand {
 
     func run() async throws {
         do {
-            let session = try Profile.load(profileOption.profile).session(timeout: timeout, logger: verboseOption.makeLogger())
+            let profile = try Profile.load(profileOption.profile)
+            if profile.credentials.token.tokenType == "DPoP" {
+                throw AuthFlowError(.configuration, "profile \(profile.name) holds a DPoP-bound token, which is useless without a proof from its key",
+                                    recovery: "use `authflow request [-X METHOD] URL` to send an authorized request with a fresh proof")
+            }
+            let session = try profile.session(timeout: timeout, logger: verboseOption.makeLogger())
             Output.stdout(try await session.freshAccessToken())
         } catch {
             throw Output.fail(error, json: false)

@@ -91,6 +91,24 @@ struct DPoPProviderTests {
         }
     }
 
+    @Test("a session sends resource requests with a fresh proof, answers the resource server's nonce, and refreshes once on invalid_token")
+    func sessionSend() async throws {
+        try await Self.with(nonces: true) { provider in
+            let client = try await Self.dpopClient(provider)
+            let credentials = try await client.exchange(authorize(client).1)
+            let session = AuthSession(client: client, credentials: credentials)
+            let userinfo = try #require(client.metadata.userinfoEndpoint)
+            let first = try await session.sendWithDPoP(HTTPRequest(method: "GET", url: userinfo))
+            #expect(first.status == 200)
+            #expect(Wire.json(first)["sub"] == .string("demo"))
+            let introspection = Wire(provider: provider)
+            _ = try await introspection.post("/revoke", [("token", credentials.accessToken), ("client_id", "authflow-demo")])
+            let afterRevocation = try await session.sendWithDPoP(HTTPRequest(method: "POST", url: userinfo))
+            #expect(afterRevocation.status == 200)   // refreshed once with a proof, then retried
+            #expect(try await session.freshCredentials().accessToken != credentials.accessToken)
+        }
+    }
+
     /// Posts a refresh grant with `proof`; returns the error and description.
     static func tokenRequest(_ provider: EmbeddedProvider, proof: String) async throws -> (String?, String?, HTTPResponse) {
         let url = Wire(provider: provider).url("/token")
