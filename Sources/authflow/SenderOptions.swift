@@ -24,6 +24,7 @@ struct SenderOptions: ParsableArguments {
 
     func validate(method: String?, hasSecret: Bool, device: Bool) throws {
         if par, device { throw ValidationError("--par applies to the browser flow, not to --device") }
+        if dpop, device { throw ValidationError("--dpop applies to the browser flow, not to --device") }
         switch method {
         case "private_key_jwt"?:
             guard privateKey != nil else { throw ValidationError("--client-auth private_key_jwt needs --private-key FILE") }
