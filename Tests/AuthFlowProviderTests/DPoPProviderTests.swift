@@ -109,6 +109,26 @@ struct DPoPProviderTests {
         }
     }
 
+    @Test("a private_key_jwt client's nonce retry carries a fresh client assertion (its jti is single-use)")
+    func nonceRetryWithClientAssertion() async throws {
+        let key = try ClientAssertionKey.generate(algorithm: "ES256", keyID: "dpop-jwt")
+        var configuration = Fixture.configuration()
+        configuration.requiresDPoPNonce = true
+        configuration.clients.append(ProviderClient(id: "dpop-jwt", authentication: .privateKeyJWT, redirectURIs: ["http://127.0.0.1/callback"],
+                                                    jwks: .object(["keys": .array([.object(key.publicJWK)])])))
+        let provider = try await EmbeddedProvider.start(configuration)
+        do {
+            var client = try await OAuthClient(issuer: provider.issuer, clientID: "dpop-jwt", authentication: .privateKeyJWT(key: key))
+            client.dpop = DPoPBinding()
+            let credentials = try await client.exchange(authorize(client, redirect: "http://127.0.0.1/callback").1)
+            #expect(credentials.token.tokenType == "DPoP")
+            await provider.stop()
+        } catch {
+            await provider.stop()
+            throw error
+        }
+    }
+
     /// Posts a refresh grant with `proof`; returns the error and description.
     static func tokenRequest(_ provider: EmbeddedProvider, proof: String) async throws -> (String?, String?, HTTPResponse) {
         let url = Wire(provider: provider).url("/token")

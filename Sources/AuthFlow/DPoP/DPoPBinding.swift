@@ -44,14 +44,21 @@ public struct DPoPBinding: Sendable {
     /// Sends `request` with a fresh proof; retries once with the server's
     /// nonce when it asks for one.
     func send(_ request: HTTPRequest, accessToken: String? = nil, transport: any HTTPTransport) async throws -> HTTPResponse {
-        var attempt = request
-        attempt.headers.append((name: "DPoP", value: try proof(method: request.method, url: request.url, accessToken: accessToken)))
+        try await send(building: { request }, accessToken: accessToken, transport: transport)
+    }
+
+    /// ``send(_:accessToken:transport:)`` with the request built afresh for
+    /// each attempt (a retry needs a new client assertion, too).
+    func send(building build: () throws -> HTTPRequest, accessToken: String? = nil,
+              transport: any HTTPTransport) async throws -> HTTPResponse {
+        var attempt = try build()
+        attempt.headers.append((name: "DPoP", value: try proof(method: attempt.method, url: attempt.url, accessToken: accessToken)))
         let response = try await transport.send(attempt)
-        guard noteNonce(in: response, from: request.url) else { return response }
-        var retry = request
-        retry.headers.append((name: "DPoP", value: try proof(method: request.method, url: request.url, accessToken: accessToken)))
+        guard noteNonce(in: response, from: attempt.url) else { return response }
+        var retry = try build()
+        retry.headers.append((name: "DPoP", value: try proof(method: retry.method, url: retry.url, accessToken: accessToken)))
         let second = try await transport.send(retry)
-        _ = noteNonce(in: second, from: request.url)
+        _ = noteNonce(in: second, from: retry.url)
         return second
     }
 }

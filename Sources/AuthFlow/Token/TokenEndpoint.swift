@@ -36,15 +36,16 @@ struct TokenEndpoint: Sendable {
 
     /// Posts a form with client authentication; returns a 2xx response or throws.
     func post(_ form: [(String, String)], what: String) async throws -> HTTPResponse {
-        var body = form
-        var headers: [(name: String, value: String)] = [
-            ("Content-Type", "application/x-www-form-urlencoded"),
-            ("Accept", "application/json"),
-        ]
-        let assertions = try authentication.apply(clientID: clientID, endpoint: url, to: &body, headers: &headers)
-        let request = HTTPRequest(method: "POST", url: url, headers: headers, body: Data(FormEncoding.encode(body).utf8), timeout: timeout)
+        var assertions: [String] = []
+        // Built per attempt: a DPoP nonce retry needs a fresh client assertion (its jti is single-use).
+        let build = { () throws -> HTTPRequest in
+            var body = form
+            var headers: [(name: String, value: String)] = [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")]
+            assertions += try authentication.apply(clientID: clientID, endpoint: url, to: &body, headers: &headers)
+            return HTTPRequest(method: "POST", url: url, headers: headers, body: Data(FormEncoding.encode(body).utf8), timeout: timeout)
+        }
         logger.debug("sending \(what)", metadata: ["url": "\(url.absoluteString)", "client_auth": "\(authentication.methodName)"])
-        let response = if let dpop { try await dpop.send(request, transport: transport) } else { try await transport.send(request) }
+        let response = if let dpop { try await dpop.send(building: build, transport: transport) } else { try await transport.send(try build()) }
         logger.debug("\(what) answered", metadata: ["status": "\(response.status)"])
         return try TokenEndpoint.requireSuccess(response, what: what, secrets: TokenEndpoint.secrets(in: form, authentication) + assertions)
     }
