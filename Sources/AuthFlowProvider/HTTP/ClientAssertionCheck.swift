@@ -14,8 +14,8 @@ struct ClientAssertionCheck: Sendable {
     }
 
     static let jwtBearer = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
-    /// The longest `exp - now` accepted: an assertion is for one request.
-    static let maximumLifetime: TimeInterval = 300
+    /// The longest `exp - now` accepted (Authlib's client signs for an hour by default).
+    static let maximumLifetime: TimeInterval = 3600
     /// Clock skew allowed on `exp`, `nbf` and `iat`.
     static let leeway: TimeInterval = 30
     /// Algorithms for `private_key_jwt`.
