@@ -50,7 +50,9 @@ public struct DPoPKey: Sendable, Equatable, Codable, CustomStringConvertible {
         claims += #","htu":"#
         DPoPKey.appendJSONString(DPoPKey.target(of: url), to: &claims)
         claims += #","iat":\#(Int(now.timeIntervalSince1970)),"jti":""#
-        claims += Base64URL.encode(SecureRandom.bytes(16))
+        var generator = SystemRandomNumberGenerator()
+        let random = (generator.next() as UInt64, generator.next() as UInt64)   // two reads, not sixteen
+        claims += withUnsafeBytes(of: random) { Base64URL.encode($0) }
         claims += "\""
         if let accessToken {
             claims += #","ath":""# + Base64URL.encode(Array(SHA256.hash(data: Array(accessToken.utf8)))) + "\""
@@ -67,10 +69,11 @@ public struct DPoPKey: Sendable, Equatable, Codable, CustomStringConvertible {
 
     /// `htu`: scheme, authority and path; no query, no fragment (RFC 9449 §4.2).
     static func target(of url: URL) -> String {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
-        components.query = nil
-        components.fragment = nil
-        return components.string ?? url.absoluteString
+        // In an absolute URL the first "?" or "#" starts the query or fragment
+        // (neither may appear unescaped before them).
+        let text = url.absoluteString
+        guard let end = text.firstIndex(where: { $0 == "?" || $0 == "#" }) else { return text }
+        return String(text[..<end])
     }
 
     private static func appendJSONString(_ text: String, to output: inout String) {
