@@ -62,6 +62,17 @@ let package = Package(
             path: "Benchmarks/SessionRefresh",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // A DPoP proof against the raw P-256 signature it contains.
+        .executableTarget(
+            name: "DPoPProof",
+            dependencies: [
+                .product(name: "AuthFlow", package: "AuthFlow"),
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Benchmarks/DPoPProof",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -16,7 +16,7 @@ struct Authflow: AsyncParsableCommand {
         6 not signed in or the session ended (sign in again).
         """,
         version: Authflow.version,
-        subcommands: [Login.self, Token.self, UserInfoCommand.self, Logout.self, Status.self, Discover.self, Decode.self, Demo.self, ProviderCommand.self, AASA.self]
+        subcommands: [Login.self, Token.self, Request.self, UserInfoCommand.self, Logout.self, Status.self, Discover.self, Decode.self, Demo.self, ProviderCommand.self, AASA.self]
     )
 
     /// Runs the command, mapping every usage error to exit code 2

@@ -15,7 +15,9 @@ struct Login: AsyncParsableCommand {
             Without --issuer, endpoints or --client-id, signs in again with the settings the profile kept.
             """)
 
-    enum ClientAuth: String, ExpressibleByArgument, CaseIterable { case none, basic, post }
+    enum ClientAuth: String, ExpressibleByArgument, CaseIterable {
+        case none, basic, post, privateKeyJWT = "private_key_jwt", clientSecretJWT = "client_secret_jwt"
+    }
 
     @Option(help: "The issuer; its metadata is discovered.")
     var issuer: String?
@@ -30,8 +32,9 @@ struct Login: AsyncParsableCommand {
     var clientSecret: String?
     @Option(help: "An environment variable that holds the client secret.")
     var clientSecretEnv: String?
-    @Option(help: "Client authentication at the token endpoint: none, basic or post.")
+    @Option(help: "Client authentication: none, basic, post, private_key_jwt or client_secret_jwt.")
     var clientAuth: ClientAuth?
+    @OptionGroup var senderOptions: SenderOptions
     @Option(help: "Space-separated scopes (default: openid with --issuer, none otherwise).")
     var scope: String?
     @Option(name: .customLong("param"), help: "An extra authorization parameter NAME=VALUE (repeatable).")
@@ -74,6 +77,7 @@ struct Login: AsyncParsableCommand {
         if clientAuth == ClientAuth.none, clientSecret != nil || clientSecretEnv != nil {
             throw ValidationError("--client-auth none takes no client secret")
         }
+        try senderOptions.validate(method: clientAuth?.rawValue, hasSecret: clientSecret != nil || clientSecretEnv != nil, device: usesDevice)
         _ = try parameters()
         try providerOptions.validate(issuer: issuer)
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
@@ -116,6 +120,7 @@ struct Login: AsyncParsableCommand {
 
     private func authentication(secret: String?, metadata: ProviderMetadata) throws -> ClientAuthentication {
         let method = clientAuth ?? {
+            if senderOptions.privateKey != nil { return .privateKeyJWT }
             guard secret != nil else { return .none }
             if let methods = metadata.tokenEndpointAuthMethodsSupported, !methods.contains("client_secret_basic"),
                methods.contains("client_secret_post") { return .post }
@@ -127,6 +132,9 @@ struct Login: AsyncParsableCommand {
             guard let secret else { throw AuthFlowError(.configuration, "--client-auth \(method.rawValue) needs --client-secret or --client-secret-env",
                                                  recovery: "Add --client-secret-env VAR (the secret in $VAR), or use --client-auth none for a public client.") }
             return method == .basic ? .clientSecretBasic(secret: secret) : .clientSecretPost(secret: secret)
+        case .privateKeyJWT, .clientSecretJWT:
+            return try SenderOptions.jwtAuthentication(method: method.rawValue, secret: secret, privateKeyPath: senderOptions.privateKeyPath,
+                                                       keyID: senderOptions.keyID, audience: senderOptions.assertionAudience?.rawValue)!
         }
     }
 
@@ -166,8 +174,10 @@ struct Login: AsyncParsableCommand {
             // A device-only provider has no authorization endpoint; the profile records the device endpoint there.
             metadata = try providerOptions.metadata(authorization: authorization, token: token)
         }
-        let client = try OAuthClient(metadata: metadata, clientID: clientID, authentication: authentication(secret: secret, metadata: metadata),
+        var client = try OAuthClient(metadata: metadata, clientID: clientID, authentication: authentication(secret: secret, metadata: metadata),
                                      timeout: timeout, logger: logger)
+        client.usesPushedAuthorizationRequests = senderOptions.par
+        if senderOptions.dpop { client.dpop = DPoPBinding() }
         let scopes = (scope ?? (issuer == nil && providerOptions.idTokenIssuer == nil ? "" : "openid")).split(separator: " ").map(String.init)
         let credentials = usesDevice
             ? try await deviceSignIn(client: client, scopes: scopes)
@@ -176,10 +186,14 @@ struct Login: AsyncParsableCommand {
         var settings = metadata
         // Kept so that `authflow login` without flags finds the device endpoint again.
         if usesDevice, let endpoint = deviceAuthorizationEndpoint.flatMap(URL.init(string:)) { settings.deviceAuthorizationEndpoint = endpoint }
-        let profile = Profile(name: profileOption.profile, metadata: settings, clientID: clientID,
+        var profile = Profile(name: profileOption.profile, metadata: settings, clientID: clientID,
                               clientAuthentication: client.authentication.methodName,
                               clientSecret: clientSecretEnv == nil ? clientSecret : nil, clientSecretEnv: clientSecretEnv,
                               scopes: scopes, parameters: try parameters(), port: port, device: usesDevice, credentials: credentials)
+        profile.privateKeyPath = senderOptions.privateKeyPath
+        profile.keyID = senderOptions.keyID
+        profile.assertionAudience = senderOptions.assertionAudience?.rawValue
+        profile.dpopKey = client.dpop?.key
         try await finish(profile, client: client)
     }
 

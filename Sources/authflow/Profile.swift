@@ -29,6 +29,12 @@ struct Profile: Codable {
     /// Nil when signed out.
     var credentials: Credentials?
     var savedAt: Date
+    /// private_key_jwt: the key file (the key itself is not copied), its kid, the assertion audience.
+    var privateKeyPath: String?
+    var keyID: String?
+    var assertionAudience: String?
+    /// The DPoP key the tokens are bound to (private JWK; the file is 0600 like the tokens beside it).
+    var dpopKey: DPoPKey?
 
     var issuer: String? { metadata.issuer }
 
@@ -58,6 +64,7 @@ struct Profile: Codable {
         case clientSecretEnv = "client_secret_env"
         case parameters = "params"
         case savedAt = "saved_at"
+        case privateKeyPath = "private_key_file", keyID = "key_id", assertionAudience = "assertion_audience", dpopKey = "dpop_key"
     }
 
     /// Reads version 2, and version 1 (credentials required; no scopes,
@@ -80,6 +87,10 @@ struct Profile: Codable {
         port = try container.decodeIfPresent(Int.self, forKey: .port) ?? 0
         device = try container.decodeIfPresent(Bool.self, forKey: .device) ?? false
         savedAt = try container.decode(Date.self, forKey: .savedAt)
+        privateKeyPath = try container.decodeIfPresent(String.self, forKey: .privateKeyPath)
+        keyID = try container.decodeIfPresent(String.self, forKey: .keyID)
+        assertionAudience = try container.decodeIfPresent(String.self, forKey: .assertionAudience)
+        dpopKey = try container.decodeIfPresent(DPoPKey.self, forKey: .dpopKey)
     }
 
     /// `$XDG_CONFIG_HOME/authflow/NAME.json`, else `~/.config/authflow/NAME.json`.
@@ -146,7 +157,9 @@ struct Profile: Codable {
 
     /// The client this profile signs in with.
     func client(timeout: TimeInterval, logger: Logger) throws -> OAuthClient {
-        try OAuthClient(metadata: metadata, clientID: clientID, authentication: authentication(), timeout: timeout, logger: logger)
+        var client = try OAuthClient(metadata: metadata, clientID: clientID, authentication: authentication(), timeout: timeout, logger: logger)
+        client.dpop = dpopKey.map { DPoPBinding(key: $0) }
+        return client
     }
 
     /// A session over this profile's credentials, refreshing and signing out
@@ -165,6 +178,8 @@ struct Profile: Codable {
             }
             secret = value
         }
+        if let jwt = try SenderOptions.jwtAuthentication(method: clientAuthentication, secret: secret, privateKeyPath: privateKeyPath,
+                                                          keyID: keyID, audience: assertionAudience) { return jwt }
         switch (clientAuthentication, secret) {
         case ("none", _): return .none
         case ("client_secret_basic", let secret?): return .clientSecretBasic(secret: secret)

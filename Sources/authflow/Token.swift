@@ -32,12 +32,16 @@ struct Token: AsyncParsableCommand {
         do {
             // The common case, a token valid long enough, needs only the token's
             // members of the profile: no client, no session, no full decoding.
-            if !force, let stored = try? TokenFastPath.storedToken(profileOption.profile),
+            if !force, let stored = try? TokenFastPath.storedToken(profileOption.profile), !stored.isDPoPBound,
                let token = TokenFastPath.validToken(stored, minimumValidity: minTTL) {
                 Output.stdout(token)
                 return
             }
             let profile = try Profile.load(profileOption.profile)
+            if profile.credentials?.token.tokenType == "DPoP" {
+                throw AuthFlowError(.configuration, "profile \(profile.name) holds a DPoP-bound token, which is useless without a proof from its key",
+                                    recovery: "use `authflow request [-X METHOD] URL` to send an authorized request with a fresh proof")
+            }
             let session = try profile.session(timeout: timeout, logger: verboseOption.makeLogger())
             let token = force ? try await session.refreshNow().accessToken : try await session.freshAccessToken(minimumValidity: minTTL)
             Output.stdout(token)
@@ -54,8 +58,11 @@ enum TokenFastPath {
     /// The members of a stored profile this check reads.
     struct StoredToken: Decodable {
         let accessToken: String
+        let tokenType: String?
         let expiresAt: Date?
         let expiresIn: Int?
+        /// A DPoP-bound token is never printed as if it were a bearer token.
+        var isDPoPBound: Bool { tokenType?.caseInsensitiveCompare("DPoP") == .orderedSame }
     }
 
     private struct Stored: Decodable {

@@ -148,6 +148,24 @@ struct SessionLifecycleTests {
         #expect(session.canRefresh)
     }
 
+    @Test("a DPoP-bound session keeps its key in the record: start stores it, restore binds the client to it again")
+    func dpopKeyRoundTrip() async throws {
+        var client = try OAuthClient(metadata: metadata(), clientID: "app", transport: ScriptedTransport.unused())
+        let key = DPoPKey()
+        client.dpop = DPoPBinding(key: key)
+        let store = Self.temporaryStore()
+        _ = try await AuthSession.start(client: client, credentials: try SessionTests.credentials(expiresIn: 3600), store: store)
+        #expect(try await store.load()?.dpopKey == key)
+        let restored = try #require(try await AuthSession.restore(from: FileCredentialStore(url: store.url), transport: ScriptedTransport.unused()))
+        #expect(restored.client.dpop?.key == key)
+
+        let bearer = try OAuthClient(metadata: metadata(), clientID: "app", transport: ScriptedTransport.unused())
+        let plain = Self.temporaryStore()
+        _ = try await AuthSession.start(client: bearer, credentials: try SessionTests.credentials(expiresIn: 3600), store: plain)
+        #expect(try await plain.load()?.dpopKey == nil)
+        #expect(try #require(try await AuthSession.restore(from: plain)).client.dpop == nil)
+    }
+
     @Test("restore works with the network down, and refreshes once it is back")
     func restoreOffline() async throws {
         let online = Locked(false)

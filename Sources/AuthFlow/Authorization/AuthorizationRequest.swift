@@ -7,7 +7,10 @@ import Foundation
 /// send the user to ``url``, then pass the callback URL to ``validateCallback(_:)``.
 public struct AuthorizationRequest: Sendable, Codable {
     /// The URL to open in the browser.
-    public let url: URL
+    public internal(set) var url: URL
+    /// When the `request_uri` of a pushed request (RFC 9126) expires; nil
+    /// when the request was not pushed. Push a new request after this.
+    public internal(set) var pushedRequestExpiresAt: Date?
     /// The client the request is for.
     public let clientID: String
     /// The exact redirect URI sent; the token request repeats it.

@@ -29,6 +29,11 @@ public struct OAuthClient: Sendable {
     public let logger: Logger
     /// The ID-token verifier (keys of this issuer, cached).
     public let idTokenVerifier: IDTokenVerifier
+    /// Push authorization requests (RFC 9126) even when the provider does not require it.
+    public var usesPushedAuthorizationRequests = false
+    /// Binds tokens to a DPoP key (RFC 9449): proofs on token requests,
+    /// `dpop_jkt` in authorization requests.
+    public var dpop: DPoPBinding?
 
     /// A client for a provider whose metadata is known (explicit endpoints).
     ///
@@ -47,7 +52,7 @@ public struct OAuthClient: Sendable {
         }
         self.metadata = metadata
         self.clientID = clientID
-        self.authentication = authentication
+        self.authentication = authentication.resolvingAudience(issuer: metadata.issuer, tokenEndpoint: metadata.tokenEndpoint)
         self.transport = transport
         self.timeout = timeout
         self.leeway = leeway
@@ -78,6 +83,8 @@ public struct OAuthClient: Sendable {
             throw AuthFlowError(.configuration, "the provider does not support PKCE with S256",
                                 recovery: "Enable PKCE (S256) for this client in the provider's settings; AuthFlow always sends it.")
         }
+        var options = options
+        if let dpop { options.additionalParameters.append(.init("dpop_jkt", dpop.key.thumbprint)) }
         let request = try AuthorizationRequest(metadata: metadata, clientID: clientID, redirectURI: redirectURI, scopes: scopes, options: options)
         logger.debug("authorization request created", metadata: ["redirect_uri": "\(redirectURI.absoluteString)", "scope": "\(scopes.joined(separator: " "))"])
         return request
@@ -107,7 +114,8 @@ public struct OAuthClient: Sendable {
     /// validation, code exchange, ID-token verification.
     public func signIn(redirectURI: URL, scopes: [String], options: AuthorizationOptions = .init(),
                        userAgent: some AuthorizationUserAgent) async throws -> Credentials {
-        let request = try authorizationRequest(redirectURI: redirectURI, scopes: scopes, options: options)
+        var request = try authorizationRequest(redirectURI: redirectURI, scopes: scopes, options: options)
+        if pushesAuthorizationRequests { try await push(&request) }
         let callback = try await userAgent.authorize(request)
         let grant = try request.validateCallback(callback)
         logger.debug("callback validated")
@@ -116,7 +124,7 @@ public struct OAuthClient: Sendable {
 
     var tokenEndpoint: TokenEndpoint {
         TokenEndpoint(url: metadata.tokenEndpoint, clientID: clientID, authentication: authentication,
-                      transport: transport, timeout: timeout, logger: logger)
+                      transport: transport, timeout: timeout, logger: logger, dpop: dpop)
     }
 
     /// Verifies the ID token of a token response. An `openid` request with no

@@ -125,8 +125,9 @@ public actor AuthSession {
                                    clientAuthenticationMethod: authentication.method)
             try await store.save(record)
         }
-        let client = try OAuthClient(metadata: record.metadata, clientID: record.clientID, authentication: authentication,
+        var client = try OAuthClient(metadata: record.metadata, clientID: record.clientID, authentication: authentication,
                                      transport: transport, logger: logger)
+        client.dpop = record.dpopKey.map { DPoPBinding(key: $0) }
         return AuthSession(client: client, store: store, stored: record.credentials, leeway: leeway, now: { Date() })
     }
 
@@ -292,6 +293,7 @@ public actor AuthSession {
     /// the query). On a 401 whose `WWW-Authenticate` says `invalid_token`, it
     /// refreshes once and retries once.
     public nonisolated func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        if client.dpop != nil { return try await sendWithDPoP(request) }
         let first = try await freshCredentials()
         let response = try await client.transport.send(AuthSession.authorized(request, with: first))
         guard response.status == 401, BearerChallenge(response.header("WWW-Authenticate"))?.error == "invalid_token" else {

@@ -15,6 +15,10 @@ public struct ClientAuthenticationMethod: RawRepresentable, Sendable, Hashable, 
     public static let clientSecretBasic = ClientAuthenticationMethod(rawValue: "client_secret_basic")
     /// The client secret in the form body.
     public static let clientSecretPost = ClientAuthenticationMethod(rawValue: "client_secret_post")
+    /// A JWT signed with the client's private key (RFC 7523 §2.2, OIDC Core §9).
+    public static let privateKeyJWT = ClientAuthenticationMethod(rawValue: "private_key_jwt")
+    /// A JWT signed with the client secret (HS256, OIDC Core §9).
+    public static let clientSecretJWT = ClientAuthenticationMethod(rawValue: "client_secret_jwt")
 
     /// The OpenID Connect name.
     public var description: String { rawValue }
@@ -50,17 +54,24 @@ public struct SessionRecord: Sendable, Codable, Equatable {
     /// the credentials: its ``metadata`` holds the issuer alone, and
     /// restoring it needs discovery once. Not stored.
     public internal(set) var hasMetadata: Bool = true
+    /// The key DPoP-bound tokens are bound to (RFC 9449), kept with them so
+    /// that a bound refresh token still works after a restart. A private key:
+    /// the record is as secret as the tokens beside it.
+    public var dpopKey: DPoPKey?
 
     /// Creates a record.
-    public init(credentials: Credentials, metadata: ProviderMetadata, clientAuthenticationMethod: ClientAuthenticationMethod) {
+    public init(credentials: Credentials, metadata: ProviderMetadata, clientAuthenticationMethod: ClientAuthenticationMethod,
+                dpopKey: DPoPKey? = nil) {
         self.credentials = credentials
         self.metadata = metadata
         self.clientAuthenticationMethod = clientAuthenticationMethod
+        self.dpopKey = dpopKey
     }
 
-    /// The record of `credentials` obtained through `client`.
+    /// The record of `credentials` obtained through `client` (with its DPoP key, if it has one).
     public init(credentials: Credentials, client: OAuthClient) {
-        self.init(credentials: credentials, metadata: client.metadata, clientAuthenticationMethod: client.authentication.method)
+        self.init(credentials: credentials, metadata: client.metadata, clientAuthenticationMethod: client.authentication.method,
+                  dpopKey: client.dpop?.key)
     }
 
     /// The client identifier.
@@ -69,6 +80,7 @@ public struct SessionRecord: Sendable, Codable, Equatable {
     enum CodingKeys: String, CodingKey {
         case credentials, metadata
         case clientAuthenticationMethod = "client_auth"
+        case dpopKey = "dpop_key"
     }
 
     /// A record of credentials stored in the first format (no metadata).

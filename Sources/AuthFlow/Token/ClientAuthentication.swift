@@ -1,7 +1,9 @@
 import Foundation
 
-/// How the client authenticates at the token endpoint (RFC 6749 §2.3,
-/// OIDC Core §9).
+/// How the client authenticates at the token endpoint and every other
+/// endpoint that authenticates it — pushed authorization, revocation,
+/// introspection, device authorization (RFC 6749 §2.3, OIDC Core §9,
+/// RFC 7523 §2.2).
 public enum ClientAuthentication: Sendable, Equatable {
     /// A public client: `client_id` in the body, no secret (native apps).
     case none
@@ -9,26 +11,52 @@ public enum ClientAuthentication: Sendable, Equatable {
     case clientSecretBasic(secret: String)
     /// `client_id` and `client_secret` in the form body.
     case clientSecretPost(secret: String)
+    /// A JWT signed with the client's private key (`private_key_jwt`): a new
+    /// one, with a fresh `jti` and a one-minute `exp`, on every request.
+    case privateKeyJWT(key: ClientAssertionKey, audience: ClientAssertionAudience = .tokenEndpoint)
+    /// A JWT signed with HS256 keyed by the client secret (`client_secret_jwt`).
+    case clientSecretJWT(secret: String, audience: ClientAssertionAudience = .tokenEndpoint)
 
-    /// The OIDC name of the method (`none`, `client_secret_basic`, `client_secret_post`).
+    /// The OIDC name of the method (`none`, `client_secret_basic`,
+    /// `client_secret_post`, `private_key_jwt`, `client_secret_jwt`).
     public var methodName: String {
         switch self {
         case .none: "none"
         case .clientSecretBasic: "client_secret_basic"
         case .clientSecretPost: "client_secret_post"
+        case .privateKeyJWT: "private_key_jwt"
+        case .clientSecretJWT: "client_secret_jwt"
         }
     }
 
     /// Whether a secret is available (HMAC ID tokens need one).
     public var secret: String? {
         switch self {
-        case .none: nil
-        case .clientSecretBasic(let secret), .clientSecretPost(let secret): secret
+        case .none, .privateKeyJWT: nil
+        case .clientSecretBasic(let secret), .clientSecretPost(let secret), .clientSecretJWT(let secret, _): secret
         }
     }
 
-    /// Adds this authentication to a token-endpoint request.
-    func apply(clientID: String, to form: inout [(String, String)], headers: inout [(name: String, value: String)]) {
+    /// This authentication with an ``ClientAssertionAudience/issuer`` or
+    /// ``ClientAssertionAudience/tokenEndpoint`` audience replaced by its
+    /// value for this provider, so that every endpoint (token, PAR,
+    /// revocation, device) gets the same `aud`.
+    func resolvingAudience(issuer: String?, tokenEndpoint: URL) -> ClientAuthentication {
+        switch self {
+        case .privateKeyJWT(let key, let audience):
+            .privateKeyJWT(key: key, audience: .value(audience.resolve(issuer: issuer, tokenEndpoint: tokenEndpoint)))
+        case .clientSecretJWT(let secret, let audience):
+            .clientSecretJWT(secret: secret, audience: .value(audience.resolve(issuer: issuer, tokenEndpoint: tokenEndpoint)))
+        default: self
+        }
+    }
+
+    /// Adds this authentication to a request to `endpoint` (an audience not
+    /// yet resolved for a provider falls back to that URL). Returns the
+    /// values it added that must never be echoed (the assertion).
+    @discardableResult
+    func apply(clientID: String, endpoint: URL, to form: inout [(String, String)],
+               headers: inout [(name: String, value: String)], now: Date = Date()) throws -> [String] {
         switch self {
         case .none:
             form.append(("client_id", clientID))
@@ -38,11 +66,31 @@ public enum ClientAuthentication: Sendable, Equatable {
         case .clientSecretBasic(let secret):
             let pair = "\(FormEncoding.escape(clientID)):\(FormEncoding.escape(secret))"
             headers.append((name: "Authorization", value: "Basic \(Data(pair.utf8).base64EncodedString())"))
+        case .privateKeyJWT(let key, let audience):
+            return [try appendAssertion(clientID: clientID, signer: .key(key), audience: audience, endpoint: endpoint, to: &form, now: now)]
+        case .clientSecretJWT(let secret, let audience):
+            return [try appendAssertion(clientID: clientID, signer: .secret(secret), audience: audience, endpoint: endpoint, to: &form, now: now)]
         }
+        return []
+    }
+
+    private func appendAssertion(clientID: String, signer: ClientAssertion.Signer, audience: ClientAssertionAudience, endpoint: URL,
+                                 to form: inout [(String, String)], now: Date) throws -> String {
+        let assertion: String
+        do {
+            assertion = try ClientAssertion.make(clientID: clientID, audience: audience.resolve(issuer: nil, tokenEndpoint: endpoint),
+                                                 signer: signer, now: now)
+        } catch {
+            throw AuthFlowError(.configuration, "the client assertion could not be signed (\(type(of: error)))")
+        }
+        form.append(("client_id", clientID))
+        form.append(("client_assertion_type", ClientAssertion.type))
+        form.append(("client_assertion", assertion))
+        return assertion
     }
 }
 
 extension ClientAuthentication: CustomStringConvertible {
-    /// The method name only; the secret is never shown.
+    /// The method name only; the secret or key is never shown.
     public var description: String { methodName }
 }

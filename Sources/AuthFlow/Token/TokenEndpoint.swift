@@ -9,13 +9,16 @@ struct TokenEndpoint: Sendable {
     let transport: any HTTPTransport
     let timeout: TimeInterval
     let logger: Logger
+    /// DPoP proofs on each request (RFC 9449 §5), when the client is DPoP-bound.
+    var dpop: DPoPBinding? = nil
 
     /// Posts `grant` (without client authentication, which is added here).
     func request(_ grant: [(String, String)], requestedScopes: [String], allowDPoP: Bool = false) async throws -> TokenResponse {
         let grantType = grant.first { $0.0 == "grant_type" }?.1 ?? "?"
         let response = try await post(grant, what: "token request (\(grantType))")
         do {
-            let token = try TokenResponse(json: response.body, requestedScopes: requestedScopes, allowDPoP: allowDPoP)
+            let token = try TokenResponse(json: response.body, requestedScopes: requestedScopes, allowDPoP: allowDPoP || dpop != nil)
+            try dpop?.checkTokenType(token.tokenType)
             logger.debug("token response accepted", metadata: [
                 "grant_type": "\(grantType)", "token_type": "\(token.tokenType)",
                 "expires_in": "\(token.expiresIn.map(String.init) ?? "-")",
@@ -33,17 +36,18 @@ struct TokenEndpoint: Sendable {
 
     /// Posts a form with client authentication; returns a 2xx response or throws.
     func post(_ form: [(String, String)], what: String) async throws -> HTTPResponse {
-        var body = form
-        var headers: [(name: String, value: String)] = [
-            ("Content-Type", "application/x-www-form-urlencoded"),
-            ("Accept", "application/json"),
-        ]
-        authentication.apply(clientID: clientID, to: &body, headers: &headers)
-        let request = HTTPRequest(method: "POST", url: url, headers: headers, body: Data(FormEncoding.encode(body).utf8), timeout: timeout)
+        var assertions: [String] = []
+        // Built per attempt: a DPoP nonce retry needs a fresh client assertion (its jti is single-use).
+        let build = { () throws -> HTTPRequest in
+            var body = form
+            var headers: [(name: String, value: String)] = [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")]
+            assertions += try authentication.apply(clientID: clientID, endpoint: url, to: &body, headers: &headers)
+            return HTTPRequest(method: "POST", url: url, headers: headers, body: Data(FormEncoding.encode(body).utf8), timeout: timeout)
+        }
         logger.debug("sending \(what)", metadata: ["url": "\(url.absoluteString)", "client_auth": "\(authentication.methodName)"])
-        let response = try await transport.send(request)
+        let response = if let dpop { try await dpop.send(building: build, transport: transport) } else { try await transport.send(try build()) }
         logger.debug("\(what) answered", metadata: ["status": "\(response.status)"])
-        return try TokenEndpoint.requireSuccess(response, what: what, secrets: TokenEndpoint.secrets(in: form, authentication))
+        return try TokenEndpoint.requireSuccess(response, what: what, secrets: TokenEndpoint.secrets(in: form, authentication) + assertions)
     }
 
     /// The values of a form that must never be echoed back into an error.

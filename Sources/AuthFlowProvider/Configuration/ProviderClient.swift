@@ -1,3 +1,4 @@
+import AuthFlow
 import Foundation
 
 /// A client registered with the ``EmbeddedProvider``.
@@ -14,6 +15,13 @@ public struct ProviderClient: Sendable, Equatable {
         case clientSecretBasic = "client_secret_basic"
         /// `client_id` and `client_secret` in the form body.
         case clientSecretPost = "client_secret_post"
+        /// A JWT signed with one of the client's registered keys (``ProviderClient/jwks``), RFC 7523 §2.2.
+        case privateKeyJWT = "private_key_jwt"
+        /// A JWT signed with HS256 keyed by the client secret.
+        case clientSecretJWT = "client_secret_jwt"
+
+        /// Whether the method needs the client secret.
+        var usesSecret: Bool { self == .clientSecretBasic || self == .clientSecretPost || self == .clientSecretJWT }
     }
 
     /// The client identifier.
@@ -34,20 +42,29 @@ public struct ProviderClient: Sendable, Equatable {
     public var scopes: Set<String>
     /// The algorithm its ID tokens are signed with: `RS256` or `ES256`.
     public var idTokenSigningAlgorithm: SigningAlgorithm
+    /// The client's public keys, a JWK Set document (`{"keys": [...]}`):
+    /// what its `private_key_jwt` assertions are checked against.
+    public var jwks: JSONValue?
+    /// Whether authorization requests must be pushed first (RFC 9126 §6,
+    /// `require_pushed_authorization_requests`).
+    public var requirePushedAuthorizationRequests: Bool
 
     /// Creates a client registration.
     public init(id: String, secret: String? = nil, authentication: Authentication? = nil, redirectURIs: [String] = [],
                 postLogoutRedirectURIs: [String]? = nil, grantTypes: Set<String> = [GrantType.authorizationCode, GrantType.refreshToken],
                 scopes: Set<String> = ["openid", "profile", "email", "offline_access"],
-                idTokenSigningAlgorithm: SigningAlgorithm = .rs256) {
+                idTokenSigningAlgorithm: SigningAlgorithm = .rs256, jwks: JSONValue? = nil,
+                requirePushedAuthorizationRequests: Bool = false) {
         self.id = id
         self.secret = secret
-        self.authentication = authentication ?? (secret == nil ? .none : .clientSecretBasic)
+        self.authentication = authentication ?? (secret == nil ? (jwks == nil ? .none : .privateKeyJWT) : .clientSecretBasic)
         self.redirectURIs = redirectURIs
         self.postLogoutRedirectURIs = postLogoutRedirectURIs ?? redirectURIs
         self.grantTypes = grantTypes
         self.scopes = scopes
         self.idTokenSigningAlgorithm = idTokenSigningAlgorithm
+        self.jwks = jwks
+        self.requirePushedAuthorizationRequests = requirePushedAuthorizationRequests
     }
 
     /// Whether this is a confidential client (it has a secret).

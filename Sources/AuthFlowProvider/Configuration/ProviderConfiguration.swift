@@ -20,6 +20,9 @@ public struct ProviderConfiguration: Sendable {
     public var signIn: SignInMode
     /// Where the provider and its HTTP server log (default: warnings only).
     public var logger: Logger
+    /// Whether DPoP proofs must carry the provider's nonce (RFC 9449 §8);
+    /// a proof without it is answered `use_dpop_nonce` with `DPoP-Nonce`.
+    public var requiresDPoPNonce = false
 
     /// Creates a configuration.
     public init(port: Int = 0, clients: [ProviderClient], users: [ProviderUser], lifetimes: TokenLifetimes = .init(),
@@ -60,8 +63,15 @@ public struct ProviderConfiguration: Sendable {
             guard !client.id.isEmpty, ids.insert(client.id).inserted else {
                 throw ProviderConfigurationError("client ids must be non-empty and unique (\(client.id))")
             }
-            guard client.isConfidential == (client.secret != nil) else {
-                throw ProviderConfigurationError("client \(client.id): a secret goes with client_secret_basic or client_secret_post, and only then")
+            guard client.authentication.usesSecret == (client.secret != nil) else {
+                throw ProviderConfigurationError(
+                    "client \(client.id): a secret goes with client_secret_basic, client_secret_post or client_secret_jwt, and only then")
+            }
+            if client.authentication == .privateKeyJWT {
+                guard let jwks = client.jwks, let data = try? JSONEncoder().encode(jwks), let set = try? JSONWebKeySet(json: data),
+                      !set.keys.isEmpty else {
+                    throw ProviderConfigurationError("client \(client.id): private_key_jwt needs jwks with at least one usable public key")
+                }
             }
             for uri in client.redirectURIs + client.postLogoutRedirectURIs {
                 guard let url = URL(string: uri), url.scheme != nil, url.fragment == nil else {

@@ -15,7 +15,9 @@ import Foundation
 ///                 "token_endpoint_auth_method": "client_secret_post",
 ///                 "redirect_uris": ["http://127.0.0.1/callback"],
 ///                 "post_logout_redirect_uris": [], "grant_types": ["authorization_code", "refresh_token"],
-///                 "scope": "openid profile email offline_access", "id_token_signed_response_alg": "ES256" }],
+///                 "scope": "openid profile email offline_access", "id_token_signed_response_alg": "ES256",
+///                 "jwks": { "keys": [ … ] },        // public keys for private_key_jwt
+///                 "require_pushed_authorization_requests": false }],
 ///   "users": [{ "sub": "alice", "username": "alice", "password": "pw", "claims": { "name": "Alice" } }],
 ///   "lifetimes": { "authorization_code": 60, "access_token": 3600, "id_token": 3600, "refresh_token": 2592000,
 ///                  "device_code": 600, "device_polling_interval": 5 },
@@ -33,11 +35,14 @@ public struct ProviderConfigurationFile: Decodable, Sendable {
         let grantTypes: [String]?
         let scope: String?
         let idTokenSignedResponseAlg: SigningAlgorithm?
+        let jwks: JSONValue?
+        let requirePushedAuthorizationRequests: Bool?
 
         enum CodingKeys: String, CodingKey {
             case clientId = "client_id", clientSecret = "client_secret", tokenEndpointAuthMethod = "token_endpoint_auth_method"
             case redirectUris = "redirect_uris", postLogoutRedirectUris = "post_logout_redirect_uris", grantTypes = "grant_types"
-            case scope, idTokenSignedResponseAlg = "id_token_signed_response_alg"
+            case scope, idTokenSignedResponseAlg = "id_token_signed_response_alg", jwks
+            case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
         }
     }
 
@@ -107,7 +112,8 @@ public struct ProviderConfigurationFile: Decodable, Sendable {
                                grantTypes: client.grantTypes.map(Set.init) ?? [GrantType.authorizationCode, GrantType.refreshToken],
                                scopes: client.scope.map { Set($0.split(separator: " ").map(String.init)) }
                                    ?? ["openid", "profile", "email", "offline_access"],
-                               idTokenSigningAlgorithm: client.idTokenSignedResponseAlg ?? .rs256)
+                               idTokenSigningAlgorithm: client.idTokenSignedResponseAlg ?? .rs256, jwks: client.jwks,
+                               requirePushedAuthorizationRequests: client.requirePushedAuthorizationRequests ?? false)
             }
         }
         if let users {

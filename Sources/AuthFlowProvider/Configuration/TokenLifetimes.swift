@@ -16,11 +16,13 @@ public struct TokenLifetimes: Sendable, Equatable {
     public var devicePollingInterval: TimeInterval
     /// How much `slow_down` adds to the polling interval (RFC 8628 §3.5: 5 s).
     public var deviceSlowDownIncrement: TimeInterval
+    /// Pushed authorization requests' `request_uri` (default 60 s, RFC 9126 §2.2).
+    public var pushedRequest: TimeInterval
 
     /// Creates lifetimes; every default is the usual production value.
     public init(authorizationCode: TimeInterval = 60, accessToken: TimeInterval = 3600, idToken: TimeInterval = 3600,
                 refreshToken: TimeInterval = 30 * 86_400, deviceCode: TimeInterval = 600,
-                devicePollingInterval: TimeInterval = 5, deviceSlowDownIncrement: TimeInterval = 5) {
+                devicePollingInterval: TimeInterval = 5, deviceSlowDownIncrement: TimeInterval = 5, pushedRequest: TimeInterval = 60) {
         self.authorizationCode = authorizationCode
         self.accessToken = accessToken
         self.idToken = idToken
@@ -28,5 +30,6 @@ public struct TokenLifetimes: Sendable, Equatable {
         self.deviceCode = deviceCode
         self.devicePollingInterval = devicePollingInterval
         self.deviceSlowDownIncrement = deviceSlowDownIncrement
+        self.pushedRequest = pushedRequest
     }
 }

@@ -21,8 +21,19 @@ struct AuthorizeEndpoint: Sendable {
         default: return .methodNotAllowed("GET, POST")
         }
         // Client and redirect URI first: until both are known good, nothing is redirected.
-        guard let pairs = FormEncoding.decode(text) else { return HTML.errorPage("invalid_request", "the parameters are malformed") }
-        let clientIDs = pairs.filter { $0.0 == "client_id" }.map(\.1)
+        guard var pairs = FormEncoding.decode(text) else { return HTML.errorPage("invalid_request", "the parameters are malformed") }
+        var clientIDs = pairs.filter { $0.0 == "client_id" }.map(\.1)
+        let requestURIs = pairs.filter { $0.0 == "request_uri" }.map(\.1)
+        if !requestURIs.isEmpty {
+            // RFC 9126 §4: only the pushed parameters count; the URL carries client_id and request_uri.
+            guard requestURIs.count == 1, clientIDs.count == 1,
+                  let pushed = await state.takePushedRequest(requestURIs[0], clientID: clientIDs[0]) else {
+                return HTML.errorPage("invalid_request_uri", "the request_uri is unknown, expired, already used or another client's")
+            }
+            pairs = pushed
+            clientIDs = pairs.filter { $0.0 == "client_id" }.map(\.1)
+        }
+        let wasPushed = !requestURIs.isEmpty
         let redirects = pairs.filter { $0.0 == "redirect_uri" }.map(\.1)
         guard clientIDs.count == 1, let client = state.configuration.client(clientIDs[0]) else {
             return HTML.errorPage("invalid_request", clientIDs.count > 1 ? "client_id is repeated" : "unknown or missing client_id")
@@ -35,8 +46,11 @@ struct AuthorizeEndpoint: Sendable {
         let issuer = await state.issuer
         let stateValues = pairs.filter { $0.0 == "state" }.map(\.1)
         let reply = AuthorizationReply(redirectURI: redirectURI, state: stateValues.count == 1 ? stateValues[0] : nil, issuer: issuer)
-        do {
-            let form = try StrictForm(text)
+        do throws(OAuthFailure) {
+            let form = try StrictForm(FormEncoding.encode(pairs))
+            if client.requirePushedAuthorizationRequests, !wasPushed {
+                throw OAuthFailure.invalidRequest("this client must push its authorization requests (PAR, RFC 9126)")
+            }
             let checked = try AuthorizeEndpoint.validate(form, client: client)
             return try await signIn(checked, form: form, client: client, reply: reply, isPost: request.method == "POST")
         } catch {
@@ -54,7 +68,6 @@ struct AuthorizeEndpoint: Sendable {
 
     static func validate(_ form: StrictForm, client: ProviderClient) throws(OAuthFailure) -> CheckedRequest {
         if form["request"] != nil { throw OAuthFailure("request_not_supported", "request objects are not supported") }
-        if form["request_uri"] != nil { throw OAuthFailure("request_uri_not_supported", "request_uri is not supported") }
         let responseType = try form.required("response_type")
         guard responseType == "code" else { throw OAuthFailure("unsupported_response_type", "only response_type=code is supported") }
         guard client.grantTypes.contains(GrantType.authorizationCode) else {
@@ -94,7 +107,8 @@ struct AuthorizeEndpoint: Sendable {
             subject = user.subject
         }
         let code = await state.issueCode(clientID: client.id, subject: subject, scopes: checked.scopes, authTime: Date(),
-                                         redirectURI: reply.redirectURI, challenge: checked.challenge, nonce: checked.nonce)
+                                         redirectURI: reply.redirectURI, challenge: checked.challenge, nonce: checked.nonce,
+                                         dpopJKT: form["dpop_jkt"])
         return reply.success(code: code)
     }
 }

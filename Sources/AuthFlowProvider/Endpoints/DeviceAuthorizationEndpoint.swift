@@ -8,7 +8,7 @@ struct DeviceAuthorizationEndpoint: Sendable {
     func handle(_ request: ProviderRequest) async -> ProviderResponse {
         guard request.method == "POST" else { return .methodNotAllowed("POST") }
         do throws(OAuthFailure) {
-            let (form, client) = try state.authenticatedForm(request)
+            let (form, client) = try await state.authenticatedForm(request)
             guard client.grantTypes.contains(GrantType.deviceCode) else {
                 throw OAuthFailure.unauthorizedClient("the client may not use the device authorization grant")
             }

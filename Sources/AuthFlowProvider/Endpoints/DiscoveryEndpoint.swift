@@ -12,6 +12,7 @@ struct DiscoveryEndpoint: Sendable {
         func strings(_ values: [String]) -> JSONValue { .array(values.map(JSONValue.string)) }
         let scopes = Set(configuration.clients.flatMap(\.scopes)).union(["openid"]).sorted()
         let authMethods = ProviderClient.Authentication.allCases.map(\.rawValue)
+        let assertionAlgorithms = strings(["RS256", "PS256", "ES256", "EdDSA", "HS256"])
         let document: [String: JSONValue] = [
             "issuer": .string(issuer),
             "authorization_endpoint": url(EndpointPaths.authorize),
@@ -22,6 +23,8 @@ struct DiscoveryEndpoint: Sendable {
             "introspection_endpoint": url(EndpointPaths.introspect),
             "end_session_endpoint": url(EndpointPaths.endSession),
             "device_authorization_endpoint": url(EndpointPaths.deviceAuthorization),
+            "pushed_authorization_request_endpoint": url(EndpointPaths.pushedAuthorization),
+            "require_pushed_authorization_requests": .bool(false),
             "scopes_supported": strings(scopes),
             "response_types_supported": strings(["code"]),
             "response_modes_supported": strings(["query"]),
@@ -29,14 +32,16 @@ struct DiscoveryEndpoint: Sendable {
             "subject_types_supported": strings(["public"]),
             "id_token_signing_alg_values_supported": strings(SigningAlgorithm.allCases.map(\.rawValue)),
             "token_endpoint_auth_methods_supported": strings(authMethods),
+            "token_endpoint_auth_signing_alg_values_supported": assertionAlgorithms,
             "revocation_endpoint_auth_methods_supported": strings(authMethods),
             "introspection_endpoint_auth_methods_supported": strings(authMethods),
             "code_challenge_methods_supported": strings(["S256"]),
+            "dpop_signing_alg_values_supported": strings(["ES256", "RS256", "PS256", "EdDSA"]),
             "claims_supported": strings(["sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "at_hash", "name",
                                          "given_name", "family_name", "preferred_username", "email", "email_verified"]),
             "authorization_response_iss_parameter_supported": .bool(true),
             "request_parameter_supported": .bool(false),
-            "request_uri_parameter_supported": .bool(false),
+            "request_uri_parameter_supported": .bool(false),   // request_uri from PAR only
             "claims_parameter_supported": .bool(false),
         ]
         return .json(.object(document))

@@ -11,4 +11,5 @@ enum EndpointPaths {
     static let endSession = "/end-session"
     static let deviceAuthorization = "/device_authorization"
     static let device = "/device"
+    static let pushedAuthorization = "/par"
 }

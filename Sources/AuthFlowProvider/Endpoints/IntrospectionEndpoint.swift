@@ -9,7 +9,7 @@ struct IntrospectionEndpoint: Sendable {
     func handle(_ request: ProviderRequest) async -> ProviderResponse {
         guard request.method == "POST" else { return .methodNotAllowed("POST") }
         do throws(OAuthFailure) {
-            let (form, client) = try state.authenticatedForm(request)
+            let (form, client) = try await state.authenticatedForm(request)
             let token = try form.required("token")
             guard let info = await state.lookup(token, includeRefresh: true), client.isConfidential || info.clientID == client.id else {
                 return .json(.object(["active": .bool(false)]), noStore: true)
@@ -18,12 +18,13 @@ struct IntrospectionEndpoint: Sendable {
                 "active": .bool(true),
                 "client_id": .string(info.clientID),
                 "scope": .string(info.scopes.joined(separator: " ")),
-                "token_type": .string(info.kind == "access_token" ? "Bearer" : "refresh_token"),
+                "token_type": .string(info.kind == "access_token" ? (info.dpopJKT == nil ? "Bearer" : "DPoP") : "refresh_token"),
                 "exp": .number(info.expiresAt.timeIntervalSince1970.rounded(.down)),
                 "iat": .number(info.issuedAt.timeIntervalSince1970.rounded(.down)),
                 "iss": .string(await state.issuer),
                 "aud": .string(info.clientID),
             ]
+            if let jkt = info.dpopJKT { body["cnf"] = .object(["jkt": .string(jkt)]) }
             if let subject = info.subject {
                 body["sub"] = .string(subject)
                 body["username"] = state.configuration.user(subject: subject).map { .string($0.username) }

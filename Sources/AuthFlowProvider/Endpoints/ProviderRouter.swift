@@ -17,6 +17,7 @@ struct ProviderRouter: Sendable {
         case EndpointPaths.introspect: return await IntrospectionEndpoint(state: state).handle(request)
         case EndpointPaths.endSession: return await EndSessionEndpoint(state: state).handle(request)
         case EndpointPaths.deviceAuthorization: return await DeviceAuthorizationEndpoint(state: state).handle(request)
+        case EndpointPaths.pushedAuthorization: return await PushedAuthorizationEndpoint(state: state).handle(request)
         case EndpointPaths.device: return await DeviceVerificationPage(state: state).handle(request)
         default: return .notFound
         }

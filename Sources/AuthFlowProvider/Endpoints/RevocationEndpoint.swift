@@ -8,7 +8,7 @@ struct RevocationEndpoint: Sendable {
     func handle(_ request: ProviderRequest) async -> ProviderResponse {
         guard request.method == "POST" else { return .methodNotAllowed("POST") }
         do throws(OAuthFailure) {
-            let (form, client) = try state.authenticatedForm(request)
+            let (form, client) = try await state.authenticatedForm(request)
             let token = try form.required("token")
             await state.revoke(token, hint: form["token_type_hint"], client: client)
             return ProviderResponse(status: 200, headers: [("Cache-Control", "no-store")], body: [])

@@ -8,31 +8,34 @@ struct TokenEndpointHandler: Sendable {
     func handle(_ request: ProviderRequest) async -> ProviderResponse {
         guard request.method == "POST" else { return .methodNotAllowed("POST") }
         do {
-            let (form, client) = try state.authenticatedForm(request)
+            let (form, client) = try await state.authenticatedForm(request)
+            let dpopJKT = try await state.checkDPoPProof(request, path: EndpointPaths.token)
             let grantType = try form.required("grant_type")
             guard GrantType.all.contains(grantType) else {
                 throw OAuthFailure("unsupported_grant_type", "the grant type \(grantType) is not supported")
             }
             guard client.grantTypes.contains(grantType) else { throw OAuthFailure.unauthorizedClient("the client may not use \(grantType)") }
-            let issued = try await grant(grantType, form: form, client: client)
+            let issued = try await grant(grantType, form: form, client: client, dpopJKT: dpopJKT)
             return .json(try issued.signed(), noStore: true)
         } catch let failure as OAuthFailure {
             return failure.response
+        } catch let failure as DPoPFailure {
+            return failure.tokenEndpointResponse
         } catch {
             state.logger.error("token endpoint failed", metadata: ["error": "\(type(of: error))"])
             return OAuthFailure("server_error", "the provider failed", status: 500).response
         }
     }
 
-    private func grant(_ grantType: String, form: StrictForm, client: ProviderClient) async throws -> IssuedTokens {
+    private func grant(_ grantType: String, form: StrictForm, client: ProviderClient, dpopJKT: String?) async throws -> IssuedTokens {
         switch grantType {
         case GrantType.authorizationCode:
             let code = try form.required("code")
             let redirectURI = try form.required("redirect_uri")
             guard let verifier = form["code_verifier"] else { throw OAuthFailure.invalidRequest("code_verifier is required (PKCE)") }
-            return try await state.redeemCode(code, client: client, redirectURI: redirectURI, verifier: verifier)
+            return try await state.redeemCode(code, client: client, redirectURI: redirectURI, verifier: verifier, dpopJKT: dpopJKT)
         case GrantType.refreshToken:
-            return try await state.refresh(try form.required("refresh_token"), client: client, scopes: form.scopes)
+            return try await state.refresh(try form.required("refresh_token"), client: client, scopes: form.scopes, dpopJKT: dpopJKT)
         case GrantType.clientCredentials:
             guard client.isConfidential else { throw OAuthFailure.unauthorizedClient("client_credentials needs a confidential client") }
             let scopes = form.scopes ?? []

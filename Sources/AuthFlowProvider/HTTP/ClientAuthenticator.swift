@@ -6,9 +6,31 @@ import Foundation
 /// method it is registered for, and never by two methods at once.
 struct ClientAuthenticator: Sendable {
     let clients: [ProviderClient]
+    /// What a client assertion's `aud` may name: the issuer, the token
+    /// endpoint, the endpoint being called (RFC 7523 §3, RFC 9126 §2).
+    var audiences: Set<String> = []
+    var now = Date()
 
     /// The authenticated client, or `invalid_client` / `invalid_request`.
     func authenticate(_ request: ProviderRequest, form: StrictForm) throws(OAuthFailure) -> ProviderClient {
+        try authenticateWithAssertion(request, form: form).client
+    }
+
+    /// The authenticated client and, when it used a JWT, the assertion's
+    /// `jti` and expiry (for replay detection by the caller).
+    func authenticateWithAssertion(_ request: ProviderRequest, form: StrictForm) throws(OAuthFailure)
+        -> (client: ProviderClient, assertion: ClientAssertionCheck.Accepted?) {
+        if form["client_assertion"] != nil || form["client_assertion_type"] != nil {
+            guard request.header("Authorization") == nil, form["client_secret"] == nil else {
+                throw .invalidRequest("the client used more than one authentication method")
+            }
+            let accepted = try ClientAssertionCheck(clients: clients, audiences: audiences, now: now).check(form)
+            return (accepted.client, accepted)
+        }
+        return (try authenticateWithoutAssertion(request, form: form), nil)
+    }
+
+    private func authenticateWithoutAssertion(_ request: ProviderRequest, form: StrictForm) throws(OAuthFailure) -> ProviderClient {
         if let header = request.header("Authorization") {
             guard header.count > 6, header.prefix(6).lowercased() == "basic " else {
                 throw .invalidClient("only HTTP Basic client authentication is supported in the Authorization header", triedBasic: true)
@@ -31,6 +53,9 @@ struct ClientAuthenticator: Sendable {
             }
             try ClientAuthenticator.check(secret, against: client)
         } else if client.isConfidential {
+            if client.authentication == .privateKeyJWT || client.authentication == .clientSecretJWT {
+                throw .invalidClient("the client is registered for \(client.authentication.rawValue) and sent no client_assertion")
+            }
             throw .invalidClient("the client is confidential and did not authenticate")
         }
         return client
@@ -100,9 +125,15 @@ enum FormComponent {
 
 extension ProviderState {
     /// The strictly parsed form of `request` and the client it authenticates:
-    /// the start of every endpoint that takes client authentication.
-    nonisolated func authenticatedForm(_ request: ProviderRequest) throws(OAuthFailure) -> (form: StrictForm, client: ProviderClient) {
+    /// the start of every endpoint that takes client authentication. A
+    /// client assertion is accepted once: its `jti` is remembered until it expires.
+    func authenticatedForm(_ request: ProviderRequest) throws(OAuthFailure) -> (form: StrictForm, client: ProviderClient) {
         let form = try StrictForm(body: request)
-        return (form, try ClientAuthenticator(clients: configuration.clients).authenticate(request, form: form))
+        let now = Date()
+        let authenticator = ClientAuthenticator(clients: configuration.clients,
+                                                audiences: [issuer, issuer + EndpointPaths.token, issuer + request.path], now: now)
+        let (client, assertion) = try authenticator.authenticateWithAssertion(request, form: form)
+        if let assertion { try rememberAssertion(assertion, now: now) }
+        return (form, client)
     }
 }

@@ -19,7 +19,7 @@ extension ProviderState {
                                                       expiresAt: now.addingTimeInterval(lifetimes.accessToken))
         var response: [String: JSONValue] = [
             "access_token": .string(accessToken),
-            "token_type": .string("Bearer"),
+            "token_type": .string(grant.dpopJKT == nil ? "Bearer" : "DPoP"),
             "expires_in": .number(lifetimes.accessToken.rounded()),
             "scope": .string(scopes.joined(separator: " ")),
         ]

@@ -7,7 +7,7 @@ extension ProviderState {
     func lookup(_ token: String, includeRefresh: Bool, now: Date = Date()) -> TokenInfo? {
         if let record = accessTokens[token], !record.revoked, record.expiresAt > now, let grant = grants[record.grantID], !grant.revoked {
             return TokenInfo(clientID: grant.clientID, subject: grant.subject, scopes: record.scopes,
-                             issuedAt: record.issuedAt, expiresAt: record.expiresAt, kind: "access_token")
+                             issuedAt: record.issuedAt, expiresAt: record.expiresAt, kind: "access_token", dpopJKT: grant.dpopJKT)
         }
         if includeRefresh, let record = refreshTokens[token], !record.revoked, !record.rotated, record.expiresAt > now,
            let grant = grants[record.grantID], !grant.revoked {

@@ -16,6 +16,14 @@ actor ProviderState {
     var accessTokens: [String: AccessTokenRecord] = [:]
     var refreshTokens: [String: RefreshTokenRecord] = [:]
     var devices: [String: DeviceRecord] = [:]
+    /// Pushed authorization requests by `request_uri` (RFC 9126).
+    var pushedRequests: [String: PushedRequestRecord] = [:]
+    /// DPoP proof `jti`s already used, until they could no longer pass the `iat` check.
+    var usedProofIDs: [String: Date] = [:]
+    /// The DPoP nonce the provider asks for (RFC 9449 §8), when nonces are required.
+    let dpopNonce = RandomToken.make(bytes: 16)
+    /// Client assertions already used (`client_id jti` → expiry).
+    var usedAssertions: [String: Date] = [:]
     private var lastSweep = Date.distantPast
 
     init(configuration: ProviderConfiguration) throws {
@@ -60,5 +68,16 @@ actor ProviderState {
         devices = devices.filter { $0.value.expiresAt.addingTimeInterval(300) > now }
         accessTokens = accessTokens.filter { $0.value.expiresAt > now }
         refreshTokens = refreshTokens.filter { $0.value.expiresAt > now }
+        pushedRequests = pushedRequests.filter { $0.value.expiresAt > now }
+        usedProofIDs = usedProofIDs.filter { $0.value > now }
+        usedAssertions = usedAssertions.filter { $0.value.addingTimeInterval(ClientAssertionCheck.leeway) > now }
+    }
+
+    /// Accepts a client assertion once (RFC 7523 §3 item 7): a second use of
+    /// its `jti` before it expires is `invalid_client`.
+    func rememberAssertion(_ assertion: ClientAssertionCheck.Accepted, now: Date) throws(OAuthFailure) {
+        sweep(now: now)
+        guard usedAssertions[assertion.replayKey] == nil else { throw .invalidClient("the client assertion was already used (jti replay)") }
+        usedAssertions[assertion.replayKey] = assertion.expiresAt
     }
 }

@@ -9,6 +9,8 @@ struct GrantRecord: Sendable {
     let scopes: [String]
     let authTime: Date?
     var revoked = false
+    /// The DPoP key every token of this grant is bound to (`cnf.jkt`, RFC 9449 §6).
+    var dpopJKT: String? = nil
 }
 
 /// An issued authorization code, bound to its client, redirect URI and PKCE challenge.
@@ -20,6 +22,8 @@ struct CodeRecord: Sendable {
     let nonce: String?
     let expiresAt: Date
     var redeemed = false
+    /// `dpop_jkt` of the authorization request (RFC 9449 §10).
+    var dpopJKT: String? = nil
 }
 
 /// An issued access token.
@@ -66,4 +70,6 @@ struct TokenInfo: Sendable {
     let issuedAt: Date
     let expiresAt: Date
     let kind: String
+    /// The DPoP key the token is bound to.
+    var dpopJKT: String? = nil
 }

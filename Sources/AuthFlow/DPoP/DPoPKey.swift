@@ -1,0 +1,122 @@
+import Crypto
+import Foundation
+
+/// The key a DPoP-bound session proves possession of (RFC 9449): a P-256
+/// software key, ES256 proofs.
+///
+/// `Codable` as a private JWK, so that a session's stored record can keep it
+/// and a DPoP-bound refresh token still works after a restart. The encoded
+/// form is as secret as the refresh token beside it; ``description`` shows
+/// only the thumbprint.
+public struct DPoPKey: Sendable, Equatable, Codable, CustomStringConvertible {
+    let privateKey: P256.Signing.PrivateKey
+    /// The JWK SHA-256 thumbprint of the public key (RFC 7638), base64url:
+    /// the `dpop_jkt` and `cnf.jkt` value.
+    public let thumbprint: String
+    /// The base64url JOSE header of every proof (`typ`, `alg`, `jwk`): the
+    /// same for each, so encoded once.
+    let encodedHeader: String
+
+    /// A new random key.
+    public init() {
+        self.init(privateKey: P256.Signing.PrivateKey())
+    }
+
+    init(privateKey: P256.Signing.PrivateKey) {
+        self.privateKey = privateKey
+        let point = Array(privateKey.publicKey.x963Representation)
+        let x = Base64URL.encode(point[1...32]), y = Base64URL.encode(point[33...64])
+        // RFC 7638 §3.2: the required members in lexicographic order, no whitespace.
+        let canonical = #"{"crv":"P-256","kty":"EC","x":"\#(x)","y":"\#(y)"}"#
+        thumbprint = Base64URL.encode(Array(SHA256.hash(data: Array(canonical.utf8))))
+        let header = #"{"alg":"ES256","jwk":{"crv":"P-256","kty":"EC","x":"\#(x)","y":"\#(y)"},"typ":"dpop+jwt"}"#
+        encodedHeader = Base64URL.encode(Array(header.utf8))
+    }
+
+    /// The public key as a JWK (what a proof's header carries).
+    public var publicJWK: [String: JSONValue] {
+        let point = Array(privateKey.publicKey.x963Representation)
+        return ["kty": .string("EC"), "crv": .string("P-256"),
+                "x": .string(Base64URL.encode(point[1...32])), "y": .string(Base64URL.encode(point[33...64]))]
+    }
+
+    /// A DPoP proof (RFC 9449 §4.2) for one request: `htm`, `htu` (the URL
+    /// without query and fragment), `iat`, a fresh `jti`, and `ath` (the
+    /// SHA-256 of `accessToken`) for resource requests, `nonce` when the
+    /// server gave one.
+    public func proof(method: String, url: URL, accessToken: String? = nil, nonce: String? = nil, now: Date = Date()) throws -> String {
+        var claims = #"{"htm":"#
+        DPoPKey.appendJSONString(method, to: &claims)
+        claims += #","htu":"#
+        DPoPKey.appendJSONString(DPoPKey.target(of: url), to: &claims)
+        claims += #","iat":\#(Int(now.timeIntervalSince1970)),"jti":""#
+        var generator = SystemRandomNumberGenerator()
+        let random = (generator.next() as UInt64, generator.next() as UInt64)   // two reads, not sixteen
+        claims += withUnsafeBytes(of: random) { Base64URL.encode($0) }
+        claims += "\""
+        if let accessToken {
+            claims += #","ath":""# + Base64URL.encode(Array(SHA256.hash(data: Array(accessToken.utf8)))) + "\""
+        }
+        if let nonce {
+            claims += #","nonce":"#
+            DPoPKey.appendJSONString(nonce, to: &claims)
+        }
+        claims += "}"
+        let input = encodedHeader + "." + Base64URL.encode(Array(claims.utf8))
+        let signature = try privateKey.signature(for: Array(input.utf8))
+        return input + "." + Base64URL.encode(Array(signature.rawRepresentation))
+    }
+
+    /// `htu`: scheme, authority and path; no query, no fragment (RFC 9449 §4.2).
+    static func target(of url: URL) -> String {
+        // In an absolute URL the first "?" or "#" starts the query or fragment
+        // (neither may appear unescaped before them).
+        let text = url.absoluteString
+        guard let end = text.firstIndex(where: { $0 == "?" || $0 == "#" }) else { return text }
+        return String(text[..<end])
+    }
+
+    private static func appendJSONString(_ text: String, to output: inout String) {
+        output += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case _ where scalar.value < 0x20: output += String(format: "\\u%04x", scalar.value)
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        output += "\""
+    }
+
+    // MARK: Codable, as a private JWK
+
+    private enum CodingKeys: String, CodingKey { case kty, crv, x, y, d }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        guard try container.decode(String.self, forKey: .kty) == "EC", try container.decode(String.self, forKey: .crv) == "P-256",
+              let d = Base64URL.decode(try container.decode(String.self, forKey: .d)),
+              let key = try? P256.Signing.PrivateKey(rawRepresentation: d) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a P-256 private JWK"))
+        }
+        self.init(privateKey: key)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        let jwk = publicJWK
+        try container.encode("EC", forKey: .kty)
+        try container.encode("P-256", forKey: .crv)
+        try container.encode(jwk["x"]?.stringValue, forKey: .x)
+        try container.encode(jwk["y"]?.stringValue, forKey: .y)
+        try container.encode(Base64URL.encode(Array(privateKey.rawRepresentation)), forKey: .d)
+    }
+
+    /// The thumbprint only; never the private key.
+    public var description: String { "DPoP key \(thumbprint)" }
+
+    public static func == (lhs: DPoPKey, rhs: DPoPKey) -> Bool {
+        lhs.privateKey.rawRepresentation == rhs.privateKey.rawRepresentation
+    }
+}

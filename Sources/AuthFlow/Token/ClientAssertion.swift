@@ -1,0 +1,101 @@
+import Crypto
+import Foundation
+
+/// The `aud` of a client assertion (RFC 7523 §3 item 3): who the provider
+/// expects to find there.
+///
+/// The default is ``tokenEndpoint``, the value OpenID Connect Core §9 names
+/// and that Okta, Authlib and Keycloak accept. Providers that follow
+/// FAPI 2.0 or RFC 7523bis want the ``issuer`` identifier instead; some
+/// want a fixed value (``value(_:)``). When the client has no issuer (explicit
+/// endpoints), ``issuer`` falls back to the token endpoint URL.
+public struct ClientAssertionAudience: Sendable, Equatable, CustomStringConvertible {
+    enum Kind: Sendable, Equatable {
+        case tokenEndpoint, issuer
+        case fixed(String)
+    }
+
+    let kind: Kind
+
+    /// The token endpoint URL (the default).
+    public static let tokenEndpoint = ClientAssertionAudience(kind: .tokenEndpoint)
+    /// The issuer identifier from the provider's metadata.
+    public static let issuer = ClientAssertionAudience(kind: .issuer)
+    /// Exactly `audience`.
+    public static func value(_ audience: String) -> ClientAssertionAudience { ClientAssertionAudience(kind: .fixed(audience)) }
+
+    /// The audience string for a provider with this issuer and token endpoint.
+    func resolve(issuer: String?, tokenEndpoint: URL) -> String {
+        switch kind {
+        case .tokenEndpoint: tokenEndpoint.absoluteString
+        case .issuer: issuer ?? tokenEndpoint.absoluteString
+        case .fixed(let value): value
+        }
+    }
+
+    /// `token_endpoint`, `issuer` or the fixed value.
+    public var description: String {
+        switch kind {
+        case .tokenEndpoint: "token_endpoint"
+        case .issuer: "issuer"
+        case .fixed(let value): value
+        }
+    }
+}
+
+/// Builds the JWT a client authenticates with (RFC 7523 §2.2 and §3):
+/// `iss` = `sub` = the client id, `aud`, a fresh random `jti`, `iat` and an
+/// `exp` ``lifetime`` seconds later. Each request gets a new one.
+package enum ClientAssertion {
+    /// `client_assertion_type` for a JWT (RFC 7523 §2.2).
+    static let type = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
+    /// Seconds an assertion is valid: long enough for one request, short
+    /// enough that a captured one is soon useless.
+    static let lifetime: TimeInterval = 60
+
+    /// What signs an assertion: the client's private key or (HS256) its secret.
+    package enum Signer: Sendable {
+        case key(ClientAssertionKey)
+        case secret(String)
+    }
+
+    /// A signed assertion for `clientID` addressed to `audience`.
+    static func make(clientID: String, audience: String, signer: Signer, now: Date = Date()) throws -> String {
+        let issuedAt = Int(now.timeIntervalSince1970)
+        let claims: [String: JSONValue] = [
+            "iss": .string(clientID), "sub": .string(clientID), "aud": .string(audience),
+            "jti": .string(SecureRandom.token()),
+            "iat": .number(Double(issuedAt)), "exp": .number(Double(issuedAt + Int(lifetime))),
+        ]
+        return try compact(header: [:], claims: claims, signer: signer)
+    }
+
+    /// A compact JWS of `claims` signed by `signer`; `header` members
+    /// override the defaults (`typ: JWT`, the signer's `alg` and `kid`).
+    /// Package-visible so that the provider's tests can build bad assertions.
+    package static func compact(header extra: [String: JSONValue], claims: [String: JSONValue], signer: Signer) throws -> String {
+        var header: [String: JSONValue] = ["typ": .string("JWT")]
+        switch signer {
+        case .key(let key):
+            header["alg"] = .string(key.algorithm)
+            if let kid = key.keyID { header["kid"] = .string(kid) }
+        case .secret:
+            header["alg"] = .string("HS256")
+        }
+        header.merge(extra) { _, new in new }
+        let input = "\(try encode(header)).\(try encode(claims))"
+        let signature: [UInt8] = switch signer {
+        case .key(let key): try key.sign(Array(input.utf8))
+        case .secret(let secret):
+            Array(HMAC<SHA256>.authenticationCode(for: Array(input.utf8), using: SymmetricKey(data: Array(secret.utf8))))
+        }
+        return "\(input).\(Base64URL.encode(signature))"
+    }
+
+    /// Base64url of the JSON object, keys sorted (stable output).
+    private static func encode(_ object: [String: JSONValue]) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Base64URL.encode(Array(try encoder.encode(JSONValue.object(object))))
+    }
+}

@@ -1,0 +1,74 @@
+import AuthFlow
+import ArgumentParser
+import Foundation
+
+/// `authflow login` options for JWT client authentication (RFC 7523,
+/// OIDC Core §9: `--private-key`, `--key-id`, `--assertion-audience`) and
+/// pushed authorization requests (RFC 9126: `--par`).
+struct SenderOptions: ParsableArguments {
+    enum Audience: String, ExpressibleByArgument, CaseIterable {
+        case tokenEndpoint = "token_endpoint", issuer
+    }
+
+    @Option(help: ArgumentHelp("private_key_jwt: the client's private key file, PEM or a private JWK (implies --client-auth private_key_jwt).",
+                               valueName: "FILE"))
+    var privateKey: String?
+    @Option(help: "private_key_jwt: the kid to put in the assertion header (default: the JWK's kid).")
+    var keyID: String?
+    @Option(help: "The aud of client assertions: token_endpoint (the default) or issuer.")
+    var assertionAudience: Audience?
+    @Flag(help: "Bind the tokens to a new DPoP key (RFC 9449), kept in the profile.")
+    var dpop = false
+    @Flag(help: "Push the authorization request first (RFC 9126 PAR); automatic when the provider requires it.")
+    var par = false
+
+    func validate(method: String?, hasSecret: Bool, device: Bool) throws {
+        if par, device { throw ValidationError("--par applies to the browser flow, not to --device") }
+        if dpop, device { throw ValidationError("--dpop applies to the browser flow, not to --device") }
+        switch method {
+        case "private_key_jwt"?:
+            guard privateKey != nil else { throw ValidationError("--client-auth private_key_jwt needs --private-key FILE") }
+            if hasSecret { throw ValidationError("--client-auth private_key_jwt takes no client secret") }
+        case nil where privateKey != nil:
+            if hasSecret { throw ValidationError("--private-key (private_key_jwt) takes no client secret") }
+        case let other?:
+            if privateKey != nil || keyID != nil { throw ValidationError("--private-key and --key-id go with --client-auth private_key_jwt, not \(other)") }
+        case nil:
+            if keyID != nil { throw ValidationError("--key-id goes with --private-key") }
+        }
+        if assertionAudience != nil, privateKey == nil, method != "client_secret_jwt" {
+            throw ValidationError("--assertion-audience goes with --client-auth private_key_jwt or client_secret_jwt")
+        }
+    }
+
+    /// The absolute path of `--private-key`, as the profile keeps it.
+    var privateKeyPath: String? {
+        privateKey.map { URL(fileURLWithPath: $0, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).path }
+    }
+
+    /// JWT client authentication from a method name and what goes with it;
+    /// nil for the other methods. Also used for a stored profile.
+    static func jwtAuthentication(method: String, secret: String?, privateKeyPath: String?, keyID: String?,
+                                  audience: String?) throws -> ClientAuthentication? {
+        let aud: ClientAssertionAudience = audience == Audience.issuer.rawValue ? .issuer : .tokenEndpoint
+        switch method {
+        case "private_key_jwt":
+            guard let path = privateKeyPath else {
+                throw AuthFlowError(.configuration, "private_key_jwt needs a private key file", recovery: "pass --private-key FILE")
+            }
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw AuthFlowError(.configuration, "cannot read the private key file \(path)",
+                                    recovery: "check the path given with --private-key and its permissions")
+            }
+            return .privateKeyJWT(key: try ClientAssertionKey(contents: data, keyID: keyID), audience: aud)
+        case "client_secret_jwt":
+            guard let secret else {
+                throw AuthFlowError(.configuration, "client_secret_jwt needs the client secret",
+                                    recovery: "pass --client-secret-env VARIABLE (or --client-secret)")
+            }
+            return .clientSecretJWT(secret: secret, audience: aud)
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,192 @@
+import AuthFlow
+import AuthFlowProvider
+import Foundation
+import Testing
+
+/// DPoP-bound tokens from the embedded provider (RFC 9449), and each proof rule.
+@Suite("DPoP at the embedded provider")
+struct DPoPProviderTests {
+    static func with<T>(nonces: Bool = false, _ body: (EmbeddedProvider) async throws -> T) async throws -> T {
+        var configuration = Fixture.configuration()
+        configuration.requiresDPoPNonce = nonces
+        let provider = try await EmbeddedProvider.start(configuration)
+        do {
+            let value = try await body(provider)
+            await provider.stop()
+            return value
+        } catch {
+            await provider.stop()
+            throw error
+        }
+    }
+
+    static func dpopClient(_ provider: EmbeddedProvider, _ binding: DPoPBinding = DPoPBinding()) async throws -> OAuthClient {
+        var client = try await OAuthClient(issuer: provider.issuer, clientID: "authflow-demo")
+        client.dpop = binding
+        return client
+    }
+
+    static func userinfo(_ provider: EmbeddedProvider, scheme: String, token: String, proof: String?) async throws -> HTTPResponse {
+        var headers: [(name: String, value: String)] = [("Authorization", "\(scheme) \(token)")]
+        if let proof { headers.append(("DPoP", proof)) }
+        return try await Wire(provider: provider).get("/userinfo", headers: headers)
+    }
+
+    @Test("a DPoP sign-in gets DPoP-bound tokens (cnf.jkt); refresh needs the same key; userinfo needs the DPoP scheme and a proof")
+    func boundTokens() async throws {
+        try await Self.with { provider in
+            let binding = DPoPBinding()
+            let client = try await Self.dpopClient(provider, binding)
+            let credentials = try await client.exchange(authorize(client).1)
+            #expect(credentials.token.tokenType == "DPoP")
+            let introspection = try await Wire(provider: provider).introspect(credentials.accessToken)
+            #expect(introspection["cnf"] == .object(["jkt": .string(binding.key.thumbprint)]))
+            #expect(introspection["token_type"] == .string("DPoP"))
+
+            let userinfo = provider.issuer.appendingPathComponent("userinfo")
+            let good = try binding.proof(method: "GET", url: userinfo, accessToken: credentials.accessToken)
+            #expect(try await Self.userinfo(provider, scheme: "DPoP", token: credentials.accessToken, proof: good).status == 200)
+            let asBearer = try await Self.userinfo(provider, scheme: "Bearer", token: credentials.accessToken, proof: nil)
+            #expect(asBearer.status == 401 && asBearer.header("WWW-Authenticate")?.hasPrefix("DPoP") == true)
+            let noATH = try binding.proof(method: "GET", url: userinfo)
+            let missingATH = try await Self.userinfo(provider, scheme: "DPoP", token: credentials.accessToken, proof: noATH)
+            #expect(Wire.json(missingATH)["error_description"] == .string("the DPoP proof's ath does not match the access token"))
+            let thief = try DPoPKey().proof(method: "GET", url: userinfo, accessToken: credentials.accessToken)
+            let stolen = try await Self.userinfo(provider, scheme: "DPoP", token: credentials.accessToken, proof: thief)
+            #expect(stolen.status == 401 && Wire.json(stolen)["error_description"] == .string("the DPoP proof's key is not the token's"))
+
+            let other = try await Self.dpopClient(provider)
+            let wrongKey = await #expect(throws: AuthFlowError.self) { try await other.refresh(credentials) }
+            #expect(wrongKey?.oauth?.errorDescription == "the refresh token is bound to another DPoP key")
+            let plain = try await OAuthClient(issuer: provider.issuer, clientID: "authflow-demo")
+            let noProof = await #expect(throws: AuthFlowError.self) { try await plain.refresh(credentials) }
+            #expect(noProof?.oauth?.errorDescription == "the refresh token is DPoP-bound; a DPoP proof is required")
+            let refreshed = try await client.refresh(credentials)
+            #expect(refreshed.token.tokenType == "DPoP")
+        }
+    }
+
+    @Test("dpop_jkt binds the code to the key: another key or none is invalid_grant")
+    func codeBinding() async throws {
+        try await Self.with { provider in
+            let client = try await Self.dpopClient(provider)
+            let (_, grant) = try await authorize(client)
+            let other = try await Self.dpopClient(provider)
+            let error = await #expect(throws: AuthFlowError.self) { try await other.exchange(grant) }
+            #expect(error?.oauth?.error == "invalid_grant")
+            #expect(error?.oauth?.errorDescription == "the DPoP proof's key is not the dpop_jkt of the authorization request")
+        }
+    }
+
+    @Test("with server nonces the engine retries once and succeeds")
+    func nonces() async throws {
+        try await Self.with(nonces: true) { provider in
+            let client = try await Self.dpopClient(provider)
+            let credentials = try await client.exchange(authorize(client).1)
+            #expect(credentials.token.tokenType == "DPoP")
+            _ = try await client.refresh(credentials)
+            let response = try await Wire(provider: provider).post("/token", [("grant_type", "refresh_token"), ("client_id", "authflow-demo"),
+                                                                              ("refresh_token", "x")])
+            #expect(response.status == 400)   // no proof at all: the ordinary grant rules apply
+        }
+    }
+
+    @Test("a session sends resource requests with a fresh proof, answers the resource server's nonce, and refreshes once on invalid_token")
+    func sessionSend() async throws {
+        try await Self.with(nonces: true) { provider in
+            let client = try await Self.dpopClient(provider)
+            let credentials = try await client.exchange(authorize(client).1)
+            let session = AuthSession(client: client, credentials: credentials)
+            let userinfo = try #require(client.metadata.userinfoEndpoint)
+            let first = try await session.sendWithDPoP(HTTPRequest(method: "GET", url: userinfo))
+            #expect(first.status == 200)
+            #expect(Wire.json(first)["sub"] == .string("demo"))
+            let introspection = Wire(provider: provider)
+            _ = try await introspection.post("/revoke", [("token", credentials.accessToken), ("client_id", "authflow-demo")])
+            let afterRevocation = try await session.sendWithDPoP(HTTPRequest(method: "POST", url: userinfo))
+            #expect(afterRevocation.status == 200)   // refreshed once with a proof, then retried
+            #expect(try await session.freshCredentials().accessToken != credentials.accessToken)
+        }
+    }
+
+    @Test("a private_key_jwt client's nonce retry carries a fresh client assertion (its jti is single-use)")
+    func nonceRetryWithClientAssertion() async throws {
+        let key = try ClientAssertionKey.generate(algorithm: "ES256", keyID: "dpop-jwt")
+        var configuration = Fixture.configuration()
+        configuration.requiresDPoPNonce = true
+        configuration.clients.append(ProviderClient(id: "dpop-jwt", authentication: .privateKeyJWT, redirectURIs: ["http://127.0.0.1/callback"],
+                                                    jwks: .object(["keys": .array([.object(key.publicJWK)])])))
+        let provider = try await EmbeddedProvider.start(configuration)
+        do {
+            var client = try await OAuthClient(issuer: provider.issuer, clientID: "dpop-jwt", authentication: .privateKeyJWT(key: key))
+            client.dpop = DPoPBinding()
+            let credentials = try await client.exchange(authorize(client, redirect: "http://127.0.0.1/callback").1)
+            #expect(credentials.token.tokenType == "DPoP")
+            await provider.stop()
+        } catch {
+            await provider.stop()
+            throw error
+        }
+    }
+
+    /// Posts a refresh grant with `proof`; returns the error and description.
+    static func tokenRequest(_ provider: EmbeddedProvider, proof: String) async throws -> (String?, String?, HTTPResponse) {
+        let url = Wire(provider: provider).url("/token")
+        let response = try await URLSessionTransport().send(HTTPRequest(
+            method: "POST", url: url,
+            headers: [("Content-Type", "application/x-www-form-urlencoded"), ("DPoP", proof)],
+            body: Data(FormEncoding.encode([("grant_type", "refresh_token"), ("client_id", "authflow-demo"), ("refresh_token", "unknown")]).utf8)))
+        let json = Wire.json(response)
+        return (json["error"]?.stringValue, json["error_description"]?.stringValue, response)
+    }
+
+    @Test("each proof rule refuses its bad proof with invalid_dpop_proof")
+    func proofRules() async throws {
+        try await Self.with { provider in
+            let key = DPoPKey()
+            let token = Wire(provider: provider).url("/token")
+            func expectRefused(_ proof: String, _ message: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+                let (error, description, _) = try await Self.tokenRequest(provider, proof: proof)
+                #expect(error == "invalid_dpop_proof", sourceLocation: sourceLocation)
+                #expect(description == message, sourceLocation: sourceLocation)
+            }
+            try await expectRefused(try key.proof(method: "GET", url: token), "the DPoP proof's htm is not POST")
+            try await expectRefused(try key.proof(method: "POST", url: Wire(provider: provider).url("/userinfo")),
+                                    "the DPoP proof's htu is not \(provider.issuer.absoluteString)/token")
+            try await expectRefused(try key.proof(method: "POST", url: token, now: Date().addingTimeInterval(-300)),
+                                    "the DPoP proof's iat is missing or more than 60 s from now")
+            let once = try key.proof(method: "POST", url: token)
+            let first = try await Self.tokenRequest(provider, proof: once)
+            #expect(first.0 == "invalid_grant")   // the proof passed; the refresh token is unknown
+            try await expectRefused(once, "the DPoP proof was already used (jti replay)")
+
+            let signer = try ClientAssertionKey.generate(algorithm: "ES256")
+            let now = Date().timeIntervalSince1970.rounded(.down)
+            let claims: [String: JSONValue] = ["htm": .string("POST"), "htu": .string(token.absoluteString), "iat": .number(now),
+                                               "jti": .string(UUID().uuidString)]
+            let jwk = JSONValue.object(signer.publicJWK)
+            try await expectRefused(try ClientAssertion.compact(header: ["jwk": jwk], claims: claims, signer: .key(signer)),
+                                    "the DPoP proof's typ must be dpop+jwt")
+            try await expectRefused(try ClientAssertion.compact(header: ["typ": .string("dpop+jwt")], claims: claims, signer: .key(signer)),
+                                    "the DPoP proof's header must carry a public jwk")
+            var withPrivate = signer.publicJWK
+            withPrivate["d"] = .string("AAAA")
+            try await expectRefused(try ClientAssertion.compact(header: ["typ": .string("dpop+jwt"), "jwk": .object(withPrivate)],
+                                                                claims: claims, signer: .key(signer)),
+                                    "the DPoP proof's header must carry a public jwk")
+            let impostor = try ClientAssertionKey.generate(algorithm: "ES256")
+            try await expectRefused(try ClientAssertion.compact(header: ["typ": .string("dpop+jwt"), "jwk": jwk], claims: claims,
+                                                                signer: .key(impostor)),
+                                    "the DPoP proof's signature is invalid")
+            try await expectRefused(try ClientAssertion.compact(header: ["typ": .string("dpop+jwt"), "jwk": jwk], claims: claims,
+                                                                signer: .secret("hmac-key")),
+                                    "the DPoP proof's algorithm HS256 is not accepted")
+        }
+        try await Self.with(nonces: true) { provider in
+            let proof = try DPoPKey().proof(method: "POST", url: Wire(provider: provider).url("/token"))
+            let (error, _, response) = try await Self.tokenRequest(provider, proof: proof)
+            #expect(error == "use_dpop_nonce")
+            #expect(response.header("DPoP-Nonce")?.isEmpty == false)
+        }
+    }
+}

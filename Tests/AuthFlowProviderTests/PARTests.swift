@@ -1,0 +1,150 @@
+import AuthFlow
+import AuthFlowProvider
+import Foundation
+import Testing
+
+/// Pushed authorization requests (RFC 9126), the engine against the embedded provider.
+@Suite("Pushed authorization requests")
+struct PARTests {
+    static let redirect = "http://127.0.0.1/callback"
+    static let key = try! ClientAssertionKey.generate(algorithm: "ES256", keyID: "par")
+
+    static func with<T>(pushedLifetime: TimeInterval = 60, _ body: (EmbeddedProvider) async throws -> T) async throws -> T {
+        var configuration = Fixture.configuration()
+        configuration.lifetimes.pushedRequest = pushedLifetime
+        configuration.clients += [
+            ProviderClient(id: "par-required", redirectURIs: [redirect], requirePushedAuthorizationRequests: true),
+            ProviderClient(id: "par-jwt", authentication: .privateKeyJWT, redirectURIs: [redirect],
+                           jwks: .object(["keys": .array([.object(key.publicJWK)])]), requirePushedAuthorizationRequests: true),
+        ]
+        let provider = try await EmbeddedProvider.start(configuration)
+        do {
+            let value = try await body(provider)
+            await provider.stop()
+            return value
+        } catch {
+            await provider.stop()
+            throw error
+        }
+    }
+
+    static func query(_ url: URL) -> [String: String] { Wire.parameters(of: url) }
+
+    @Test("the browser URL carries only client_id and request_uri; the flow completes; expires_in is kept")
+    func pushedFlow() async throws {
+        try await Self.with { provider in
+            let client = try await OAuthClient(issuer: provider.issuer, clientID: "par-required")
+            let before = Date()
+            let request = try await client.pushedAuthorizationRequest(redirectURI: URL(string: Self.redirect)!, scopes: ["openid", "profile"])
+            let parameters = Self.query(request.url)
+            #expect(Set(parameters.keys) == ["client_id", "request_uri"])
+            #expect(parameters["client_id"] == "par-required")
+            #expect(parameters["request_uri"]?.hasPrefix("urn:ietf:params:oauth:request_uri:") == true)
+            let expiry = try #require(request.pushedRequestExpiresAt)
+            #expect(expiry.timeIntervalSince(before) > 55 && expiry.timeIntervalSince(before) < 65)
+            let location = try await HeadlessBrowser().redirectLocation(of: request.url)
+            let credentials = try await client.exchange(try request.validateCallback(location))
+            #expect(credentials.subject == "demo")
+            // One use only.
+            let again = try await HeadlessBrowser().get(request.url)
+            #expect(again.status == 400)
+            #expect(String(decoding: again.body, as: UTF8.self).contains("invalid_request_uri"))
+        }
+    }
+
+    @Test("signIn pushes when the metadata requires it, authenticating with private_key_jwt")
+    func automaticWhenRequired() async throws {
+        try await Self.with { provider in
+            var metadata = try await ProviderMetadata.discover(issuer: provider.issuer)
+            #expect(metadata.pushedAuthorizationRequestEndpoint == URL(string: provider.issuer.absoluteString + "/par"))
+            #expect(!metadata.requirePushedAuthorizationRequests)
+            metadata.document["require_pushed_authorization_requests"] = .bool(true)
+            let client = try OAuthClient(metadata: metadata, clientID: "par-jwt", authentication: .privateKeyJWT(key: Self.key))
+            #expect(client.pushesAuthorizationRequests)
+            let credentials = try await client.signIn(redirectURI: URL(string: Self.redirect)!, scopes: ["openid"], userAgent: BrowserAgent())
+            #expect(credentials.subject == "demo")
+        }
+    }
+
+    @Test("a client that must push is refused a plain request, with an error redirect")
+    func requiredPushRefusesPlainRequest() async throws {
+        try await Self.with { provider in
+            let client = try await OAuthClient(issuer: provider.issuer, clientID: "par-required")
+            let request = try client.authorizationRequest(redirectURI: URL(string: Self.redirect)!, scopes: ["openid"])
+            let location = try await HeadlessBrowser().redirectLocation(of: request.url)
+            let error = #expect(throws: AuthFlowError.self) { try request.validateCallback(location) }
+            #expect(error?.oauth?.error == "invalid_request")
+            #expect(error?.oauth?.errorDescription == "this client must push its authorization requests (PAR, RFC 9126)")
+        }
+    }
+
+    @Test("an expired or another client's request_uri is refused")
+    func expiredAndForeignRequestURI() async throws {
+        try await Self.with(pushedLifetime: 1) { provider in
+            let client = try await OAuthClient(issuer: provider.issuer, clientID: "par-required")
+            let request = try await client.pushedAuthorizationRequest(redirectURI: URL(string: Self.redirect)!, scopes: ["openid"])
+            let uri = try #require(Self.query(request.url)["request_uri"])
+            let foreign = Wire(provider: provider).url("/authorize", [("client_id", "authflow-demo"), ("request_uri", uri)])
+            #expect(try await HeadlessBrowser().get(foreign).status == 400)
+            let other = try await client.pushedAuthorizationRequest(redirectURI: URL(string: Self.redirect)!, scopes: ["openid"])
+            try await Task.sleep(nanoseconds: 1_300_000_000)
+            let expired = try await HeadlessBrowser().get(other.url)
+            #expect(expired.status == 400)
+            #expect(String(decoding: expired.body, as: UTF8.self).contains("invalid_request_uri"))
+        }
+    }
+
+    @Test("PAR endpoint rules: authentication, registered redirect URI, no nested request_uri, checked parameters, POST only")
+    func endpointRules() async throws {
+        try await Self.with { provider in
+            let wire = Wire(provider: provider)
+            let good: [(String, String)] = [("response_type", "code"), ("redirect_uri", Self.redirect), ("scope", "openid"),
+                                            ("code_challenge", PKCE().challenge), ("code_challenge_method", "S256")]
+            func refused(_ pairs: [(String, String)]) async throws -> (Int, String?, String?) {
+                let response = try await wire.post("/par", pairs)
+                let json = Wire.json(response)
+                return (response.status, json["error"]?.stringValue, json["error_description"]?.stringValue)
+            }
+            var result = try await refused(good + [("client_id", "par-jwt")])
+            #expect(result.0 == 400 && result.1 == "invalid_client")
+            result = try await refused(good.filter { $0.0 != "redirect_uri" } + [("client_id", "par-required"), ("redirect_uri", "http://evil.example/cb")])
+            #expect(result.1 == "invalid_request" && result.2 == "redirect_uri is not registered for this client")
+            result = try await refused(good + [("client_id", "par-required"), ("request_uri", "urn:x")])
+            #expect(result.1 == "invalid_request" && result.2 == "request_uri cannot be pushed (RFC 9126 §2.1)")
+            result = try await refused(good.filter { $0.0 != "code_challenge" } + [("client_id", "par-required")])
+            #expect(result.1 == "invalid_request" && result.2 == "code_challenge is required (PKCE, RFC 7636)")
+            let created = try await wire.post("/par", good + [("client_id", "par-required")])
+            #expect(created.status == 201)
+            #expect(created.header("Cache-Control") == "no-store")
+            #expect(try await wire.get("/par").status == 405)
+        }
+    }
+
+    @Test("the engine: a refusal is oauth_error with the server's answer; no endpoint is a configuration error")
+    func engineErrors() async throws {
+        try await Self.with { provider in
+            let client = try await OAuthClient(issuer: provider.issuer, clientID: "par-jwt")   // no key: authenticates as none
+            let error = await #expect(throws: AuthFlowError.self) {
+                _ = try await client.pushedAuthorizationRequest(redirectURI: URL(string: Self.redirect)!, scopes: ["openid"])
+            }
+            #expect(error?.category == .oauthError)
+            #expect(error?.oauth?.error == "invalid_client")
+            #expect(error?.oauth?.errorDescription == "the client is registered for private_key_jwt and sent no client_assertion")
+
+            var metadata = client.metadata
+            metadata.pushedAuthorizationRequestEndpoint = nil
+            let bare = try OAuthClient(metadata: metadata, clientID: "par-required")
+            let missing = await #expect(throws: AuthFlowError.self) {
+                _ = try await bare.pushedAuthorizationRequest(redirectURI: URL(string: Self.redirect)!, scopes: ["openid"])
+            }
+            #expect(missing?.category == .configuration)
+        }
+    }
+
+    private struct BrowserAgent: AuthorizationUserAgent {
+        func authorize(_ request: AuthorizationRequest) async throws -> URL {
+            #expect(Set(Wire.parameters(of: request.url).keys) == ["client_id", "request_uri"])
+            return try await HeadlessBrowser().redirectLocation(of: request.url)
+        }
+    }
+}
