@@ -48,6 +48,28 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["creds"])
     }
 
+    /// A writer killed between creating and renaming its temporary file
+    /// leaves it behind; the next write removes it, and only it.
+    @Test func temporaryFilesOfDeadWritersAreRemoved() throws {
+        let root = scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let finished = Process()
+        finished.executableURL = URL(fileURLWithPath: "/bin/true")
+        try finished.run()
+        finished.waitUntilExit()
+        let dead = ".creds.\(finished.processIdentifier).1111.tmp"
+        let alive = ".creds.\(getppid()).2222.tmp"          // the test runner's parent still runs
+        let noPID = ".creds.9687727D-E465-4F11-B94F-24853E946D0C.tmp"   // the earlier naming, no process id
+        let otherTarget = ".other.\(finished.processIdentifier).4444.tmp"
+        for name in [dead, alive, noPID, otherTarget] {
+            try Data("partial".utf8).write(to: root.appendingPathComponent(name))
+        }
+        try AtomicFile.write(Data("new".utf8), to: root.appendingPathComponent("creds"))
+        let left = Set(try FileManager.default.contentsOfDirectory(atPath: root.path))
+        #expect(left == ["creds", alive, noPID, otherTarget])
+    }
+
     @Test func targetIsADirectoryFailsWithStorageAndLeavesNoTemporaryFile() throws {
         let root = scratchDirectory()
         defer { try? FileManager.default.removeItem(at: root) }

@@ -9,6 +9,7 @@ on a token inside the refresh leeway) and logout's revocation.
 Needs AUTHFLOW_BIN (skipped otherwise); needs no other server.
 """
 
+import time
 import json
 import os
 import subprocess
@@ -85,11 +86,16 @@ def test_guide_command(name, tmp_path):
 
 @pytest.mark.parametrize("name", ["auth0", "entra-single-tenant", "github-app", "zoom"])
 def test_refresh_when_the_access_token_runs_out(name, tmp_path):
-    """A short-lived access token is refreshed by `authflow token` (rotation where the provider rotates)."""
-    profile = dict(PROFILES[name], expires_in=30)
+    """A short-lived access token is refreshed by `authflow token` (rotation where the provider rotates).
+
+    The session refreshes within its leeway, which is at most half the
+    token's lifetime: a 2-second token is refreshed once 1.5 s have passed.
+    """
+    profile = dict(PROFILES[name], expires_in=2)
     with ProviderFixture(profile) as fixture:
         cli = Runner(tmp_path, profile)
         assert cli.run(*login_args(fixture, profile["command"])).returncode == 0
+        time.sleep(1.5)
         first = cli.run("token")
         assert first.returncode == 0, first.stderr
         grants = [e.get("grant") for e in fixture.events if e["kind"] == "token"]
