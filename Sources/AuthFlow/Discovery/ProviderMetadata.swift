@@ -97,7 +97,7 @@ public struct ProviderMetadata: Sendable, Equatable, Codable {
     }
 
     /// Every endpoint present, with its metadata name.
-    public var endpointList: [(name: String, url: URL)] {
+    package var endpointList: [(name: String, url: URL)] {
         let all: [(String, URL?)] = [
             ("authorization_endpoint", authorizationEndpoint), ("token_endpoint", tokenEndpoint),
             ("userinfo_endpoint", userinfoEndpoint), ("jwks_uri", jwksURI),

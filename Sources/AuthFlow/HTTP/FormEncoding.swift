@@ -5,7 +5,7 @@ import Foundation
 /// survive any server's decoder. Used for request bodies and for the query
 /// of the authorization URL (never Foundation's `URLComponents`, which leaves
 /// `+` alone).
-public enum FormEncoding {
+package enum FormEncoding {
     static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A JWS in compact serialization (RFC 7515 §7.1), parsed but not verified.
-public struct CompactJWS: Sendable, Equatable {
+package struct CompactJWS: Sendable, Equatable {
     /// The protected header.
     public let header: [String: JSONValue]
     /// The payload, parsed as a JSON object (JWT claims).

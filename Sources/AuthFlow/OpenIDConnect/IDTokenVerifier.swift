@@ -4,7 +4,7 @@ import Foundation
 /// with the client secret), then every claim rule of OIDC Core §3.1.3.7.
 public struct IDTokenVerifier: Sendable {
     /// The signature check.
-    public let signature: JWSSignatureVerifier
+    package let signature: JWSSignatureVerifier
 
     /// Keys of the issuer, when it has a `jwks_uri`.
     public var keys: KeySetCache? { signature.keys }

@@ -5,7 +5,7 @@ import Foundation
 /// signature with a key from the issuer's JWK Set — refetched once when the
 /// token names a key the cached set lacks — or, for HS256/384/512, with the
 /// client secret.
-public struct JWSSignatureVerifier: Sendable {
+package struct JWSSignatureVerifier: Sendable {
     /// Keys of the issuer, when it has a `jwks_uri`.
     public var keys: KeySetCache? { policy.keys }
     /// Algorithms accepted, before intersecting with ``providerAlgorithms``.

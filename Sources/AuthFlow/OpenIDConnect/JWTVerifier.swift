@@ -16,7 +16,7 @@ public struct JWTVerifier: Sendable {
     /// Allowed clock skew, in seconds.
     public let leeway: TimeInterval
     /// The signature check.
-    public let signature: JWSSignatureVerifier
+    package let signature: JWSSignatureVerifier
 
     /// Creates a verifier with a known key set.
     public init(issuer: String, audience: String, keys: KeySetCache,

@@ -16,7 +16,7 @@ import Darwin
 /// (`.NAME.<pid>.<uuid>.tmp`). A writer that was killed before its rename
 /// leaves its temporary file behind; the next write to the same target
 /// removes every such file whose process no longer exists.
-public enum AtomicFile {
+package enum AtomicFile {
     /// Writes `data` to `url` atomically with mode 0600, creating the
     /// directory with mode 0700 when missing.
     public static func write(_ data: Data, to url: URL) throws {

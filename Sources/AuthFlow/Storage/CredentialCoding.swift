@@ -7,7 +7,7 @@ import Foundation
 /// Version 2 stores a ``SessionRecord`` (credentials, provider metadata,
 /// client authentication method). Version 1 items (credentials only) are
 /// still read; restoring one discovers the metadata once.
-public enum CredentialCoding {
+package enum CredentialCoding {
     /// The format version written.
     public static let version = 2
 

@@ -20,7 +20,7 @@ public struct FileCredentialStore: CredentialStore {
     /// The record's file.
     public let url: URL
     /// The cross-process lock.
-    public let lock: FileLock
+    package let lock: FileLock
 
     /// A store in `url`, whose lock is waited for at most `lockTimeout`
     /// seconds; `name` (default: the path) is how lock errors name it.
@@ -79,7 +79,7 @@ private func readDescriptor(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ co
 }
 
 /// Reading and writing versioned JSON files strictly.
-public enum VersionedFile {
+package enum VersionedFile {
     /// Encodes `value` as sorted, pretty JSON with ISO 8601 dates.
     public static func encode(_ value: some Encodable) throws -> Data {
         let encoder = JSONEncoder()

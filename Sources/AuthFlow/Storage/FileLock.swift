@@ -14,7 +14,7 @@ import Darwin
 /// Waiting is bounded by ``timeout`` and honours task cancellation: a lock
 /// held by a hung process is a ``AuthFlowError/Category/timeout`` error that
 /// names ``name``, never an endless wait.
-public struct FileLock: Sendable {
+package struct FileLock: Sendable {
     /// The lock file.
     public let url: URL
     /// How long ``withLock(_:)`` waits for another holder, in seconds.

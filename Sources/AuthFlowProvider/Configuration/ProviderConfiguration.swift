@@ -103,7 +103,7 @@ public struct ProviderConfigurationError: Error, Sendable, CustomStringConvertib
 }
 
 /// The values of ``ProviderConfiguration/demo``.
-public enum DemoValues {
+package enum DemoValues {
     /// The public client of the demo.
     public static let publicClient = ProviderClient(
         id: "authflow-demo", redirectURIs: ["http://127.0.0.1/callback", "http://[::1]/callback"],
