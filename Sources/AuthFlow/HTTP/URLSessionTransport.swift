@@ -236,7 +236,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
                     completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
         #if canImport(FoundationNetworking)
-        if let response = challenge.failureResponse as? HTTPURLResponse {
+        // Kept only while the exchange is in flight; finishing it removes the entry.
+        if let response = challenge.failureResponse as? HTTPURLResponse, exchanges.withLock({ $0[task.taskIdentifier] != nil }) {
             challenged.withLock { $0[task.taskIdentifier] = response }
         }
         completionHandler(.cancelAuthenticationChallenge, nil)
