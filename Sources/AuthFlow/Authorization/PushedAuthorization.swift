@@ -67,7 +67,7 @@ extension OAuthClient {
         // added by the client authentication (or known from it).
         let parameters = pairs(request.url).dropFirst(pairs(metadata.authorizationEndpoint).count).filter { $0.0 != "client_id" }
         let pushEndpoint = TokenEndpoint(url: endpoint, clientID: clientID, authentication: authentication,
-                                         transport: transport, timeout: timeout, logger: logger)
+                                         transport: transport, timeout: timeout, logger: logger, purpose: .pushedAuthorization)
         let sent = Date()
         let answer = try await pushEndpoint.post(Array(parameters), what: "pushed authorization request")
         let response = try PushedAuthorizationResponse(json: answer.body)

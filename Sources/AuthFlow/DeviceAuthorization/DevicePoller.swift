@@ -5,7 +5,8 @@ import Logging
 ///
 /// - It waits `interval` before every request, the first one included.
 /// - `authorization_pending`: poll again after `interval`.
-/// - `slow_down`: `interval` grows by 5 seconds, for this and every later poll.
+/// - `slow_down`, or HTTP 429 (`temporarily_unavailable`): `interval` grows
+///   by 5 seconds, for this and every later poll.
 /// - a request that times out: `interval` doubles (§3.5 asks clients to
 ///   reduce their polling frequency on connection timeouts).
 /// - `expired_token`, or a next poll that would fall after the deadline set
@@ -53,7 +54,8 @@ struct DevicePoller: Sendable {
                 switch (error.category, error.oauth?.error) {
                 case (.oauthError, "authorization_pending"):
                     outcome = .pending
-                case (.oauthError, "slow_down"):
+                case (.oauthError, "slow_down"), (.oauthError, "temporarily_unavailable"):
+                    // A rate-limited poll (HTTP 429) backs off like slow_down.
                     outcome = .slowDown
                 case (.oauthError, "expired_token"):
                     throw AuthFlowError(.timeout, "the device code expired before the sign-in was approved", oauth: error.oauth)

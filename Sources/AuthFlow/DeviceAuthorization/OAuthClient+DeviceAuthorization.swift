@@ -27,7 +27,8 @@ extension OAuthClient {
         var form: [(String, String)] = []
         if !scopes.isEmpty { form.append(("scope", scopes.joined(separator: " "))) }
         let deviceEndpoint = TokenEndpoint(url: url, clientID: clientID, authentication: authentication,
-                                           transport: transport, timeout: timeout, logger: logger)
+                                           transport: transport, timeout: timeout, logger: logger,
+                                           purpose: .deviceAuthorization)
         let answer = try await deviceEndpoint.post(form, what: "device authorization request")
         let received = clock.now
         let response = try DeviceAuthorizationResponse(json: answer.body)

@@ -11,16 +11,26 @@ public struct HTTPRequest: Sendable {
     public var headers: [(name: String, value: String)]
     /// The body, if any. May hold secrets: never log it.
     public var body: Data?
-    /// The longest this request may take, in seconds.
+    /// The longest this request may take, in seconds, from start to the
+    /// last byte of the response.
     public var timeout: TimeInterval
+    /// What the request asks for; it decides the response's size limit
+    /// (``ResponseLimits``) and names the endpoint in errors.
+    public var purpose: Purpose
+    /// The largest response body accepted, in bytes, overriding the
+    /// transport's limit for ``purpose``; nil to use that limit.
+    public var maxResponseBytes: Int?
 
     /// Creates a request.
-    public init(method: String, url: URL, headers: [(name: String, value: String)] = [], body: Data? = nil, timeout: TimeInterval = 30) {
+    public init(method: String, url: URL, headers: [(name: String, value: String)] = [], body: Data? = nil, timeout: TimeInterval = 30,
+                purpose: Purpose = .resource, maxResponseBytes: Int? = nil) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
         self.timeout = timeout
+        self.purpose = purpose
+        self.maxResponseBytes = maxResponseBytes
     }
 
     /// The value of the first header with `name` (case-insensitive).
@@ -61,9 +71,13 @@ public struct HTTPResponse: Sendable {
 /// The network seam. AuthFlow sends every request through one of these.
 ///
 /// Implementations must not follow redirects (a token request must never be
-/// re-sent elsewhere), must honour ``HTTPRequest/timeout``, and must throw
-/// ``AuthFlowError`` with category ``AuthFlowError/Category/network`` or
-/// ``AuthFlowError/Category/timeout`` when no response arrives.
+/// re-sent elsewhere), must honour ``HTTPRequest/timeout`` for the whole
+/// exchange (a server that stalls or drips its body included), must bound
+/// the body they read (``ResponseLimits``, ``HTTPRequest/maxResponseBytes``)
+/// while it arrives, throwing ``AuthFlowError/Category/invalidResponse`` when
+/// it is larger, and must throw ``AuthFlowError`` with category
+/// ``AuthFlowError/Category/network`` or ``AuthFlowError/Category/timeout``
+/// when no complete response arrives.
 public protocol HTTPTransport: Sendable {
     /// Sends one request and returns the response, whatever its status.
     func send(_ request: HTTPRequest) async throws -> HTTPResponse

@@ -40,7 +40,7 @@ extension OAuthClient {
         }
         let request = HTTPRequest(method: "GET", url: endpoint, headers: [
             ("Authorization", "Bearer \(accessToken)"), ("Accept", "application/json, application/jwt"),
-        ], timeout: timeout)
+        ], timeout: timeout, purpose: .userInfo)
         logger.debug("requesting userinfo", metadata: ["url": "\(endpoint.absoluteString)"])
         let response = try await transport.send(request)
         logger.debug("userinfo answered", metadata: ["status": "\(response.status)"])
@@ -94,7 +94,8 @@ struct BearerChallenge {
             guard let name = Range(match.range(at: 1), in: header), let value = Range(match.range(at: 2), in: header) else { continue }
             values[header[name].lowercased()] = String(header[value])
         }
-        guard let error = values["error"] else { return nil }
+        // An empty `error` names no error code (RFC 6750 §3.1): not a challenge to report.
+        guard let error = values["error"], !error.isEmpty else { return nil }
         self.error = error
         description = values["error_description"]
     }

@@ -15,7 +15,7 @@ extension OAuthClient {
             throw AuthFlowError.configuration("the provider has no revocation endpoint")
         }
         let revocation = TokenEndpoint(url: endpoint, clientID: clientID, authentication: authentication,
-                                       transport: transport, timeout: timeout, logger: logger)
+                                       transport: transport, timeout: timeout, logger: logger, purpose: .revocation)
         _ = try await revocation.post([("token", token), ("token_type_hint", hint.rawValue)], what: "revocation (\(hint.rawValue))")
     }
 

@@ -11,6 +11,8 @@ struct TokenEndpoint: Sendable {
     let logger: Logger
     /// DPoP proofs on each request (RFC 9449 §5), when the client is DPoP-bound.
     var dpop: DPoPBinding? = nil
+    /// What the endpoint answers, for the response's size limit.
+    var purpose: HTTPRequest.Purpose = .token
 
     /// Posts `grant` (without client authentication, which is added here).
     func request(_ grant: [(String, String)], requestedScopes: [String], allowDPoP: Bool = false) async throws -> TokenResponse {
@@ -42,7 +44,8 @@ struct TokenEndpoint: Sendable {
             var body = form
             var headers: [(name: String, value: String)] = [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")]
             assertions += try authentication.apply(clientID: clientID, endpoint: url, to: &body, headers: &headers)
-            return HTTPRequest(method: "POST", url: url, headers: headers, body: Data(FormEncoding.encode(body).utf8), timeout: timeout)
+            return HTTPRequest(method: "POST", url: url, headers: headers, body: Data(FormEncoding.encode(body).utf8), timeout: timeout,
+                               purpose: purpose)
         }
         logger.debug("sending \(what)", metadata: ["url": "\(url.absoluteString)", "client_auth": "\(authentication.methodName)"])
         let response = if let dpop { try await dpop.send(building: build, transport: transport) } else { try await transport.send(try build()) }
@@ -59,10 +62,12 @@ struct TokenEndpoint: Sendable {
     /// Maps a non-2xx response to the error it stands for.
     ///
     /// A JSON body with `error` is ``AuthFlowError/Category/oauthError``. A 5xx
-    /// without one is also `oauth_error`, with the code `server_error`, so that
-    /// callers treat it as "the server failed" (retryable) rather than as a
-    /// protocol violation. Anything else, including redirects (never
-    /// followed), is ``AuthFlowError/Category/invalidResponse``.
+    /// without one is also `oauth_error`, with the code `server_error`, and a
+    /// 429 (Too Many Requests) one with `temporarily_unavailable` (its
+    /// `Retry-After` in the description), so that callers treat them as "the
+    /// server failed, try later" rather than as a protocol violation. Anything
+    /// else, including redirects (never followed), is
+    /// ``AuthFlowError/Category/invalidResponse``.
     static func requireSuccess(_ response: HTTPResponse, what: String, secrets: [String] = []) throws -> HTTPResponse {
         if (200..<300).contains(response.status) { return response }
         if let oauth = oauthError(in: response.body)?.redacting(secrets) {
@@ -73,6 +78,11 @@ struct TokenEndpoint: Sendable {
             // RFC 6749 §5.2: 401 with a Basic challenge is how a server says invalid_client.
             throw AuthFlowError(.oauthError, "invalid_client", oauth: OAuthErrorResponse(
                 error: "invalid_client", errorDescription: "\(what) was refused: the client credentials are wrong (HTTP 401)"))
+        }
+        if response.status == 429 {
+            let retryAfter = response.header("Retry-After").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map { "; retry after \($0) s" } ?? ""
+            throw AuthFlowError(.oauthError, "temporarily_unavailable", oauth: OAuthErrorResponse(
+                error: "temporarily_unavailable", errorDescription: "\(what) was rate-limited (HTTP 429\(retryAfter))"))
         }
         if (500..<600).contains(response.status) {
             throw AuthFlowError(.oauthError, "server_error", oauth: OAuthErrorResponse(

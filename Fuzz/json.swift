@@ -1,0 +1,25 @@
+@testable import AuthFlow
+import Foundation
+
+/// The strict JSON parser (`JSONParser`): any bytes end in a value or a
+/// typed failure. A value it reads is re-encoded by Foundation and read again
+/// to the same value (Foundation is the oracle for what was read).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzJSON(_ data: UnsafeRawPointer?, _ size: Int) -> CInt {
+    let bytes = fuzzBytes(data, size)
+    guard let value = try? JSONParser.parse(bytes) else {
+        _ = JSONValue.object(from: bytes)
+        return 0
+    }
+    // JSONValue is Codable: encode it and parse the encoding again.
+    if let encoded = try? JSONEncoder().encode(value) {
+        let again = try? JSONParser.parse(Array(encoded))
+        fuzzCheck(again == value, "a value did not survive re-encoding")
+    }
+    if case .object(let object) = value {
+        fuzzCheck(JSONValue.object(from: bytes) == object, "object(from:) read another object than parse")
+    } else {
+        fuzzCheck(JSONValue.object(from: bytes) == nil, "object(from:) read a non-object")
+    }
+    return 0
+}
