@@ -83,7 +83,7 @@ struct DemoRun {
             return "\(header?.algorithm ?? "?") signature (kid \(header?.keyID ?? "-")); iss aud exp iat nonce at_hash verified"
         }
         let info = try await printer.step("userinfo") {
-            try await client.userInfo(accessToken: credentials.accessToken, expectedSubject: credentials.subject)
+            try await client.userInfo(accessToken: credentials.accessToken, tokenType: credentials.token.tokenType, expectedSubject: credentials.subject)
         } detail: { "sub \($0.subject) matches the ID token; \($0.all.count) claims" }
         let refreshed = try await printer.step("refresh") {
             try await client.refresh(credentials)

@@ -144,7 +144,7 @@ struct Login: AsyncParsableCommand {
     private func fetchUserInfo(client: OAuthClient, credentials: Credentials) async throws -> UserInfo? {
         guard client.metadata.userinfoEndpoint != nil, let subject = credentials.subject else { return nil }
         do {
-            return try await client.userInfo(accessToken: credentials.accessToken, expectedSubject: subject)
+            return try await client.userInfo(accessToken: credentials.accessToken, tokenType: credentials.token.tokenType, expectedSubject: subject)
         } catch let error as AuthFlowError where Output.exitCode(for: error.category) == 4 {
             throw error
         } catch {

@@ -17,9 +17,9 @@ struct UserInfoCommand: AsyncParsableCommand {
         do {
             let profile = try Profile.load(profileOption.profile)
             let session = try profile.session(timeout: timeout, logger: verboseOption.makeLogger())
-            let accessToken = try await session.freshAccessToken()
-            let client = session.client
-            let info = try await client.userInfo(accessToken: accessToken, expectedSubject: profile.credentials?.subject)
+            let credentials = try await session.freshCredentials()
+            let info = try await session.client.userInfo(accessToken: credentials.accessToken, tokenType: credentials.token.tokenType,
+                                                         expectedSubject: profile.credentials?.subject)
             if json {
                 Output.json(info.all)
             } else {

@@ -55,6 +55,15 @@ struct DPoPProviderTests {
             let stolen = try await Self.userinfo(provider, scheme: "DPoP", token: credentials.accessToken, proof: thief)
             #expect(stolen.status == 401 && Wire.json(stolen)["error_description"] == .string("the DPoP proof's key is not the token's"))
 
+            let info = try await client.userInfo(accessToken: credentials.accessToken, tokenType: credentials.token.tokenType,
+                                                 expectedSubject: credentials.subject)
+            #expect(info.subject == credentials.subject, "the engine's userinfo call sends the DPoP scheme with a proof")
+            let keyless = try await OAuthClient(issuer: provider.issuer, clientID: "authflow-demo")
+            let noKey = await #expect(throws: AuthFlowError.self) {
+                try await keyless.userInfo(accessToken: credentials.accessToken, tokenType: "DPoP", expectedSubject: nil)
+            }
+            #expect(noKey?.category == .configuration && noKey?.message == "the access token is DPoP-bound and this client has no DPoP key")
+
             let other = try await Self.dpopClient(provider)
             let wrongKey = await #expect(throws: AuthFlowError.self) { try await other.refresh(credentials) }
             #expect(wrongKey?.oauth?.errorDescription == "the refresh token is bound to another DPoP key")

@@ -27,22 +27,32 @@ public struct UserInfo: Sendable, Equatable, Codable {
 
 extension OAuthClient {
     /// Calls the userinfo endpoint with the access token (`Authorization:
-    /// Bearer`, never the query). JSON and signed-JWT (`application/jwt`)
+    /// Bearer`, never the query; a `DPoP` token goes as `Authorization: DPoP`
+    /// with a fresh proof from the client's key, RFC 9449 §7). JSON and signed-JWT (`application/jwt`)
     /// answers are accepted; a signed one is verified like an ID token's
     /// signature, and its `iss`/`aud`, when present, must be this issuer and
     /// client. When `expectedSubject` is given, a different `sub` is
     /// ``AuthFlowError/Category/userinfoSubjectMismatch`` and nothing is returned.
-    public func userInfo(accessToken: String, expectedSubject: String?) async throws -> UserInfo {
+    public func userInfo(accessToken: String, tokenType: String = "Bearer", expectedSubject: String?) async throws -> UserInfo {
         guard let endpoint = metadata.userinfoEndpoint else {
             throw AuthFlowError(.configuration, "the provider has no userinfo endpoint",
                                 recovery: "If the provider has an OpenID Connect userinfo endpoint, name it: authflow login --userinfo-endpoint URL "
                                     + "(ProviderMetadata.userinfoEndpoint in code). OAuth-only providers (GitHub, Zoom) have none; call their user API instead.")
         }
+        let bound = tokenType.caseInsensitiveCompare("DPoP") == .orderedSame
+        if bound, dpop == nil {
+            throw AuthFlowError(.configuration, "the access token is DPoP-bound and this client has no DPoP key",
+                                recovery: "Use the client the token was issued to (OAuthClient.dpop set to its key), or AuthSession.restore, which keeps the key.")
+        }
         let request = HTTPRequest(method: "GET", url: endpoint, headers: [
-            ("Authorization", "Bearer \(accessToken)"), ("Accept", "application/json, application/jwt"),
+            ("Authorization", "\(bound ? "DPoP" : "Bearer") \(accessToken)"), ("Accept", "application/json, application/jwt"),
         ], timeout: timeout, purpose: .userInfo)
         logger.debug("requesting userinfo", metadata: ["url": "\(endpoint.absoluteString)"])
-        let response = try await transport.send(request)
+        let response = if bound, let dpop {
+            try await dpop.send(request, accessToken: accessToken, transport: transport)
+        } else {
+            try await transport.send(request)
+        }
         logger.debug("userinfo answered", metadata: ["status": "\(response.status)"])
         if response.status == 401 || response.status == 403, let challenge = BearerChallenge(response.header("WWW-Authenticate")) {
             let oauth = OAuthErrorResponse(error: challenge.error, errorDescription: challenge.description).redacting([accessToken])
