@@ -5,7 +5,7 @@ import Security
 
 /// Session storage in the Keychain: one generic-password item per issuer,
 /// client and profile (``CredentialKey/account``), holding the same versioned
-/// JSON as the file store (``CredentialCoding``). Available on every Apple
+/// JSON as the file store (`CredentialCoding`). Available on every Apple
 /// platform, tvOS and watchOS included.
 ///
 /// Failures are typed by cause (``KeychainStatus``): a Keychain that is

@@ -3,7 +3,7 @@ import Foundation
 /// Authorization server metadata: OpenID Connect Discovery 1.0 §3 and RFC 8414 §2.
 ///
 /// Build one by hand for providers without discovery (only the two endpoints
-/// are needed), or get one from ``ProviderMetadata/discover(issuer:transport:timeout:logger:)``.
+/// are needed), or get one from ``ProviderMetadata/discover(issuer:tenants:transport:timeout:logger:)``.
 public struct ProviderMetadata: Sendable, Equatable, Codable {
     /// The issuer identifier, compared exactly (no normalisation).
     public var issuer: String?

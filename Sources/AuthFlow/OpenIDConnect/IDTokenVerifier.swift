@@ -21,8 +21,8 @@ public struct IDTokenVerifier: Sendable {
     ///
     /// Tokens are read by a scan that types only the claims ``IDTokenClaims``
     /// has properties for and checks the rest without building it; whatever
-    /// the scan does not read exactly as ``CompactJWS`` would goes through
-    /// ``CompactJWS`` instead, so both paths accept and refuse the same tokens.
+    /// the scan does not read exactly as `CompactJWS` would goes through
+    /// `CompactJWS` instead, so both paths accept and refuse the same tokens.
     public func verify(_ token: String, rules: IDTokenRules, accessToken: String?, now: Date = Date()) async throws -> IDTokenClaims {
         let claims: IDTokenClaims, algorithm: String
         if let verified = try Self.verifyWithoutFetching(token, signature) {

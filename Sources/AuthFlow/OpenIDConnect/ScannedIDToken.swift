@@ -5,7 +5,7 @@ import Foundation
 /// typed claims are (``PayloadClaims``), every other member only checked.
 ///
 /// It exists for speed and never decides anything on its own: ``scan(_:_:)``
-/// returns nil for any token it does not read exactly as ``CompactJWS`` and
+/// returns nil for any token it does not read exactly as `CompactJWS` and
 /// ``IDTokenClaims/init(claims:)`` would (malformed segments, JSON the scan
 /// leaves to the full parser), and ``IDTokenVerifier`` then takes the full
 /// path, which reports the exact error.

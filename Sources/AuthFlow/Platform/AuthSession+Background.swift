@@ -1,7 +1,7 @@
 import Foundation
 
 extension AuthSession {
-    /// ``freshAccessToken()`` inside a ``BackgroundActivity`` on `host`: a
+    /// ``freshAccessToken(minimumValidity:)`` inside a ``BackgroundActivity`` on `host`: a
     /// refresh in flight keeps running when the app moves to the background,
     /// and the caller gets a `cancelled` error instead of a suspended request
     /// if the system ends the background time first.

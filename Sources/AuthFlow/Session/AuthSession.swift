@@ -14,7 +14,7 @@ import Logging
 /// ```
 ///
 /// - ``start(client:credentials:store:leeway:)`` writes the sign-in to the
-///   store before it returns; ``restore(from:authentication:transport:logger:)``
+///   store before it returns; ``restore(from:authentication:transport:logger:leeway:)``
 ///   needs no network.
 /// - The rotated refresh token is saved to the store before any caller sees
 ///   the new access token.

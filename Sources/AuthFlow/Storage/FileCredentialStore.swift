@@ -7,9 +7,9 @@ import Musl
 import Darwin
 #endif
 
-/// A session record in a file: versioned JSON (``CredentialCoding``), mode
-/// 0600 in a 0700 directory, replaced atomically (``AtomicFile``), with a
-/// cross-process lock (``FileLock`` on `<file>.lock`) around refreshes and
+/// A session record in a file: versioned JSON (`CredentialCoding`), mode
+/// 0600 in a 0700 directory, replaced atomically (`AtomicFile`), with a
+/// cross-process lock (`FileLock` on `<file>.lock`) around refreshes and
 /// sign-out.
 ///
 /// A corrupt file or one written by a newer version is a

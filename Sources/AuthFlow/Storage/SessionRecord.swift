@@ -41,7 +41,7 @@ extension ClientAuthentication {
 /// Everything a session needs without the network: the credentials, the
 /// provider metadata it uses (issuer, token, revocation, userinfo and
 /// end-session endpoints, JWKS URI) and how the client authenticates — never
-/// the client secret. ``AuthSession/restore(from:authentication:transport:logger:)``
+/// the client secret. ``AuthSession/restore(from:authentication:transport:logger:leeway:)``
 /// builds a working session from it offline.
 public struct SessionRecord: Sendable, Codable, Equatable {
     /// The tokens (and the client id they belong to).

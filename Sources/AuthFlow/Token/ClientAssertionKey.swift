@@ -30,6 +30,7 @@ public struct ClientAssertionKey: Sendable, Equatable, CustomStringConvertible {
     /// (RSA) or SEC 1 (P-256).
     ///
     /// - Parameters:
+    ///   - pem: the private key as PEM text.
     ///   - algorithm: for an RSA key, `RS256` (the default) or `PS256`;
     ///     ignored otherwise unless it contradicts the key type.
     ///   - keyID: the `kid` for the assertion header.
