@@ -10,7 +10,7 @@ public func fuzzErrorBody(_ data: UnsafeRawPointer?, _ size: Int) -> CInt {
     let status = raw.first.map { [200, 201, 302, 307, 400, 401, 403, 429, 500, 503][Int($0) % 10] } ?? 400
     let body = Data(raw.dropFirst())
     let secret = "s3cr3t-refresh-token"
-    let response = HTTPResponse(status: status, headers: [("WWW-Authenticate", "Basic realm=\"x\"")], body: body)
+    let response = HTTPTransportResponse(status: status, headers: [("WWW-Authenticate", "Basic realm=\"x\"")], body: body)
     _ = TokenEndpoint.oauthError(in: body)
     do {
         let passed = try TokenEndpoint.requireSuccess(response, what: "token request", secrets: [secret])

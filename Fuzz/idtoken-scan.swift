@@ -10,7 +10,7 @@ import Foundation
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzIDTokenScan(_ data: UnsafeRawPointer?, _ size: Int) -> CInt {
     let text = fuzzBytes(data, size)
-    let full: [String: JSONValue]? = {
+    let full: [String: JSONMemberValue]? = {
         guard case .object(let object)? = try? JSONParser.parse(text) else { return nil }
         return object
     }()

@@ -8,18 +8,18 @@ import Foundation
 public func fuzzJSON(_ data: UnsafeRawPointer?, _ size: Int) -> CInt {
     let bytes = fuzzBytes(data, size)
     guard let value = try? JSONParser.parse(bytes) else {
-        _ = JSONValue.object(from: bytes)
+        _ = JSONMemberValue.object(from: bytes)
         return 0
     }
-    // JSONValue is Codable: encode it and parse the encoding again.
+    // JSONMemberValue is Codable: encode it and parse the encoding again.
     if let encoded = try? JSONEncoder().encode(value) {
         let again = try? JSONParser.parse(Array(encoded))
         fuzzCheck(again == value, "a value did not survive re-encoding")
     }
     if case .object(let object) = value {
-        fuzzCheck(JSONValue.object(from: bytes) == object, "object(from:) read another object than parse")
+        fuzzCheck(JSONMemberValue.object(from: bytes) == object, "object(from:) read another object than parse")
     } else {
-        fuzzCheck(JSONValue.object(from: bytes) == nil, "object(from:) read a non-object")
+        fuzzCheck(JSONMemberValue.object(from: bytes) == nil, "object(from:) read a non-object")
     }
     return 0
 }

@@ -8,20 +8,20 @@ import Foundation
 public func fuzzUserInfo(_ data: UnsafeRawPointer?, _ size: Int) -> CInt {
     let raw = fuzzBytes(data, size)
     let body = Array(raw.dropFirst())
-    let claims: [String: JSONValue]?
+    let claims: [String: JSONMemberValue]?
     if (raw.first ?? 0) & 1 == 0 {
-        claims = JSONValue.object(from: body)
+        claims = JSONMemberValue.object(from: body)
     } else {
         let text = String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         claims = (try? CompactJWS(text))?.claims
     }
     guard let claims else { return 0 }
     do {
-        let info = try UserInfo(claims: claims)
+        let info = try OpenIDUserInfo(claims: claims)
         fuzzCheck(!info.subject.isEmpty && claims["sub"]?.stringValue == info.subject, "sub read wrongly")
         _ = (info.name, info.email, info.emailVerified, info.preferredUsername)
         let encoded = try JSONEncoder().encode(info)
-        fuzzCheck(try JSONDecoder().decode(UserInfo.self, from: encoded) == info, "userinfo does not survive Codable")
+        fuzzCheck(try JSONDecoder().decode(OpenIDUserInfo.self, from: encoded) == info, "userinfo does not survive Codable")
     } catch let error as AuthFlowError {
         fuzzCheck(error.category == .invalidResponse, "unexpected error category \(error.category)")
     } catch {

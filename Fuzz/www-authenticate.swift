@@ -11,7 +11,7 @@ public func fuzzWWWAuthenticate(_ data: UnsafeRawPointer?, _ size: Int) -> CInt 
         fuzzCheck(header.lowercased().hasPrefix("bearer"), "a challenge that is not Bearer was read")
         fuzzCheck(!challenge.error.isEmpty && header.contains(challenge.error), "an empty error, or one not in the header")
     }
-    let response = HTTPResponse(status: 401, headers: [("WWW-Authenticate", header)])
+    let response = HTTPTransportResponse(status: 401, headers: [("WWW-Authenticate", header)])
     do {
         _ = try TokenEndpoint.requireSuccess(response, what: "userinfo request")
         fuzzFailure("a 401 was let through")

@@ -43,7 +43,7 @@ public struct HandoffBackend: Sendable {
         guard let subject = credentials.subject else {
             throw AuthFlowError(.invalidResponse, "the provider issued no ID token")
         }
-        var info: UserInfo?
+        var info: OpenIDUserInfo?
         if client.metadata.userinfoEndpoint != nil {
             info = try await client.userInfo(accessToken: credentials.accessToken, expectedSubject: subject)
         }

@@ -43,7 +43,7 @@ struct DemoRun {
         let provider = try await printer.step("start provider") {
             try await EmbeddedProvider.start(.demo)
         } detail: { "\($0.issuer.absoluteString) (user \(DemoValues.user.username), client \(DemoValues.publicClient.id))" }
-        let result: (claims: [String: JSONValue], info: UserInfo)
+        let result: (claims: [String: JSONMemberValue], info: OpenIDUserInfo)
         do {
             result = try await signIn(provider, printer: &printer)
         } catch {
@@ -59,7 +59,7 @@ struct DemoRun {
         Output.stdout("userinfo: \(result.info.name ?? "-") <\(result.info.email ?? "-")>")
     }
 
-    private func signIn(_ provider: EmbeddedProvider, printer: inout StepPrinter) async throws -> (claims: [String: JSONValue], info: UserInfo) {
+    private func signIn(_ provider: EmbeddedProvider, printer: inout StepPrinter) async throws -> (claims: [String: JSONMemberValue], info: OpenIDUserInfo) {
         let client = try await printer.step("discovery") {
             try await OAuthClient(issuer: provider.issuer, clientID: DemoValues.publicClient.id, logger: logger)
         } detail: { "\($0.metadata.endpointList.count) endpoints; PKCE \($0.metadata.codeChallengeMethodsSupported?.joined(separator: " ") ?? "-"); RFC 9207 iss \($0.metadata.authorizationResponseIssParameterSupported ? "promised" : "not promised")" }
@@ -106,7 +106,7 @@ struct DemoRun {
 
     /// A claim for the terminal; the nonce is never printed (it is one of the
     /// values AuthFlow keeps out of output), `at_hash` is shortened.
-    static func show(_ value: JSONValue, claim: String) -> String {
+    static func show(_ value: JSONMemberValue, claim: String) -> String {
         switch value {
         case .string where claim == "nonce": return Summary.redactedNonce
         case .string(let text) where claim == "at_hash": return String(text.prefix(8)) + "…"

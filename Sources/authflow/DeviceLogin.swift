@@ -7,7 +7,7 @@ import TerminalQR
 /// The user code, the verification URL and a QR code go to stderr, so
 /// stdout keeps only the result.
 extension Login {
-    func deviceSignIn(client: OAuthClient, scopes: [String]) async throws -> Credentials {
+    func deviceSignIn(client: OAuthClient, scopes: [String]) async throws -> OAuthCredentials {
         var endpoint: URL?
         if let deviceAuthorizationEndpoint {
             guard let url = URL(string: deviceAuthorizationEndpoint), url.scheme != nil else {

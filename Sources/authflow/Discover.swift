@@ -49,8 +49,8 @@ struct Decode: AsyncParsableCommand {
     struct Decoded: Encodable {
         let verified = false
         let warning = "UNVERIFIED: the signature and claims were not checked"
-        let header: [String: JSONValue]
-        let claims: [String: JSONValue]
+        let header: [String: JSONMemberValue]
+        let claims: [String: JSONMemberValue]
     }
 
     func run() async throws {

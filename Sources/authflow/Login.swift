@@ -141,7 +141,7 @@ struct Login: AsyncParsableCommand {
     /// Userinfo, when the provider has an endpoint and OpenID Connect was
     /// used. A `sub` that differs from the ID token's fails the sign-in;
     /// other failures only warn (the tokens are valid without it).
-    private func fetchUserInfo(client: OAuthClient, credentials: Credentials) async throws -> UserInfo? {
+    private func fetchUserInfo(client: OAuthClient, credentials: OAuthCredentials) async throws -> OpenIDUserInfo? {
         guard client.metadata.userinfoEndpoint != nil, let subject = credentials.subject else { return nil }
         do {
             return try await client.userInfo(accessToken: credentials.accessToken, tokenType: credentials.token.tokenType, expectedSubject: subject)
@@ -214,7 +214,7 @@ struct Login: AsyncParsableCommand {
 
     /// The authorization code flow through the browser and the loopback listener.
     func browserSignIn(client: OAuthClient, scopes: [String], parameters: [AuthorizationOptions.Parameter], port: Int,
-                       logger: Logger) async throws -> Credentials {
+                       logger: Logger) async throws -> OAuthCredentials {
         let options = AuthorizationOptions(additionalParameters: parameters)
         let listener = try await LoopbackListener.start(port: port, logger: logger)
         let openBrowser = !noBrowser

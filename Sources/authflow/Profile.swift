@@ -27,7 +27,7 @@ struct Profile: Codable {
     var port: Int
     var device: Bool
     /// Nil when signed out.
-    var credentials: Credentials?
+    var credentials: OAuthCredentials?
     var savedAt: Date
     /// private_key_jwt: the key file (the key itself is not copied), its kid, the assertion audience.
     var privateKeyPath: String?
@@ -40,7 +40,7 @@ struct Profile: Codable {
 
     init(name: String, metadata: ProviderMetadata, clientID: String, clientAuthentication: String, clientSecret: String?,
          clientSecretEnv: String?, scopes: [String], parameters: [AuthorizationOptions.Parameter], port: Int, device: Bool,
-         credentials: Credentials?) {
+         credentials: OAuthCredentials?) {
         version = Profile.currentVersion
         self.name = name
         self.metadata = metadata
@@ -74,7 +74,7 @@ struct Profile: Codable {
         version = try container.decode(Int.self, forKey: .version)
         name = try container.decode(String.self, forKey: .name)
         metadata = try container.decode(ProviderMetadata.self, forKey: .metadata)
-        credentials = try container.decodeIfPresent(Credentials.self, forKey: .credentials)
+        credentials = try container.decodeIfPresent(OAuthCredentials.self, forKey: .credentials)
         guard let clientID = try container.decodeIfPresent(String.self, forKey: .clientID) ?? credentials?.clientID else {
             throw DecodingError.keyNotFound(CodingKeys.clientID, .init(codingPath: container.codingPath, debugDescription: "no client id"))
         }
@@ -127,7 +127,7 @@ struct Profile: Codable {
     }
 
     /// The credentials, or `reauthentication_required` telling how to sign in again.
-    func signedInCredentials() throws -> Credentials {
+    func signedInCredentials() throws -> OAuthCredentials {
         guard let credentials else {
             throw AuthFlowError(.reauthenticationRequired, "profile \(name) is not signed in",
                                 recovery: "Sign in again with authflow login\(name == "default" ? "" : " --profile \(name)") (the profile keeps its settings).")

@@ -64,7 +64,7 @@ struct Request: AsyncParsableCommand {
         if data != nil, !fields.contains(where: { $0.name.lowercased() == "content-type" }) {
             fields.append((name: "Content-Type", value: "application/x-www-form-urlencoded"))
         }
-        let request = HTTPRequest(method: verb.uppercased(), url: target, headers: fields, body: data.map { Data($0.utf8) }, timeout: timeout)
+        let request = HTTPTransportRequest(method: verb.uppercased(), url: target, headers: fields, body: data.map { Data($0.utf8) }, timeout: timeout)
         let response = try await session.sendWithDPoP(request)
         if include {
             var head = "HTTP \(response.status)\n"

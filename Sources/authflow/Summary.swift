@@ -10,12 +10,12 @@ struct Summary: Encodable {
     let expiresAt: Date?
     let tokenType: String
     let hasRefreshToken: Bool
-    let idTokenClaims: [String: JSONValue]?
+    let idTokenClaims: [String: JSONMemberValue]?
     let expired: Bool?
     let tokens: (access: String, refresh: String?, id: String?)?
-    let userInfo: UserInfo?
+    let userInfo: OpenIDUserInfo?
 
-    init(profile: Profile, credentials: Credentials, showTokens: Bool, userInfo: UserInfo? = nil, includeExpired: Bool = false,
+    init(profile: Profile, credentials: OAuthCredentials, showTokens: Bool, userInfo: OpenIDUserInfo? = nil, includeExpired: Bool = false,
          now: Date = Date()) {
         self.userInfo = userInfo
         self.profile = profile.name
@@ -65,13 +65,13 @@ struct Summary: Encodable {
     static let redactedNonce = "<verified, not shown>"
 
     /// ID-token claims for output: every claim, the nonce replaced.
-    static func printable(_ claims: IDTokenClaims) -> [String: JSONValue] {
+    static func printable(_ claims: IDTokenClaims) -> [String: JSONMemberValue] {
         var all = claims.all
         if all["nonce"] != nil { all["nonce"] = .string(redactedNonce) }
         return all
     }
 
-    static func render(_ value: JSONValue) -> String {
+    static func render(_ value: JSONMemberValue) -> String {
         if let text = value.stringValue { return text }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

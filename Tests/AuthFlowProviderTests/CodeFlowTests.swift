@@ -80,14 +80,14 @@ struct CodeFlowTests {
         try await Fixture.with { provider in
             // A fresh client per sign-in (its own key cache refetches at most every 30 s);
             // `verifier` is the long-lived cache under test.
-            func signIn() async throws -> Credentials {
+            func signIn() async throws -> OAuthCredentials {
                 let client = try await OAuthClient(issuer: provider.issuer, clientID: "authflow-demo")
                 return try await client.exchange(authorize(client).1)
             }
             let jwksURI = provider.issuer.appendingPathComponent("jwks")
             let keys = try KeySetCache(jwksURI: jwksURI, transport: URLSessionTransport(), minimumRefetchInterval: 0)
             let verifier = IDTokenVerifier(keys: keys, clientSecret: nil)
-            func verify(_ credentials: Credentials) async throws -> IDTokenClaims {
+            func verify(_ credentials: OAuthCredentials) async throws -> IDTokenClaims {
                 try await verifier.verify(#require(credentials.token.idToken), rules: IDTokenRules(
                     issuer: provider.issuer.absoluteString, clientID: "authflow-demo", nonce: nil), accessToken: nil)
             }

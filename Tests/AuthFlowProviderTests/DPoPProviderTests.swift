@@ -26,7 +26,7 @@ struct DPoPProviderTests {
         return client
     }
 
-    static func userinfo(_ provider: EmbeddedProvider, scheme: String, token: String, proof: String?) async throws -> HTTPResponse {
+    static func userinfo(_ provider: EmbeddedProvider, scheme: String, token: String, proof: String?) async throws -> HTTPTransportResponse {
         var headers: [(name: String, value: String)] = [("Authorization", "\(scheme) \(token)")]
         if let proof { headers.append(("DPoP", proof)) }
         return try await Wire(provider: provider).get("/userinfo", headers: headers)
@@ -107,12 +107,12 @@ struct DPoPProviderTests {
             let credentials = try await client.exchange(authorize(client).1)
             let session = AuthSession(client: client, credentials: credentials)
             let userinfo = try #require(client.metadata.userinfoEndpoint)
-            let first = try await session.sendWithDPoP(HTTPRequest(method: "GET", url: userinfo))
+            let first = try await session.sendWithDPoP(HTTPTransportRequest(method: "GET", url: userinfo))
             #expect(first.status == 200)
             #expect(Wire.json(first)["sub"] == .string("demo"))
             let introspection = Wire(provider: provider)
             _ = try await introspection.post("/revoke", [("token", credentials.accessToken), ("client_id", "authflow-demo")])
-            let afterRevocation = try await session.sendWithDPoP(HTTPRequest(method: "POST", url: userinfo))
+            let afterRevocation = try await session.sendWithDPoP(HTTPTransportRequest(method: "POST", url: userinfo))
             #expect(afterRevocation.status == 200)   // refreshed once with a proof, then retried
             #expect(try await session.freshCredentials().accessToken != credentials.accessToken)
         }
@@ -139,9 +139,9 @@ struct DPoPProviderTests {
     }
 
     /// Posts a refresh grant with `proof`; returns the error and description.
-    static func tokenRequest(_ provider: EmbeddedProvider, proof: String) async throws -> (String?, String?, HTTPResponse) {
+    static func tokenRequest(_ provider: EmbeddedProvider, proof: String) async throws -> (String?, String?, HTTPTransportResponse) {
         let url = Wire(provider: provider).url("/token")
-        let response = try await URLSessionTransport().send(HTTPRequest(
+        let response = try await URLSessionTransport().send(HTTPTransportRequest(
             method: "POST", url: url,
             headers: [("Content-Type", "application/x-www-form-urlencoded"), ("DPoP", proof)],
             body: Data(FormEncoding.encode([("grant_type", "refresh_token"), ("client_id", "authflow-demo"), ("refresh_token", "unknown")]).utf8)))
@@ -171,9 +171,9 @@ struct DPoPProviderTests {
 
             let signer = try ClientAssertionKey.generate(algorithm: "ES256")
             let now = Date().timeIntervalSince1970.rounded(.down)
-            let claims: [String: JSONValue] = ["htm": .string("POST"), "htu": .string(token.absoluteString), "iat": .number(now),
+            let claims: [String: JSONMemberValue] = ["htm": .string("POST"), "htu": .string(token.absoluteString), "iat": .number(now),
                                                "jti": .string(UUID().uuidString)]
-            let jwk = JSONValue.object(signer.publicJWK)
+            let jwk = JSONMemberValue.object(signer.publicJWK)
             try await expectRefused(try ClientAssertion.compact(header: ["jwk": jwk], claims: claims, signer: .key(signer)),
                                     "the DPoP proof's typ must be dpop+jwt")
             try await expectRefused(try ClientAssertion.compact(header: ["typ": .string("dpop+jwt")], claims: claims, signer: .key(signer)),

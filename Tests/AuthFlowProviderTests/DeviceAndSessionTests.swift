@@ -14,7 +14,7 @@ struct DeviceAndSessionTests {
         return (try #require(body["device_code"]?.stringValue), try #require(body["user_code"]?.stringValue))
     }
 
-    private func poll(_ wire: Wire, _ deviceCode: String) async throws -> [String: JSONValue] {
+    private func poll(_ wire: Wire, _ deviceCode: String) async throws -> [String: JSONMemberValue] {
         Wire.json(try await wire.post("/token", [("grant_type", Self.deviceGrant), ("device_code", deviceCode), ("client_id", "authflow-demo")]))
     }
 

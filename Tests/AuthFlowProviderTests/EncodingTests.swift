@@ -7,7 +7,7 @@ import Testing
 /// they replaced produced.
 @Suite("Provider encodings")
 struct EncodingTests {
-    private func foundationJSON(_ value: JSONValue) throws -> [UInt8] {
+    private func foundationJSON(_ value: JSONMemberValue) throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return Array(try encoder.encode(value))
@@ -25,13 +25,13 @@ struct EncodingTests {
         let strings = ["", "plain", "http://127.0.0.1:8080/a/b", "quote \" backslash \\ slash /", "\u{0}\u{1}\u{8}\u{9}\u{A}\u{B}\u{C}\u{D}\u{1F}\u{7F}",
                        "Grüße, 東京 🎉", "e\u{301}", "</script>"]
         let numbers: [Double] = [0, -0.0, 1, -1, 3600, 1_767_225_600, 999_999_999_999_999, 1e15, -1e15, 1e16, 0.5, -2.25, 1.0 / 3, 1e-7, 123456.789]
-        var members: [String: JSONValue] = [:]
+        var members: [String: JSONMemberValue] = [:]
         for (index, string) in strings.enumerated() { members["s\(index)"] = .string(string); members[string] = .number(Double(index)) }
         for (index, number) in numbers.enumerated() { members["n\(index)"] = .number(number) }
         for key in ["Z", "a", "_", "A", "aa", "a_b", "aB", "a1", "a10", "a2", "É", "e", "ß", "~", "-", "0"] { members[key] = .bool(key < "a") }
         members["nested"] = .object(["b": .array([.null, .bool(true), .bool(false), .array([]), .object([:])]), "a": .object(["z": .null, "y": .string("/")])])
         members["array"] = .array(strings.map { .string($0) } + numbers.map { .number($0) })
-        let value = JSONValue.object(members)
+        let value = JSONMemberValue.object(members)
         #expect(try JSONBody.bytes(value) == foundationJSON(value))
         for member in members.values { #expect(try JSONBody.bytes(member) == foundationJSON(member)) }
         #expect(try JSONBody.bytes(.object([:])) == foundationJSON(.object([:])))

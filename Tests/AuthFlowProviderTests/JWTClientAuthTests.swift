@@ -18,7 +18,7 @@ struct JWTClientAuthTests {
     static let hmacSecret = "a-long-enough-hmac-secret-for-hs256-0123456789"
     static let redirect = "http://127.0.0.1/callback"
 
-    static func jwks(_ keys: [ClientAssertionKey]) -> JSONValue {
+    static func jwks(_ keys: [ClientAssertionKey]) -> JSONMemberValue {
         .object(["keys": .array(keys.map { .object($0.publicJWK) })])
     }
 
@@ -73,7 +73,7 @@ struct JWTClientAuthTests {
     // MARK: - the provider's rules, one bad assertion each
 
     /// Claims of a good assertion for `client`; tests change one thing.
-    static func claims(_ provider: EmbeddedProvider, client: String = "pkjwt-ES256") -> [String: JSONValue] {
+    static func claims(_ provider: EmbeddedProvider, client: String = "pkjwt-ES256") -> [String: JSONMemberValue] {
         let now = Date().timeIntervalSince1970.rounded(.down)
         return ["iss": .string(client), "sub": .string(client), "aud": .string(provider.issuer.absoluteString + "/token"),
                 "jti": .string(UUID().uuidString), "iat": .number(now), "exp": .number(now + 60)]
@@ -88,7 +88,7 @@ struct JWTClientAuthTests {
         return (response.status, json["error"]?.stringValue, json["error_description"]?.stringValue)
     }
 
-    static func sign(_ claims: [String: JSONValue], header: [String: JSONValue] = [:],
+    static func sign(_ claims: [String: JSONMemberValue], header: [String: JSONMemberValue] = [:],
                      with signer: ClientAssertion.Signer = .key(esKey)) throws -> String {
         try ClientAssertion.compact(header: header, claims: claims, signer: signer)
     }

@@ -10,7 +10,7 @@ import Darwin
 /// on Linux cannot deliver: a 401 with `WWW-Authenticate: Basic` makes it
 /// wait for credentials forever (swift-corelibs-foundation #5456).
 enum RawHTTP {
-    static func send(port: Int, method: String, target: String, headers: [(String, String)], body: String) async throws -> HTTPResponse {
+    static func send(port: Int, method: String, target: String, headers: [(String, String)], body: String) async throws -> HTTPTransportResponse {
         // A thread of its own: blocking the cooperative pool would starve the server under test.
         try await withCheckedThrowingContinuation { continuation in
             Thread {
@@ -19,7 +19,7 @@ enum RawHTTP {
         }
     }
 
-    private static func exchange(port: Int, method: String, target: String, headers: [(String, String)], body: String) throws -> HTTPResponse {
+    private static func exchange(port: Int, method: String, target: String, headers: [(String, String)], body: String) throws -> HTTPTransportResponse {
         #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -60,6 +60,6 @@ enum RawHTTP {
             guard let colon = line.firstIndex(of: ":") else { return nil }
             return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
         }
-        return HTTPResponse(status: status, headers: fields, body: Data(text[split.upperBound...].utf8))
+        return HTTPTransportResponse(status: status, headers: fields, body: Data(text[split.upperBound...].utf8))
     }
 }

@@ -53,12 +53,12 @@ struct SeedFlowTests {
             let session = AuthSession(client: client, credentials: credentials)
             let api = try #require(client.metadata.userinfoEndpoint)   // the REST endpoint of the seed, played by userinfo
 
-            let first = try await session.send(HTTPRequest(method: "GET", url: api))
+            let first = try await session.send(HTTPTransportRequest(method: "GET", url: api))
             #expect(first.status == 200)
             #expect(try Self.object(first.body)["sub"] == .string("demo"))
 
             try await client.revoke(credentials.accessToken, hint: .accessToken)
-            let second = try await session.send(HTTPRequest(method: "GET", url: api))
+            let second = try await session.send(HTTPTransportRequest(method: "GET", url: api))
             #expect(second.status == 200, "the 401 invalid_token was answered by one refresh and one retry")
             let renewed = try #require(try await session.currentCredentials)
             #expect(renewed.accessToken != credentials.accessToken)
@@ -174,12 +174,12 @@ struct SeedFlowTests {
         await running.value
     }
 
-    static func object(_ data: Data) throws -> [String: JSONValue] {
-        try JSONDecoder().decode([String: JSONValue].self, from: data)
+    static func object(_ data: Data) throws -> [String: JSONMemberValue] {
+        try JSONDecoder().decode([String: JSONMemberValue].self, from: data)
     }
 
     static func post(_ body: Data, to url: URL) async throws -> (Int, Data) {
-        let response = try await URLSessionTransport().send(HTTPRequest(method: "POST", url: url,
+        let response = try await URLSessionTransport().send(HTTPTransportRequest(method: "POST", url: url,
                                                                          headers: [("Content-Type", "application/json")], body: body, timeout: 10))
         return (response.status, response.body)
     }

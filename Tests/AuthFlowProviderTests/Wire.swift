@@ -11,14 +11,14 @@ struct Wire {
         URL(string: provider.issuer.absoluteString + path + (query.isEmpty ? "" : "?" + FormEncoding.encode(query)))!
     }
 
-    func get(_ path: String, _ query: [(String, String)] = [], headers: [(name: String, value: String)] = []) async throws -> HTTPResponse {
-        try await transport.send(HTTPRequest(method: "GET", url: url(path, query), headers: headers))
+    func get(_ path: String, _ query: [(String, String)] = [], headers: [(name: String, value: String)] = []) async throws -> HTTPTransportResponse {
+        try await transport.send(HTTPTransportRequest(method: "GET", url: url(path, query), headers: headers))
     }
 
     /// POSTs a form body as given (so tests can repeat parameters). With
     /// HTTP Basic it goes over a raw socket, since a failure is a 401 with
     /// `WWW-Authenticate: Basic`, which URLSession on Linux never delivers.
-    func post(_ path: String, body: String, basic: (String, String)? = nil, rawBasic: String? = nil) async throws -> HTTPResponse {
+    func post(_ path: String, body: String, basic: (String, String)? = nil, rawBasic: String? = nil) async throws -> HTTPTransportResponse {
         var headers: [(String, String)] = [("Content-Type", "application/x-www-form-urlencoded")]
         if let (id, secret) = basic {
             let pair = FormEncoding.escape(id) + ":" + FormEncoding.escape(secret)
@@ -28,21 +28,21 @@ struct Wire {
         if basic != nil || rawBasic != nil {
             return try await RawHTTP.send(port: provider.port, method: "POST", target: path, headers: headers, body: body)
         }
-        return try await transport.send(HTTPRequest(method: "POST", url: url(path), headers: headers.map { (name: $0.0, value: $0.1) }, body: Data(body.utf8)))
+        return try await transport.send(HTTPTransportRequest(method: "POST", url: url(path), headers: headers.map { (name: $0.0, value: $0.1) }, body: Data(body.utf8)))
     }
 
-    func post(_ path: String, _ pairs: [(String, String)], basic: (String, String)? = nil) async throws -> HTTPResponse {
+    func post(_ path: String, _ pairs: [(String, String)], basic: (String, String)? = nil) async throws -> HTTPTransportResponse {
         try await post(path, body: FormEncoding.encode(pairs), basic: basic)
     }
 
     /// RFC 7662 introspection as the confidential demo client.
-    func introspect(_ token: String) async throws -> [String: JSONValue] {
+    func introspect(_ token: String) async throws -> [String: JSONMemberValue] {
         let response = try await post("/introspect", [("token", token)], basic: (Fixture.backend.id, Fixture.backend.secret!))
         return Wire.json(response)
     }
 
-    static func json(_ response: HTTPResponse) -> [String: JSONValue] {
-        (try? JSONDecoder().decode(JSONValue.self, from: response.body))?.objectValue ?? [:]
+    static func json(_ response: HTTPTransportResponse) -> [String: JSONMemberValue] {
+        (try? JSONDecoder().decode(JSONMemberValue.self, from: response.body))?.objectValue ?? [:]
     }
 
     /// The query parameters of a redirect's Location.

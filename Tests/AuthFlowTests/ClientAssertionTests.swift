@@ -38,7 +38,7 @@ import Testing
                 // RSA private JWKs are read through the same parameters swift-crypto takes; checked via PEM here.
                 continue
             }
-            let fromJWK = try ClientAssertionKey(jwk: try JSONEncoder().encode(JSONValue.object(jwk)))
+            let fromJWK = try ClientAssertionKey(jwk: try JSONEncoder().encode(JSONMemberValue.object(jwk)))
             #expect(fromJWK == key)
             #expect(fromJWK.keyID == "kid-\(algorithm)")
         }
@@ -62,7 +62,7 @@ import Testing
 
         let other = P256.Signing.PrivateKey()
         let point = Array(other.publicKey.x963Representation)
-        let mismatched: JSONValue = .object(["kty": .string("EC"), "crv": .string("P-256"),
+        let mismatched: JSONMemberValue = .object(["kty": .string("EC"), "crv": .string("P-256"),
                                              "x": .string(Base64URL.encode(point[1...32])), "y": .string(Base64URL.encode(point[33...64])),
                                              "d": .string(Base64URL.encode(Array(p256.rawRepresentation)))])
         let disagree = refused { try ClientAssertionKey(jwk: try JSONEncoder().encode(mismatched)) }

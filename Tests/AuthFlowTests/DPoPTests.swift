@@ -35,7 +35,7 @@ import Testing
         let data = try JSONEncoder().encode(key)
         let decoded = try JSONDecoder().decode(DPoPKey.self, from: data)
         #expect(decoded == key && decoded.thumbprint == key.thumbprint)
-        let d = try #require(JSONValue.object(from: data)?["d"]?.stringValue)
+        let d = try #require(JSONMemberValue.object(from: data)?["d"]?.stringValue)
         #expect(!key.description.contains(d))
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(DPoPKey.self, from: Data(#"{"kty":"EC","crv":"P-384","d":"AA"}"#.utf8)) }
     }

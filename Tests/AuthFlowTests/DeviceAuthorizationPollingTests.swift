@@ -6,7 +6,7 @@ import Testing
 /// fake clock (no real waits).
 @Suite("Device authorization: polling")
 struct DeviceAuthorizationPollingTests {
-    private func start(_ script: [HTTPResponse], clock: FakeClock = FakeClock(), log: LogCapture = LogCapture(),
+    private func start(_ script: [HTTPTransportResponse], clock: FakeClock = FakeClock(), log: LogCapture = LogCapture(),
                        onRequest: (@Sendable (Int) -> Void)? = nil) async throws -> (PendingDeviceAuthorization, QueuedTransport) {
         let transport = QueuedTransport(script, onRequest: onRequest)
         let client = try DeviceFixture.client(transport, log: log)
@@ -176,10 +176,10 @@ struct DeviceAuthorizationPollingTests {
 /// Cancels a task from inside the transport.
 final class TaskHolder: @unchecked Sendable {
     private let lock = NSLock()
-    private var task: Task<Credentials, any Error>?
+    private var task: Task<OAuthCredentials, any Error>?
     private var cancelRequested = false
 
-    func set(_ task: Task<Credentials, any Error>) {
+    func set(_ task: Task<OAuthCredentials, any Error>) {
         lock.lock(); self.task = task; let cancel = cancelRequested; lock.unlock()
         if cancel { task.cancel() }
     }
@@ -202,7 +202,7 @@ final class TimeoutOnceTransport: HTTPTransport, @unchecked Sendable {
         self.failing = failing
     }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
         let fail: Bool = {
             lock.lock(); defer { lock.unlock() }
             guard !failed, inner.requests.count + 1 == failing else { return false }

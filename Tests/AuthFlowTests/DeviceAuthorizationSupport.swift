@@ -7,23 +7,23 @@ import Logging
 /// records every request. Running off the end of the script is a test bug.
 final class QueuedTransport: HTTPTransport, @unchecked Sendable {
     private let lock = NSLock()
-    private var script: [HTTPResponse]
-    private var sent: [HTTPRequest] = []
+    private var script: [HTTPTransportResponse]
+    private var sent: [HTTPTransportRequest] = []
     /// Called before each answer with the request number (1-based).
     let onRequest: (@Sendable (Int) -> Void)?
 
-    init(_ script: [HTTPResponse], onRequest: (@Sendable (Int) -> Void)? = nil) {
+    init(_ script: [HTTPTransportResponse], onRequest: (@Sendable (Int) -> Void)? = nil) {
         self.script = script
         self.onRequest = onRequest
     }
 
-    var requests: [HTTPRequest] {
+    var requests: [HTTPTransportRequest] {
         lock.lock(); defer { lock.unlock() }
         return sent
     }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let (number, next): (Int, HTTPResponse?) = {
+    func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
+        let (number, next): (Int, HTTPTransportResponse?) = {
             lock.lock(); defer { lock.unlock() }
             sent.append(request)
             return (sent.count, script.isEmpty ? nil : script.removeFirst())
@@ -33,12 +33,12 @@ final class QueuedTransport: HTTPTransport, @unchecked Sendable {
         return next
     }
 
-    static func json(_ status: Int, _ object: [String: Any]) -> HTTPResponse {
+    static func json(_ status: Int, _ object: [String: Any]) -> HTTPTransportResponse {
         let body = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-        return HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: body)
+        return HTTPTransportResponse(status: status, headers: [("Content-Type", "application/json")], body: body)
     }
 
-    static func oauthError(_ code: String, status: Int = 400) -> HTTPResponse {
+    static func oauthError(_ code: String, status: Int = 400) -> HTTPTransportResponse {
         json(status, ["error": code, "error_description": "scripted \(code)"])
     }
 }
@@ -107,7 +107,7 @@ enum DeviceFixture {
         return metadata
     }
 
-    static func authorization(expiresIn: Int = 600, interval: Int? = 5, omit: String? = nil) -> HTTPResponse {
+    static func authorization(expiresIn: Int = 600, interval: Int? = 5, omit: String? = nil) -> HTTPTransportResponse {
         var body: [String: Any] = [
             "device_code": deviceCode, "user_code": "WDJB-MJHT",
             "verification_uri": "https://id.example.test/device",
@@ -119,7 +119,7 @@ enum DeviceFixture {
         return QueuedTransport.json(200, body)
     }
 
-    static func token(idToken: String? = nil) -> HTTPResponse {
+    static func token(idToken: String? = nil) -> HTTPTransportResponse {
         var body: [String: Any] = ["access_token": accessToken, "token_type": "Bearer", "expires_in": 3600, "scope": "openid profile"]
         if let idToken { body["id_token"] = idToken }
         return QueuedTransport.json(200, body)
@@ -148,7 +148,7 @@ enum DeviceFixture {
             .replacingOccurrences(of: "=", with: "")
     }
 
-    static func form(_ request: HTTPRequest) -> [String: String] {
+    static func form(_ request: HTTPTransportRequest) -> [String: String] {
         let text = String(decoding: request.body ?? Data(), as: UTF8.self)
         var result: [String: String] = [:]
         for pair in text.split(separator: "&") {

@@ -12,7 +12,7 @@ import Testing
 
     /// A metadata document; `extra` members are appended verbatim.
     static func document(issuer: String = issuer, base: String = issuer, extra: [String: String] = [:]) -> String {
-        var members: [String: JSONValue] = [
+        var members: [String: JSONMemberValue] = [
             "issuer": .string(issuer),
             "authorization_endpoint": .string("\(base)/authorize"),
             "token_endpoint": .string("\(base)/token"),

@@ -107,7 +107,7 @@ import Testing
     }
 
     @Test func serverErrorDoesNotFallBack() async {
-        let transport = ScriptedTransport { _ in HTTPResponse(status: 500) }
+        let transport = ScriptedTransport { _ in HTTPTransportResponse(status: 500) }
         await expectError(.invalidResponse) {
             try await ProviderMetadata.discover(issuer: url("https://ex.com"), transport: transport)
         }

@@ -9,7 +9,7 @@ import Testing
     /// A token endpoint and JWKS on 127.0.0.1 that issue an ES256 ID token for `nonce`.
     static func server(idTokenIssuer: String = issuer) throws -> LocalHTTPServer {
         let now = Date().timeIntervalSince1970
-        let claims: [String: JSONValue] = [
+        let claims: [String: JSONMemberValue] = [
             "iss": .string(idTokenIssuer), "sub": .string("user-7"), "aud": .string("app"),
             "exp": .number(now + 300), "iat": .number(now - 5), "nonce": .string("N-1"),
         ]
@@ -147,7 +147,7 @@ import Testing
 /// Configuration errors say what to change.
 @Suite struct RecoveryTextTests {
     @Test func providerWithoutDiscoveryPointsToExplicitEndpoints() async {
-        let transport = ScriptedTransport { _ in HTTPResponse(status: 404) }
+        let transport = ScriptedTransport { _ in HTTPTransportResponse(status: 404) }
         let error = await expectError(.invalidResponse) {
             try await ProviderMetadata.discover(issuer: url("https://github.example"), transport: transport)
         }

@@ -159,10 +159,10 @@ import Testing
         try OAuthClient(metadata: metadata(server), clientID: "app", transport: URLSessionTransport(), timeout: 1)
     }
 
-    static func credentials(expiresIn: Int) throws -> Credentials {
+    static func credentials(expiresIn: Int) throws -> OAuthCredentials {
         let token = try TokenResponse(json: Data(#"{"access_token":"access-1","token_type":"Bearer","expires_in":\#(expiresIn),"refresh_token":"refresh-1"}"#.utf8),
                                       requestedScopes: [])
-        return Credentials(issuer: nil, clientID: "app", token: token, idToken: nil)
+        return OAuthCredentials(issuer: nil, clientID: "app", token: token, idToken: nil)
     }
 
     static func call(_ endpoint: Endpoint, _ server: FaultServer) async throws {

@@ -30,7 +30,7 @@ struct FileCredentialStoreTests {
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         let directory = try FileManager.default.attributesOfItem(atPath: file.deletingLastPathComponent().path)
         #expect((directory[.posixPermissions] as? NSNumber)?.intValue == 0o700)
-        let object = try #require(JSONValue.object(from: try Data(contentsOf: file)))
+        let object = try #require(JSONMemberValue.object(from: try Data(contentsOf: file)))
         #expect(object["version"] == .number(2))
         let names = try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path)
         #expect(names.allSatisfy { !$0.hasSuffix(".tmp") })

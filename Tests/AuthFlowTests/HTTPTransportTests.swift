@@ -7,7 +7,7 @@ import Testing
     @Test func closedPortIsNetworkError() async throws {
         try await withRefusingLoopbackPort { port in
             await expectError(.network) {
-                try await URLSessionTransport().send(HTTPRequest(method: "GET", url: url("http://127.0.0.1:\(port)/x"), timeout: 5))
+                try await URLSessionTransport().send(HTTPTransportRequest(method: "GET", url: url("http://127.0.0.1:\(port)/x"), timeout: 5))
             }
         }
     }
@@ -17,7 +17,7 @@ import Testing
         defer { server.stop() }
         let start = Date()
         await expectError(.timeout) {
-            try await URLSessionTransport().send(HTTPRequest(method: "GET", url: url("http://127.0.0.1:\(server.port)/x"), timeout: 0.5))
+            try await URLSessionTransport().send(HTTPTransportRequest(method: "GET", url: url("http://127.0.0.1:\(server.port)/x"), timeout: 0.5))
         }
         // The server never answers: only the 0.5 s timeout can end this (margin for loaded machines).
         #expect(Date().timeIntervalSince(start) < 20)
@@ -29,7 +29,7 @@ import Testing
             request.target == "/start" ? .init(status: status, headers: [("Location", "/elsewhere")]) : .json("{}")
         }
         defer { server.stop() }
-        let response = try await URLSessionTransport().send(HTTPRequest(
+        let response = try await URLSessionTransport().send(HTTPTransportRequest(
             method: "POST", url: server.url("/start"), headers: [("Content-Type", "text/plain")], body: Data("body".utf8), timeout: 5))
         #expect(response.status == status)
         #expect(response.header("location") == "/elsewhere")
@@ -42,7 +42,7 @@ import Testing
                   body: Data(#"{"ok":true}"#.utf8))
         }
         defer { server.stop() }
-        let response = try await URLSessionTransport().send(HTTPRequest(
+        let response = try await URLSessionTransport().send(HTTPTransportRequest(
             method: "POST", url: server.url("/p?q=1"), headers: [("X-Test", "value")], body: Data("a=1".utf8), timeout: 5))
         #expect(response.status == 201)
         #expect(response.mediaType == "application/json")

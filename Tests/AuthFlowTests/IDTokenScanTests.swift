@@ -185,7 +185,7 @@ struct IDTokenScanTests {
         for round in 0..<3_000 {
             // Every third round starts from a complete, valid set of claims, so
             // that accepted claims are compared too, not only refusals.
-            var object: [String: JSONValue] = round.isMultiple(of: 3) ? TestIDP.claims() : [:]
+            var object: [String: JSONMemberValue] = round.isMultiple(of: 3) ? TestIDP.claims() : [:]
             for _ in 0..<Int.random(in: 0...(round.isMultiple(of: 3) ? 3 : 10), using: &rng) {
                 // Mostly plain names the scan reads; sometimes any string, which it leaves to the parser.
                 let name = switch Int.random(in: 0..<10, using: &rng) {
@@ -197,7 +197,7 @@ struct IDTokenScanTests {
             }
             let encoder = JSONEncoder()
             if round.isMultiple(of: 2) { encoder.outputFormatting = [.prettyPrinted, .sortedKeys] }
-            let text = Array(try encoder.encode(JSONValue.object(object)))
+            let text = Array(try encoder.encode(JSONMemberValue.object(object)))
             if Self.scan(text) != nil { accepted += 1 }
             if (try? IDTokenClaims(claims: object)) != nil { valid += 1 }
             Self.expectAgreement(text, "round \(round)")
@@ -270,7 +270,7 @@ struct IDTokenScanTests {
         let text = jsonText(claims).dropLast() + #","aud":\#(value),"azp":\#(value),"nonce":\#(value)}"#
         let payload = try #require(PayloadClaims.scan(Array(text.utf8)))
         let scanned = try IDTokenClaims(payload)
-        let parsed = try IDTokenClaims(claims: try #require(JSONValue.object(from: Data(text.utf8))))
+        let parsed = try IDTokenClaims(claims: try #require(JSONMemberValue.object(from: Data(text.utf8))))
         for probe in ["\u{E9}", "e\u{301}"] {
             #expect(scanned.audienceContains(probe) == parsed.audienceContains(probe))
             #expect(scanned.audienceContains(probe)) // canonically equivalent
@@ -292,7 +292,7 @@ struct IDTokenScanTests {
         claims["iss"] = .string(value)
         let text = jsonText(claims)
         let scanned = try IDTokenClaims(try #require(PayloadClaims.scan(Array(text.utf8))))
-        let parsed = try IDTokenClaims(claims: try #require(JSONValue.object(from: Data(text.utf8))))
+        let parsed = try IDTokenClaims(claims: try #require(JSONMemberValue.object(from: Data(text.utf8))))
         #expect(scanned.audienceContains(probe) == equal)
         #expect(parsed.audienceContains(probe) == equal)
         #expect(scanned.authorizedPartyEquals(probe) == equal)

@@ -22,7 +22,7 @@ import Testing
         try await (verifier ?? idp.verifier()).verify(token, rules: rules, accessToken: accessToken, now: now)
     }
 
-    func ecToken(_ changes: [String: JSONValue?] = [:]) throws -> String {
+    func ecToken(_ changes: [String: JSONMemberValue?] = [:]) throws -> String {
         try jws(TestIDP.claims(changes), key: .ec256, alg: "ES256", kid: "ec1")
     }
 
@@ -249,7 +249,7 @@ import Testing
     @Test func embeddedJKUAndJWKAreIgnored() async throws {
         let idp = try provider()
         let attackerJWK = SigningKey.ec256b.jwk(kid: "ec1")
-        let header: [String: JSONValue] = ["jku": .string("https://evil.example/jwks"), "jwk": .object(attackerJWK), "x5u": .string("https://evil.example/x5u")]
+        let header: [String: JSONMemberValue] = ["jku": .string("https://evil.example/jwks"), "jwk": .object(attackerJWK), "x5u": .string("https://evil.example/x5u")]
         // Signed by the provider's key: verifies with the JWKS key.
         let legit = try jws(TestIDP.claims(), key: .ec256, alg: "ES256", kid: "ec1", header: header)
         _ = try await verify(legit, with: idp)
@@ -285,7 +285,7 @@ import Testing
 
     @Test func audienceWithoutClientIsAudience() async throws {
         let idp = try provider()
-        for aud: JSONValue in [.string("other"), .array([.string("other"), .string("third")]), .array([]), .number(1)] {
+        for aud: JSONMemberValue in [.string("other"), .array([.string("other"), .string("third")]), .array([]), .number(1)] {
             await expectError(.idTokenInvalid, reason: .audience) { try await verify(try ecToken(["aud": aud]), with: idp) }
         }
         await expectError(.idTokenInvalid, reason: .audience) { try await verify(try ecToken(["aud": nil]), with: idp) }
@@ -293,7 +293,7 @@ import Testing
 
     @Test func severalAudiencesNeedAzp() async throws {
         let idp = try provider()
-        let two: JSONValue = .array([.string("app"), .string("other")])
+        let two: JSONMemberValue = .array([.string("app"), .string("other")])
         await expectError(.idTokenInvalid, reason: .authorizedParty) { try await verify(try ecToken(["aud": two]), with: idp) }
         let claims = try await verify(try ecToken(["aud": two, "azp": .string("app")]), with: idp)
         #expect(claims.audience == ["app", "other"])
@@ -400,7 +400,7 @@ import Testing
             switch request.url.absoluteString {
             case TestIDP.jwksURI: .json(jwks)
             case "https://idp.example/token": .json(#"{"access_token":"AT","token_type":"Bearer","id_token":"\#(idToken)"}"#)
-            default: HTTPResponse(status: 404)
+            default: HTTPTransportResponse(status: 404)
             }
         }
         var provider = metadata()

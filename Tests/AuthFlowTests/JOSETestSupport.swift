@@ -45,8 +45,8 @@ enum SigningKey: Sendable {
     }
 
     /// The public JWK (RFC 7517) of this key.
-    func jwk(kid: String?, extra: [String: JSONValue] = [:]) -> [String: JSONValue] {
-        var object: [String: JSONValue]
+    func jwk(kid: String?, extra: [String: JSONMemberValue] = [:]) -> [String: JSONMemberValue] {
+        var object: [String: JSONMemberValue]
         switch self {
         case .rsa(let key):
             let primitives = try! key.publicKey.getKeyPrimitives()
@@ -76,13 +76,13 @@ func jws(headerJSON: String, payloadJSON: String, key: SigningKey, alg: String) 
 }
 
 /// A compact JWS with `alg` (and `kid`) in the header.
-func jws(_ claims: [String: JSONValue], key: SigningKey, alg: String, kid: String?, header extra: [String: JSONValue] = [:]) throws -> String {
-    var header: [String: JSONValue] = ["alg": .string(alg), "typ": .string("JWT")]
+func jws(_ claims: [String: JSONMemberValue], key: SigningKey, alg: String, kid: String?, header extra: [String: JSONMemberValue] = [:]) throws -> String {
+    var header: [String: JSONMemberValue] = ["alg": .string(alg), "typ": .string("JWT")]
     if let kid { header["kid"] = .string(kid) }
     return try jws(headerJSON: jsonText(header.merging(extra) { $1 }), payloadJSON: jsonText(claims), key: key, alg: alg)
 }
 
-func jwksJSON(_ keys: [[String: JSONValue]]) -> String { jsonText(["keys": .array(keys.map(JSONValue.object))]) }
+func jwksJSON(_ keys: [[String: JSONMemberValue]]) -> String { jsonText(["keys": .array(keys.map(JSONMemberValue.object))]) }
 
 /// An identity provider's keys served by a scripted transport.
 final class TestIDP: Sendable {
@@ -95,23 +95,23 @@ final class TestIDP: Sendable {
     let transport: ScriptedTransport
     let cache: KeySetCache
 
-    init(keys: [[String: JSONValue]], minimumRefetchInterval: TimeInterval = 30) throws {
+    init(keys: [[String: JSONMemberValue]], minimumRefetchInterval: TimeInterval = 30) throws {
         let jwks = Locked(jwksJSON(keys))
         self.jwks = jwks
         transport = ScriptedTransport { request in
-            request.url.absoluteString == TestIDP.jwksURI ? .json(jwks.current) : HTTPResponse(status: 404)
+            request.url.absoluteString == TestIDP.jwksURI ? .json(jwks.current) : HTTPTransportResponse(status: 404)
         }
         cache = try KeySetCache(jwksURI: url(Self.jwksURI), transport: transport, minimumRefetchInterval: minimumRefetchInterval)
     }
 
-    func setKeys(_ keys: [[String: JSONValue]]) { jwks.withLock { $0 = jwksJSON(keys) } }
+    func setKeys(_ keys: [[String: JSONMemberValue]]) { jwks.withLock { $0 = jwksJSON(keys) } }
 
     func verifier(secret: String? = nil, accepted: Set<String>? = nil, provider: [String]? = nil) -> IDTokenVerifier {
         IDTokenVerifier(keys: cache, clientSecret: secret, acceptedAlgorithms: accepted, providerAlgorithms: provider)
     }
 
-    static func claims(_ changes: [String: JSONValue?] = [:]) -> [String: JSONValue] {
-        var claims: [String: JSONValue] = [
+    static func claims(_ changes: [String: JSONMemberValue?] = [:]) -> [String: JSONMemberValue] {
+        var claims: [String: JSONMemberValue] = [
             "iss": .string(issuer), "sub": .string("user-1"), "aud": .string(clientID),
             "exp": .number(now.timeIntervalSince1970 + 300), "iat": .number(now.timeIntervalSince1970 - 10), "nonce": .string("N-1"),
         ]

@@ -57,11 +57,11 @@ struct JSONParserTests {
     }
 
     @Test func objectFromDataOnlyAcceptsObjects() {
-        #expect(JSONValue.object(from: Data(#"{"a":1}"#.utf8)) == ["a": .number(1)])
-        #expect(JSONValue.object(from: Data("[1]".utf8)) == nil)
-        #expect(JSONValue.object(from: Data("\"a\"".utf8)) == nil)
-        #expect(JSONValue.object(from: Data()) == nil)
-        #expect(JSONValue.object(from: Data(#"{"a":1,"a":2}"#.utf8)) == nil)
+        #expect(JSONMemberValue.object(from: Data(#"{"a":1}"#.utf8)) == ["a": .number(1)])
+        #expect(JSONMemberValue.object(from: Data("[1]".utf8)) == nil)
+        #expect(JSONMemberValue.object(from: Data("\"a\"".utf8)) == nil)
+        #expect(JSONMemberValue.object(from: Data()) == nil)
+        #expect(JSONMemberValue.object(from: Data(#"{"a":1,"a":2}"#.utf8)) == nil)
     }
 
     // MARK: Rejection
@@ -203,7 +203,7 @@ struct JSONParserTests {
         }
     }
 
-    static func randomValue(_ rng: inout SeededGenerator, depth: Int) -> JSONValue {
+    static func randomValue(_ rng: inout SeededGenerator, depth: Int) -> JSONMemberValue {
         let kinds = depth >= 5 ? 4 : 6
         switch Int.random(in: 0..<kinds, using: &rng) {
         case 0: return .null
@@ -212,7 +212,7 @@ struct JSONParserTests {
         case 3: return .string(randomString(&rng))
         case 4: return .array((0..<Int.random(in: 0...5, using: &rng)).map { _ in randomValue(&rng, depth: depth + 1) })
         default:
-            var object: [String: JSONValue] = [:]
+            var object: [String: JSONMemberValue] = [:]
             for _ in 0..<Int.random(in: 0...5, using: &rng) { object[randomString(&rng)] = randomValue(&rng, depth: depth + 1) }
             return .object(object)
         }
@@ -232,8 +232,8 @@ struct JSONParserTests {
 
     // MARK: Helpers
 
-    /// A JSONSerialization result as a `JSONValue` (booleans are the NSNumbers whose type is `c`).
-    static func jsonValue(_ any: Any) -> JSONValue? {
+    /// A JSONSerialization result as a `JSONMemberValue` (booleans are the NSNumbers whose type is `c`).
+    static func jsonValue(_ any: Any) -> JSONMemberValue? {
         switch any {
         case is NSNull: return .null
         case let string as String: return .string(string)
@@ -241,14 +241,14 @@ struct JSONParserTests {
             if String(cString: number.objCType) == "c" { return .bool(number.boolValue) }
             return .number(number.doubleValue)
         case let array as [Any]:
-            var values: [JSONValue] = []
+            var values: [JSONMemberValue] = []
             for element in array {
                 guard let value = jsonValue(element) else { return nil }
                 values.append(value)
             }
             return .array(values)
         case let dictionary as [String: Any]:
-            var object: [String: JSONValue] = [:]
+            var object: [String: JSONMemberValue] = [:]
             for (name, element) in dictionary {
                 guard let value = jsonValue(element) else { return nil }
                 object[name] = value

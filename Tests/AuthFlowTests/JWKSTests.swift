@@ -16,7 +16,7 @@ import Testing
     // MARK: Parsing
 
     @Test func unusableKeysAreSkippedWithoutFailingTheSet() async throws {
-        let keys: [[String: JSONValue]] = [
+        let keys: [[String: JSONMemberValue]] = [
             SigningKey.ec256b.jwk(kid: "enc", extra: ["use": .string("enc")]),
             SigningKey.hmac("secret").jwk(kid: "oct"),
             ["kty": .string("EC"), "crv": .string("P-521"), "kid": .string("p521"), "x": .string("AAAA"), "y": .string("AAAA")],
@@ -98,7 +98,7 @@ import Testing
     }
 
     @Test func fetchFailureIsInvalidResponse() async throws {
-        let transport = ScriptedTransport { _ in HTTPResponse(status: 500) }
+        let transport = ScriptedTransport { _ in HTTPTransportResponse(status: 500) }
         let cache = try KeySetCache(jwksURI: url(TestIDP.jwksURI), transport: transport)
         await expectError(.invalidResponse) { try await cache.keySet() }
         let broken = try KeySetCache(jwksURI: url(TestIDP.jwksURI), transport: ScriptedTransport { _ in .json("[1]") })

@@ -8,14 +8,14 @@ import Testing
     static let now = TestIDP.now
     static var nowSeconds: Double { now.timeIntervalSince1970 }
 
-    static let standardKeys: [[String: JSONValue]] = [
+    static let standardKeys: [[String: JSONMemberValue]] = [
         SigningKey.rsa2048.jwk(kid: "rsa"), SigningKey.ec256.jwk(kid: "ec"), SigningKey.ed.jwk(kid: "ed"),
         SigningKey.ec384.jwk(kid: "ec384"),
     ]
 
     /// Access-token claims (RFC 9068 shape), valid at `now`.
-    static func claims(_ changes: [String: JSONValue?] = [:]) -> [String: JSONValue] {
-        var claims: [String: JSONValue] = [
+    static func claims(_ changes: [String: JSONMemberValue?] = [:]) -> [String: JSONMemberValue] {
+        var claims: [String: JSONMemberValue] = [
             "iss": .string(TestIDP.issuer), "sub": .string("user-1"),
             "aud": .array([.string(audience), .string("https://other.example")]),
             "exp": .number(nowSeconds + 300), "iat": .number(nowSeconds - 10), "nbf": .number(nowSeconds - 10),
@@ -25,8 +25,8 @@ import Testing
         return claims
     }
 
-    static func token(_ changes: [String: JSONValue?] = [:], key: SigningKey = .ec256, alg: String = "ES256", kid: String? = "ec",
-                      header: [String: JSONValue] = ["typ": .string("at+jwt")]) throws -> String {
+    static func token(_ changes: [String: JSONMemberValue?] = [:], key: SigningKey = .ec256, alg: String = "ES256", kid: String? = "ec",
+                      header: [String: JSONMemberValue] = ["typ": .string("at+jwt")]) throws -> String {
         try jws(claims(changes), key: key, alg: alg, kid: kid, header: header)
     }
 
@@ -83,8 +83,8 @@ import Testing
         await expectError(.jwtInvalid, reason: .issuer) { try await issuer.verifier().verify(Self.token(["iss": nil]), now: Self.now) }
     }
 
-    @Test(arguments: [nil, JSONValue.string("https://other.example"), .array([.string("https://other.example")]), .array([]), .number(1)])
-    func audienceMissingOrWithoutUs(_ aud: JSONValue?) async throws {
+    @Test(arguments: [nil, JSONMemberValue.string("https://other.example"), .array([.string("https://other.example")]), .array([]), .number(1)])
+    func audienceMissingOrWithoutUs(_ aud: JSONMemberValue?) async throws {
         let issuer = try TestIDP(keys: Self.standardKeys)
         await expectError(.jwtInvalid, reason: .audience) { try await issuer.verifier().verify(Self.token(["aud": aud]), now: Self.now) }
     }
@@ -107,8 +107,8 @@ import Testing
         await expectError(.jwtInvalid, reason: .expired) { try await issuer.verifier(leeway: 0).verify(token, now: Self.now) }
     }
 
-    @Test(arguments: [nil, JSONValue.string("1700000300")])
-    func missingOrNonNumericExpIsExpired(_ exp: JSONValue?) async throws {
+    @Test(arguments: [nil, JSONMemberValue.string("1700000300")])
+    func missingOrNonNumericExpIsExpired(_ exp: JSONMemberValue?) async throws {
         let issuer = try TestIDP(keys: Self.standardKeys)
         await expectError(.jwtInvalid, reason: .expired) { try await issuer.verifier().verify(Self.token(["exp": exp]), now: Self.now) }
     }

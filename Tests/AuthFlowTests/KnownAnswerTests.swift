@@ -268,7 +268,7 @@ import Testing
     static let oidcAccessToken = "jHkWEdUXMU1BwAsC4vtUsZwnNvTIxEl0z9K3vx5KF0Y"
 
     static func claims(atHash: String?) throws -> IDTokenClaims {
-        try IDTokenClaims(claims: TestIDP.claims(["at_hash": atHash.map(JSONValue.string)]))
+        try IDTokenClaims(claims: TestIDP.claims(["at_hash": atHash.map(JSONMemberValue.string)]))
     }
 
     @Test(arguments: [

@@ -69,7 +69,7 @@ struct FakeUserAgent: AuthorizationUserAgent {
                                     key: .ec256, alg: "ES256", kid: "ec1")
                 idToken.withLock { $0 = token }
                 return .json(#"{"access_token":"\#(Self.accessToken)","token_type":"Bearer","expires_in":3600,"refresh_token":"\#(Self.refreshToken)","id_token":"\#(token)"}"#)
-            default: return HTTPResponse(status: 404)
+            default: return HTTPTransportResponse(status: 404)
             }
         }
         let client = try await OAuthClient(issuer: url(TestIDP.issuer), clientID: TestIDP.clientID,

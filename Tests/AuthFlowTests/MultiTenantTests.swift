@@ -85,7 +85,7 @@ import Testing
     // MARK: ID tokens
 
     static func claims(iss: String, tid: String?) throws -> IDTokenClaims {
-        try IDTokenClaims(claims: TestIDP.claims(["iss": .string(iss), "tid": tid.map(JSONValue.string)]))
+        try IDTokenClaims(claims: TestIDP.claims(["iss": .string(iss), "tid": tid.map(JSONMemberValue.string)]))
     }
 
     static func rules(_ tenants: IssuerTenants?) -> IDTokenRules {

@@ -127,7 +127,7 @@ struct NativeAppTests {
     func scopeDrivenFeatures() throws {
         let token = try TokenResponse(json: json(#"{"access_token":"a","token_type":"Bearer","scope":"openid profile"}"#),
                                       requestedScopes: ["openid", "profile", "payments"])
-        let credentials = Credentials(issuer: nil, clientID: "app", token: token, idToken: nil)
+        let credentials = OAuthCredentials(issuer: nil, clientID: "app", token: token, idToken: nil)
         #expect(credentials.hasScope("profile"))
         #expect(!credentials.hasScope("payments"))
     }
@@ -143,7 +143,7 @@ struct NativeAppTests {
     @Test("the stored form is versioned and strict")
     func credentialCoding() throws {
         let token = try TokenResponse(json: json(#"{"access_token":"a","token_type":"Bearer"}"#), requestedScopes: [])
-        let credentials = Credentials(issuer: "https://id.example.com", clientID: "app", token: token, idToken: nil)
+        let credentials = OAuthCredentials(issuer: "https://id.example.com", clientID: "app", token: token, idToken: nil)
         let data = try CredentialCoding.encode(SessionRecord(credentials: credentials, metadata: metadata(), clientAuthenticationMethod: .none))
         #expect(try CredentialCoding.decode(data, source: "test").credentials.accessToken == "a")
         expectError(.configuration) { try CredentialCoding.decode(Data(#"{"version":9}"#.utf8), source: "test") }

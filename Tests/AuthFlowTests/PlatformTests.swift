@@ -260,7 +260,7 @@ final class RecordingBackgroundHost: BackgroundExecutionHost, @unchecked Sendabl
         var token = try TokenResponse(json: json(#"{"access_token":"AT-1","token_type":"Bearer","expires_in":3600}"#), requestedScopes: [])
         token.refreshToken = nil
         let client = try OAuthClient(metadata: metadata(issuer: nil), clientID: "app", transport: ScriptedTransport.unused())
-        let session = AuthSession(client: client, credentials: Credentials(issuer: nil, clientID: "app", token: token, idToken: nil))
+        let session = AuthSession(client: client, credentials: OAuthCredentials(issuer: nil, clientID: "app", token: token, idToken: nil))
         let host = RecordingBackgroundHost()
         #expect(try await session.freshAccessToken(continuingIn: host) == "AT-1")
         #expect(host.begun == ["AuthFlow token refresh"])

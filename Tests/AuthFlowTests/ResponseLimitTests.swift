@@ -7,9 +7,9 @@ import Testing
 @Suite(.serialized) struct ResponseLimitTests {
     static let transport = URLSessionTransport()
 
-    func get(_ server: FaultServer, _ path: String = "/doc", purpose: HTTPRequest.Purpose = .discovery, limit: Int? = nil,
-             timeout: TimeInterval = 2, transport: URLSessionTransport = transport) async throws -> HTTPResponse {
-        try await transport.send(HTTPRequest(method: "GET", url: server.url(path + "?secret=q"), timeout: timeout,
+    func get(_ server: FaultServer, _ path: String = "/doc", purpose: HTTPTransportRequest.Purpose = .discovery, limit: Int? = nil,
+             timeout: TimeInterval = 2, transport: URLSessionTransport = transport) async throws -> HTTPTransportResponse {
+        try await transport.send(HTTPTransportRequest(method: "GET", url: server.url(path + "?secret=q"), timeout: timeout,
                                              purpose: purpose, maxResponseBytes: limit))
     }
 
@@ -18,8 +18,8 @@ import Testing
         #expect(limits[.discovery] == 1 << 20 && limits[.keySet] == 1 << 20)
         #expect(limits[.token] == 256 << 10 && limits[.userInfo] == 256 << 10)
         #expect(limits[.deviceAuthorization] == 64 << 10 && limits[.pushedAuthorization] == 64 << 10 && limits[.revocation] == 64 << 10)
-        #expect(limits[.resource] == 16 << 20 && limits[HTTPRequest.Purpose("custom")] == 16 << 20)
-        let request = HTTPRequest(method: "GET", url: url("https://idp.example/token"), purpose: .token)
+        #expect(limits[.resource] == 16 << 20 && limits[HTTPTransportRequest.Purpose("custom")] == 16 << 20)
+        let request = HTTPTransportRequest(method: "GET", url: url("https://idp.example/token"), purpose: .token)
         #expect(limits.limit(for: request) == 256 << 10)
         #expect(limits.limit(for: request, status: 400) == 64 << 10)
         #expect(limits.limit(for: request, status: 204) == 256 << 10)

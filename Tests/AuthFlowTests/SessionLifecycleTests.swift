@@ -278,7 +278,7 @@ struct SessionLifecycleTests {
 
     @Test("a token without expires_in is used until refused (401 invalid_token) or refreshed on demand")
     func noExpiry() async throws {
-        let challenge = HTTPResponse(status: 401, headers: [("WWW-Authenticate", #"Bearer error="invalid_token""#)])
+        let challenge = HTTPTransportResponse(status: 401, headers: [("WWW-Authenticate", #"Bearer error="invalid_token""#)])
         let provider = try SessionTests.Provider(token: [SessionTests.refreshed(), SessionTests.refreshed("AT-forced", refresh: "RT-forced")],
                                                  api: [challenge])
         var credentials = try SessionTests.credentials()
@@ -288,7 +288,7 @@ struct SessionLifecycleTests {
         #expect(try await session.freshAccessToken() == "AT-old")
         #expect(session.hasAccessToken(validFor: 86_400))
         #expect(provider.requests(to: "/token").isEmpty)
-        _ = try await session.send(HTTPRequest(method: "GET", url: url(SessionTests.api)))
+        _ = try await session.send(HTTPTransportRequest(method: "GET", url: url(SessionTests.api)))
         #expect(provider.requests(to: "/token").count == 1)
         #expect(try await session.refreshNow().accessToken == "AT-forced")
         #expect(provider.requests(to: "/token").count == 2)

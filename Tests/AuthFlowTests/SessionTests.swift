@@ -9,7 +9,7 @@ struct SessionTests {
 
     /// A provider with token, revocation and end-session endpoints, scripted.
     final class Provider: Sendable {
-        let tokenReplies: Locked<[HTTPResponse]>
+        let tokenReplies: Locked<[HTTPTransportResponse]>
         let transport: ScriptedTransport
         let client: OAuthClient
 
@@ -17,14 +17,14 @@ struct SessionTests {
         struct Delayed: HTTPTransport {
             let inner: ScriptedTransport
             let nanoseconds: UInt64
-            func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+            func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
                 if nanoseconds > 0, request.url.path == "/token" { try await Task.sleep(nanoseconds: nanoseconds) }
                 return try await inner.send(request)
             }
         }
-        let apiReplies: Locked<[HTTPResponse]>
+        let apiReplies: Locked<[HTTPTransportResponse]>
 
-        init(token replies: [HTTPResponse], api: [HTTPResponse] = [], delay: UInt64 = 0) throws {
+        init(token replies: [HTTPTransportResponse], api: [HTTPTransportResponse] = [], delay: UInt64 = 0) throws {
             let tokenReplies = Locked(replies)
             let apiReplies = Locked(api)
             self.tokenReplies = tokenReplies
@@ -32,13 +32,13 @@ struct SessionTests {
             transport = ScriptedTransport { request in
                 switch request.url.absoluteString {
                 case "https://idp.example/token":
-                    return tokenReplies.withLock { $0.isEmpty ? HTTPResponse(status: 599) : $0.removeFirst() }
+                    return tokenReplies.withLock { $0.isEmpty ? HTTPTransportResponse(status: 599) : $0.removeFirst() }
                 case "https://idp.example/revoke":
-                    return HTTPResponse(status: 200)
+                    return HTTPTransportResponse(status: 200)
                 case SessionTests.api:
-                    return apiReplies.withLock { $0.isEmpty ? HTTPResponse(status: 200) : $0.removeFirst() }
+                    return apiReplies.withLock { $0.isEmpty ? HTTPTransportResponse(status: 200) : $0.removeFirst() }
                 default:
-                    return HTTPResponse(status: 404)
+                    return HTTPTransportResponse(status: 404)
                 }
             }
             var meta = metadata(issuer: nil)
@@ -47,17 +47,17 @@ struct SessionTests {
             client = try OAuthClient(metadata: meta, clientID: "app", transport: Delayed(inner: transport, nanoseconds: delay * 1_000))
         }
 
-        func requests(to path: String) -> [HTTPRequest] { transport.requests.filter { $0.url.path == path } }
+        func requests(to path: String) -> [HTTPTransportRequest] { transport.requests.filter { $0.url.path == path } }
     }
 
-    static func credentials(access: String = "AT-old", refresh: String? = "RT-old", expiresIn: TimeInterval = -10) throws -> Credentials {
+    static func credentials(access: String = "AT-old", refresh: String? = "RT-old", expiresIn: TimeInterval = -10) throws -> OAuthCredentials {
         var token = try TokenResponse(json: json(#"{"access_token":"\#(access)","token_type":"Bearer"}"#), requestedScopes: ["api"])
         token.refreshToken = refresh
         token.expiresAt = Date(timeIntervalSinceNow: expiresIn)
-        return Credentials(issuer: nil, clientID: "app", token: token, idToken: nil)
+        return OAuthCredentials(issuer: nil, clientID: "app", token: token, idToken: nil)
     }
 
-    static func refreshed(_ access: String = "AT-new", refresh: String? = "RT-new", scope: String? = nil) -> HTTPResponse {
+    static func refreshed(_ access: String = "AT-new", refresh: String? = "RT-new", scope: String? = nil) -> HTTPTransportResponse {
         var body = #"{"access_token":"\#(access)","token_type":"bearer","expires_in":3600"#
         if let refresh { body += #","refresh_token":"\#(refresh)""# }
         if let scope { body += #","scope":"\#(scope)""# }
@@ -125,7 +125,7 @@ struct SessionTests {
 
     @Test("a 5xx is retried once with the same refresh token, then succeeds")
     func serverErrorRetried() async throws {
-        let provider = try Provider(token: [HTTPResponse(status: 503), Self.refreshed()])
+        let provider = try Provider(token: [HTTPTransportResponse(status: 503), Self.refreshed()])
         let session = AuthSession(client: provider.client, credentials: try Self.credentials())
         #expect(try await session.freshAccessToken() == "AT-new")
         let bodies = provider.requests(to: "/token").map { formDictionary(String(decoding: $0.body ?? Data(), as: UTF8.self)) }
@@ -134,7 +134,7 @@ struct SessionTests {
 
     @Test("two 5xx keep the credentials and report network")
     func serverErrorTwice() async throws {
-        let provider = try Provider(token: [HTTPResponse(status: 502), .json(#"{"error":"temporarily_unavailable"}"#, status: 503)])
+        let provider = try Provider(token: [HTTPTransportResponse(status: 502), .json(#"{"error":"temporarily_unavailable"}"#, status: 503)])
         let store = MemoryCredentialStore()
         let session = AuthSession(client: provider.client, store: store, credentials: try Self.credentials())
         await expectError(.network) { try await session.freshAccessToken() }
@@ -189,10 +189,10 @@ struct SessionTests {
 
     @Test("send: bearer header only; a 401 invalid_token refreshes once and retries once")
     func authorizedRequest() async throws {
-        let challenge = HTTPResponse(status: 401, headers: [("WWW-Authenticate", #"Bearer realm="api", error="invalid_token""#)])
+        let challenge = HTTPTransportResponse(status: 401, headers: [("WWW-Authenticate", #"Bearer realm="api", error="invalid_token""#)])
         let provider = try Provider(token: [Self.refreshed()], api: [challenge, challenge])
         let session = AuthSession(client: provider.client, credentials: try Self.credentials(expiresIn: 3600))
-        let response = try await session.send(HTTPRequest(method: "GET", url: url(Self.api), headers: [("Authorization", "Basic forged")]))
+        let response = try await session.send(HTTPTransportRequest(method: "GET", url: url(Self.api), headers: [("Authorization", "Basic forged")]))
         #expect(response.status == 401, "the second refusal is returned, not retried again")
         let calls = provider.requests(to: "/me")
         #expect(calls.count == 2)
@@ -203,9 +203,9 @@ struct SessionTests {
 
     @Test("send: a 401 without invalid_token is returned as is")
     func otherUnauthorized() async throws {
-        let provider = try Provider(token: [], api: [HTTPResponse(status: 401, headers: [("WWW-Authenticate", #"Bearer error="insufficient_scope""#)])])
+        let provider = try Provider(token: [], api: [HTTPTransportResponse(status: 401, headers: [("WWW-Authenticate", #"Bearer error="insufficient_scope""#)])])
         let session = AuthSession(client: provider.client, credentials: try Self.credentials(expiresIn: 3600))
-        let response = try await session.send(HTTPRequest(method: "GET", url: url(Self.api)))
+        let response = try await session.send(HTTPTransportRequest(method: "GET", url: url(Self.api)))
         #expect(response.status == 401)
         #expect(provider.requests(to: "/token").isEmpty)
     }
@@ -240,7 +240,7 @@ struct SessionTests {
 
     @Test("a refreshed ID token must keep iss, sub, aud, azp and auth_time (OIDC Core 12.2)")
     func idTokenContinuity() throws {
-        func claims(_ changes: [String: JSONValue?] = [:]) throws -> IDTokenClaims {
+        func claims(_ changes: [String: JSONMemberValue?] = [:]) throws -> IDTokenClaims {
             var base = TestIDP.claims(["auth_time": .number(1_699_999_000), "azp": .string("app")])
             for (name, value) in changes { base[name] = value }
             return try IDTokenClaims(claims: base)

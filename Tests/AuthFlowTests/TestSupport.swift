@@ -87,43 +87,43 @@ func metadata(issuer: String? = "https://idp.example", authorization: String = "
 
 /// An `HTTPTransport` that records every request and answers from a script.
 final class ScriptedTransport: HTTPTransport {
-    typealias Handler = @Sendable (HTTPRequest) throws -> HTTPResponse
+    typealias Handler = @Sendable (HTTPTransportRequest) throws -> HTTPTransportResponse
     private let handler: Handler
-    private let log = Locked<[HTTPRequest]>([])
+    private let log = Locked<[HTTPTransportRequest]>([])
 
     init(_ handler: @escaping Handler) { self.handler = handler }
 
     /// Answers by exact URL; anything else gets 404.
-    convenience init(routes: [String: HTTPResponse]) {
-        self.init { request in routes[request.url.absoluteString] ?? HTTPResponse(status: 404) }
+    convenience init(routes: [String: HTTPTransportResponse]) {
+        self.init { request in routes[request.url.absoluteString] ?? HTTPTransportResponse(status: 404) }
     }
 
     /// A transport that must never be used.
     static func unused() -> ScriptedTransport {
         ScriptedTransport { request in
             Issue.record("unexpected request to \(request.url)")
-            return HTTPResponse(status: 599)
+            return HTTPTransportResponse(status: 599)
         }
     }
 
-    var requests: [HTTPRequest] { log.current }
+    var requests: [HTTPTransportRequest] { log.current }
     var urls: [String] { requests.map(\.url.absoluteString) }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
         log.withLock { $0.append(request) }
         return try handler(request)
     }
 }
 
-extension HTTPResponse {
-    static func json(_ text: String, status: Int = 200, headers: [(name: String, value: String)] = []) -> HTTPResponse {
-        HTTPResponse(status: status, headers: [("Content-Type", "application/json")] + headers, body: Data(text.utf8))
+extension HTTPTransportResponse {
+    static func json(_ text: String, status: Int = 200, headers: [(name: String, value: String)] = []) -> HTTPTransportResponse {
+        HTTPTransportResponse(status: status, headers: [("Content-Type", "application/json")] + headers, body: Data(text.utf8))
     }
 }
 
 /// JSON text for a dictionary of JSON values (keys sorted, for stable output).
-func jsonText(_ object: [String: JSONValue]) -> String {
+func jsonText(_ object: [String: JSONMemberValue]) -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return String(decoding: try! encoder.encode(JSONValue.object(object)), as: UTF8.self)
+    return String(decoding: try! encoder.encode(JSONMemberValue.object(object)), as: UTF8.self)
 }

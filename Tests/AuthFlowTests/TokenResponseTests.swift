@@ -100,7 +100,7 @@ import Testing
             #expect(!text.contains("REFRESH-SECRET-2"))
             #expect(!text.contains("ID.TOKEN.SECRET3"))
         }
-        let credentials = Credentials(issuer: nil, clientID: "c", token: token, idToken: nil)
+        let credentials = OAuthCredentials(issuer: nil, clientID: "c", token: token, idToken: nil)
         #expect(!credentials.description.contains("ACCESS-SECRET-1"))
         #expect(!credentials.description.contains("REFRESH-SECRET-2"))
     }

@@ -14,15 +14,15 @@ import Testing
         let transport: ScriptedTransport
         let client: OAuthClient
 
-        init(keys: [[String: JSONValue]] = [SigningKey.ec256.jwk(kid: "ec1")], userinfoEndpoint: Bool = true,
+        init(keys: [[String: JSONMemberValue]] = [SigningKey.ec256.jwk(kid: "ec1")], userinfoEndpoint: Bool = true,
              authentication: ClientAuthentication = .none,
-             userinfo: @escaping @Sendable (HTTPRequest) -> HTTPResponse) throws {
+             userinfo: @escaping @Sendable (HTTPTransportRequest) -> HTTPTransportResponse) throws {
             let jwks = jwksJSON(keys)
             transport = ScriptedTransport { request in
                 switch request.url.absoluteString {
                 case TestIDP.jwksURI: return .json(jwks)
                 case UserInfoTests.userinfoURL: return userinfo(request)
-                default: return HTTPResponse(status: 404)
+                default: return HTTPTransportResponse(status: 404)
                 }
             }
             var provider = metadata(issuer: TestIDP.issuer)
@@ -31,15 +31,15 @@ import Testing
             client = try OAuthClient(metadata: provider, clientID: TestIDP.clientID, authentication: authentication, transport: transport)
         }
 
-        var userinfoRequests: [HTTPRequest] { transport.requests.filter { $0.url.absoluteString == UserInfoTests.userinfoURL } }
+        var userinfoRequests: [HTTPTransportRequest] { transport.requests.filter { $0.url.absoluteString == UserInfoTests.userinfoURL } }
     }
 
-    static func jwt(_ body: String, contentType: String = "application/jwt") -> HTTPResponse {
-        HTTPResponse(status: 200, headers: [("Content-Type", contentType)], body: Data(body.utf8))
+    static func jwt(_ body: String, contentType: String = "application/jwt") -> HTTPTransportResponse {
+        HTTPTransportResponse(status: 200, headers: [("Content-Type", contentType)], body: Data(body.utf8))
     }
 
-    static func signedClaims(_ changes: [String: JSONValue?] = [:]) -> [String: JSONValue] {
-        var claims: [String: JSONValue] = [
+    static func signedClaims(_ changes: [String: JSONMemberValue?] = [:]) -> [String: JSONMemberValue] {
+        var claims: [String: JSONMemberValue] = [
             "iss": .string(TestIDP.issuer), "aud": .string(TestIDP.clientID), "sub": .string("user-1"),
             "email": .string("alice@example.com"), "name": .string("Alice"),
         ]
@@ -115,13 +115,13 @@ import Testing
     }
 
     @Test(arguments: [
-        HTTPResponse(status: 200, headers: [("Content-Type", "text/html")], body: Data("<html>hello</html>".utf8)),
-        HTTPResponse.json("not json"),
-        HTTPResponse.json(#"["sub","user-1"]"#),
-        HTTPResponse.json(""),
-        HTTPResponse(status: 200, headers: [], body: Data("sub=user-1".utf8)),
+        HTTPTransportResponse(status: 200, headers: [("Content-Type", "text/html")], body: Data("<html>hello</html>".utf8)),
+        HTTPTransportResponse.json("not json"),
+        HTTPTransportResponse.json(#"["sub","user-1"]"#),
+        HTTPTransportResponse.json(""),
+        HTTPTransportResponse(status: 200, headers: [], body: Data("sub=user-1".utf8)),
     ])
-    func nonJSONObjectIsInvalidResponse(_ response: HTTPResponse) async throws {
+    func nonJSONObjectIsInvalidResponse(_ response: HTTPTransportResponse) async throws {
         let provider = try Provider { _ in response }
         await Self.expectUserInfoError(.invalidResponse, provider)
     }
@@ -190,8 +190,8 @@ import Testing
         await Self.expectUserInfoError(.issuerMismatch, provider)
     }
 
-    @Test(arguments: [JSONValue.string("other-client"), .array([.string("a"), .string("b")]), .array([])])
-    func audienceWithoutClientIsAudience(_ aud: JSONValue) async throws {
+    @Test(arguments: [JSONMemberValue.string("other-client"), .array([.string("a"), .string("b")]), .array([])])
+    func audienceWithoutClientIsAudience(_ aud: JSONMemberValue) async throws {
         let token = try jws(Self.signedClaims(["aud": aud]), key: .ec256, alg: "ES256", kid: "ec1")
         let provider = try Provider { _ in Self.jwt(token) }
         await Self.expectUserInfoError(.idTokenInvalid, reason: .audience, provider)
@@ -219,7 +219,7 @@ import Testing
 
     @Test func bearerChallengeOn401IsOAuthError() async throws {
         let provider = try Provider { _ in
-            HTTPResponse(status: 401, headers: [("WWW-Authenticate", #"Bearer error="invalid_token", error_description="expired""#)])
+            HTTPTransportResponse(status: 401, headers: [("WWW-Authenticate", #"Bearer error="invalid_token", error_description="expired""#)])
         }
         let error = try #require(await Self.expectUserInfoError(.oauthError, provider))
         #expect(error.oauth?.error == "invalid_token")
@@ -228,7 +228,7 @@ import Testing
 
     @Test func bearerChallengeWithRealmOn403() async throws {
         let provider = try Provider { _ in
-            HTTPResponse(status: 403, headers: [("WWW-Authenticate", #"Bearer realm="example", error="insufficient_scope", scope="openid profile""#)])
+            HTTPTransportResponse(status: 403, headers: [("WWW-Authenticate", #"Bearer realm="example", error="insufficient_scope", scope="openid profile""#)])
         }
         let error = try #require(await Self.expectUserInfoError(.oauthError, provider))
         #expect(error.oauth?.error == "insufficient_scope")
@@ -236,12 +236,12 @@ import Testing
     }
 
     @Test func plain401WithoutChallengeIsInvalidResponse() async throws {
-        let provider = try Provider { _ in HTTPResponse(status: 401) }
+        let provider = try Provider { _ in HTTPTransportResponse(status: 401) }
         await Self.expectUserInfoError(.invalidResponse, provider)
     }
 
     @Test func serverErrorIsOAuthServerError() async throws {
-        let provider = try Provider { _ in HTTPResponse(status: 503) }
+        let provider = try Provider { _ in HTTPTransportResponse(status: 503) }
         let error = try #require(await Self.expectUserInfoError(.oauthError, provider))
         #expect(error.oauth?.error == "server_error")
     }
@@ -249,7 +249,7 @@ import Testing
     @Test func noUserinfoEndpointIsConfiguration() async throws {
         let provider = try Provider(userinfoEndpoint: false) { _ in
             Issue.record("the userinfo endpoint must not be called")
-            return HTTPResponse(status: 599)
+            return HTTPTransportResponse(status: 599)
         }
         await Self.expectUserInfoError(.configuration, provider)
         #expect(provider.transport.requests.isEmpty)
@@ -260,7 +260,7 @@ import Testing
     @Test func tokenReflectedByServerDoesNotLeakIntoError() async throws {
         let provider = try Provider { request in
             let token = request.header("Authorization") ?? ""
-            return HTTPResponse(status: 401, headers: [("WWW-Authenticate", "Bearer error=\"invalid_token\", error_description=\"bad \(token)\"")])
+            return HTTPTransportResponse(status: 401, headers: [("WWW-Authenticate", "Bearer error=\"invalid_token\", error_description=\"bad \(token)\"")])
         }
         let error = await expectError(.oauthError) {
             try await provider.client.userInfo(accessToken: Self.accessToken, expectedSubject: nil)

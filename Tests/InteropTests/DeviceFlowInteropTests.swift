@@ -72,7 +72,7 @@ extension InteropSuites {
         private func serverPolls(_ url: String, userCode: String) async throws -> Int {
             var components = try #require(URLComponents(string: url))
             components.queryItems = [URLQueryItem(name: "user_code", value: userCode)]
-            let response = try await URLSessionTransport().send(HTTPRequest(method: "GET", url: try #require(components.url)))
+            let response = try await URLSessionTransport().send(HTTPTransportRequest(method: "GET", url: try #require(components.url)))
             let object = try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
             return (object["polls"] as? [Any])?.count ?? -1
         }

@@ -19,7 +19,7 @@ let fixture: Fixture = {
 }()
 
 /// The RS256 token's claims, parsed once, for the claims-only part.
-let parsedClaims: [String: JSONValue] = {
+let parsedClaims: [String: JSONMemberValue] = {
     do { return try CompactJWS(fixture.rs256.compact).claims } catch { fatalError("fixture: \(error)") }
 }()
 

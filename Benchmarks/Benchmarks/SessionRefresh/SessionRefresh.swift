@@ -46,7 +46,7 @@ final class TimedTransport: HTTPTransport, @unchecked Sendable {
 
     var lastExchange: (sent: UInt64, arrived: UInt64) { lock.withLock { (sent, arrived) } }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
         let start = nowNanos()
         let response = try await inner.send(request)
         let end = nowNanos()
@@ -71,11 +71,11 @@ struct RefreshFixture: Sendable {
     }
 
     /// Credentials whose access token expired an hour ago, with a refresh token and no ID token.
-    static func expiredCredentials() throws -> Credentials {
+    static func expiredCredentials() throws -> OAuthCredentials {
         let json = #"{"access_token":"at-expired","token_type":"Bearer","expires_in":3600,"refresh_token":"rt-0","scope":"openid profile"}"#
         var token = try TokenResponse(json: Data(json.utf8), requestedScopes: ["openid", "profile"])
         token.expiresAt = Date(timeIntervalSinceNow: -3600)
-        return Credentials(issuer: nil, clientID: "bench-client", token: token, idToken: nil)
+        return OAuthCredentials(issuer: nil, clientID: "bench-client", token: token, idToken: nil)
     }
 }
 
@@ -100,7 +100,7 @@ let benchmarks: @Sendable () -> Void = {
             maxIterations: 60
         ),
         closure: { (benchmark: Benchmark, fixture: RefreshFixture) async in
-            let expired: Credentials
+            let expired: OAuthCredentials
             do { expired = try RefreshFixture.expiredCredentials() } catch { fatalError("\(error)") }
             let session = AuthSession(client: fixture.client, store: MemoryCredentialStore(SessionRecord(credentials: expired, client: fixture.client)))
             let requestsBefore = fixture.server.requests

@@ -95,9 +95,9 @@ public final class JWKSTransport: HTTPTransport, @unchecked Sendable {
 
     public var requests: Int { lock.withLock { count } }
 
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
         lock.withLock { count += 1 }
-        return HTTPResponse(status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "max-age=86400")], body: body)
+        return HTTPTransportResponse(status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "max-age=86400")], body: body)
     }
 }
 

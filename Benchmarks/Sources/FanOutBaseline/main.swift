@@ -32,12 +32,12 @@ final class DelayedTokenEndpoint: HTTPTransport, @unchecked Sendable {
     private var count = 0
     var requests: Int { lock.withLock { count } }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
         try await Task.sleep(nanoseconds: 6_000_000)
         let n = lock.withLock { count += 1; return count }
         let body = #"{"access_token":"at-\#(n)","token_type":"Bearer","expires_in":3600,"refresh_token":"rt-\#(n)"}"#
         ready.set(nowNanos())
-        return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Data(body.utf8))
+        return HTTPTransportResponse(status: 200, headers: [("Content-Type", "application/json")], body: Data(body.utf8))
     }
 }
 
@@ -74,7 +74,7 @@ for mode in modes {
             var token = try TokenResponse(json: Data(json.utf8), requestedScopes: [])
             token.expiresAt = Date(timeIntervalSinceNow: -3600)
             let session = AuthSession(client: client, store: MemoryCredentialStore(SessionRecord(
-                credentials: Credentials(issuer: nil, clientID: "bench-client", token: token, idToken: nil), client: client)))
+                credentials: OAuthCredentials(issuer: nil, clientID: "bench-client", token: token, idToken: nil), client: client)))
             added += await fanOut(ready: endpoint.ready) { try await session.freshAccessToken() }
             precondition(endpoint.requests == 1, "one token request per round")
         default:

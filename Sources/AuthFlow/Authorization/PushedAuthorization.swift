@@ -6,7 +6,7 @@ struct PushedAuthorizationResponse: Sendable {
     let expiresIn: Int
 
     init(json data: Data) throws {
-        guard let object = JSONValue.object(from: data) else {
+        guard let object = JSONMemberValue.object(from: data) else {
             throw AuthFlowError.invalidResponse("the pushed authorization response is not a JSON object")
         }
         guard let uri = object["request_uri"]?.stringValue, !uri.isEmpty else {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a sign-in produces: tokens, with the ID token verified.
-public struct Credentials: Sendable, Equatable, Codable {
+public struct OAuthCredentials: Sendable, Equatable, Codable {
     /// The issuer, when known.
     public var issuer: String?
     /// The client the tokens belong to.
@@ -32,9 +32,9 @@ public struct Credentials: Sendable, Equatable, Codable {
     public var subject: String? { idToken?.subject }
 }
 
-extension Credentials: CustomStringConvertible {
+extension OAuthCredentials: CustomStringConvertible {
     /// Redacts every token.
     public var description: String {
-        "Credentials(issuer: \(issuer ?? "-"), subject: \(subject ?? "-"), \(token))"
+        "OAuthCredentials(issuer: \(issuer ?? "-"), subject: \(subject ?? "-"), \(token))"
     }
 }

@@ -92,7 +92,7 @@ public struct OAuthClient: Sendable {
 
     /// Redeems an authorization code (RFC 6749 §4.1.3 with the PKCE verifier)
     /// and verifies the ID token, if one is returned.
-    public func exchange(_ grant: AuthorizationGrant) async throws -> Credentials {
+    public func exchange(_ grant: AuthorizationGrant) async throws -> OAuthCredentials {
         guard grant.clientID == clientID else { throw AuthFlowError.configuration("the grant was issued to another client") }
         if let issuer = grant.issuer, let own = metadata.issuer, issuer != own {
             throw AuthFlowError(.issuerMismatch, "the grant comes from issuer \(issuer), this client is for \(own)")
@@ -107,13 +107,13 @@ public struct OAuthClient: Sendable {
         let token = try await tokenEndpoint.request(form, requestedScopes: grant.requestedScopes)
         let claims = try await verifyIDToken(in: token, nonce: grant.nonce, maxAge: grant.maxAge, required: grant.requestedScopes.contains("openid"))
         logger.info("signed in", metadata: ["issuer": "\(metadata.issuer ?? "-")", "id_token": "\(claims == nil ? "none" : "verified")"])
-        return Credentials(issuer: metadata.issuer, clientID: clientID, token: token, idToken: claims)
+        return OAuthCredentials(issuer: metadata.issuer, clientID: clientID, token: token, idToken: claims)
     }
 
     /// The whole authorization code flow: request, user agent, callback
     /// validation, code exchange, ID-token verification.
     public func signIn(redirectURI: URL, scopes: [String], options: AuthorizationOptions = .init(),
-                       userAgent: some AuthorizationUserAgent) async throws -> Credentials {
+                       userAgent: some AuthorizationUserAgent) async throws -> OAuthCredentials {
         var request = try authorizationRequest(redirectURI: redirectURI, scopes: scopes, options: options)
         if pushesAuthorizationRequests { try await push(&request) }
         let callback = try await userAgent.authorize(request)

@@ -25,7 +25,7 @@ public struct DPoPBinding: Sendable {
 
     /// Remembers the `DPoP-Nonce` of `response` from `url`'s server; true when
     /// the response asks for a retry with it (`use_dpop_nonce`, RFC 9449 §8, §9).
-    public func noteNonce(in response: HTTPResponse, from url: URL) -> Bool {
+    public func noteNonce(in response: HTTPTransportResponse, from url: URL) -> Bool {
         guard let nonce = response.header("DPoP-Nonce"), !nonce.isEmpty else { return false }
         nonces.set(nonce, for: url)
         if response.status == 400, TokenEndpoint.oauthError(in: response.body)?.error == "use_dpop_nonce" { return true }
@@ -43,14 +43,14 @@ public struct DPoPBinding: Sendable {
 
     /// Sends `request` with a fresh proof; retries once with the server's
     /// nonce when it asks for one.
-    func send(_ request: HTTPRequest, accessToken: String? = nil, transport: any HTTPTransport) async throws -> HTTPResponse {
+    func send(_ request: HTTPTransportRequest, accessToken: String? = nil, transport: any HTTPTransport) async throws -> HTTPTransportResponse {
         try await send(building: { request }, accessToken: accessToken, transport: transport)
     }
 
     /// ``send(_:accessToken:transport:)`` with the request built afresh for
     /// each attempt (a retry needs a new client assertion, too).
-    func send(building build: () throws -> HTTPRequest, accessToken: String? = nil,
-              transport: any HTTPTransport) async throws -> HTTPResponse {
+    func send(building build: () throws -> HTTPTransportRequest, accessToken: String? = nil,
+              transport: any HTTPTransport) async throws -> HTTPTransportResponse {
         var attempt = try build()
         attempt.headers.append((name: "DPoP", value: try proof(method: attempt.method, url: attempt.url, accessToken: accessToken)))
         let response = try await transport.send(attempt)

@@ -34,7 +34,7 @@ public struct DPoPKey: Sendable, Equatable, Codable, CustomStringConvertible {
     }
 
     /// The public key as a JWK (what a proof's header carries).
-    public var publicJWK: [String: JSONValue] {
+    public var publicJWK: [String: JSONMemberValue] {
         let point = Array(privateKey.publicKey.x963Representation)
         return ["kty": .string("EC"), "crv": .string("P-256"),
                 "x": .string(Base64URL.encode(point[1...32])), "y": .string(Base64URL.encode(point[33...64]))]

@@ -31,7 +31,7 @@ public struct DeviceAuthorizationResponse: Sendable, Equatable {
     /// not be negative. Anything else is
     /// ``AuthFlowError/Category/invalidResponse``.
     public init(json data: Data) throws {
-        guard let object = JSONValue.object(from: data) else {
+        guard let object = JSONMemberValue.object(from: data) else {
             throw AuthFlowError.invalidResponse("device authorization response is not a JSON object")
         }
         let reader = MemberReader(object: object, context: "device authorization response")
@@ -69,7 +69,7 @@ public struct DeviceAuthorizationResponse: Sendable, Equatable {
     }
 
     /// A non-negative whole number of seconds, as a JSON number or numeric string.
-    private static func seconds(_ value: JSONValue?, _ name: String) throws -> Int? {
+    private static func seconds(_ value: JSONMemberValue?, _ name: String) throws -> Int? {
         switch value {
         case nil, .null?:
             return nil

@@ -30,7 +30,7 @@ public struct PendingDeviceAuthorization: Sendable, CustomStringConvertible, Cus
 
     /// Polls the token endpoint until the user approves, denies, or the code
     /// expires, then verifies the ID token when one is returned (there is no
-    /// nonce in this flow) and returns the same ``Credentials`` as the
+    /// nonce in this flow) and returns the same ``OAuthCredentials`` as the
     /// authorization code flow.
     ///
     /// - Parameter onPoll: called after every poll with the interval it waited
@@ -38,7 +38,7 @@ public struct PendingDeviceAuthorization: Sendable, CustomStringConvertible, Cus
     /// - Throws: ``AuthFlowError`` — `oauth_error` for `access_denied` and
     ///   other refusals, `timeout` when the code expires (`expired_token` or
     ///   the `expires_in` deadline), `cancelled` when the task is cancelled.
-    public func credentials(onPoll: (@Sendable (DevicePoll) -> Void)? = nil) async throws -> Credentials {
+    public func credentials(onPoll: (@Sendable (DevicePoll) -> Void)? = nil) async throws -> OAuthCredentials {
         let poller = DevicePoller(endpoint: client.tokenEndpoint, deviceCode: response.deviceCode, interval: response.interval,
                                   scopes: scopes, deadline: deadline, clock: clock, logger: client.logger)
         let token = try await poller.poll(onPoll: onPoll)
@@ -46,7 +46,7 @@ public struct PendingDeviceAuthorization: Sendable, CustomStringConvertible, Cus
         client.logger.info("signed in with a device code", metadata: [
             "issuer": "\(client.metadata.issuer ?? "-")", "id_token": "\(claims == nil ? "none" : "verified")",
         ])
-        return Credentials(issuer: client.metadata.issuer, clientID: client.clientID, token: token, idToken: claims)
+        return OAuthCredentials(issuer: client.metadata.issuer, clientID: client.clientID, token: token, idToken: claims)
     }
 
     /// Shows the user code and URIs; the device code is redacted.

@@ -44,7 +44,7 @@ extension ProviderMetadata {
         let candidates = try discoveryURLs(for: issuer)
         for url in candidates {
             logger.debug("fetching provider metadata", metadata: ["url": "\(url.absoluteString)"])
-            let response = try await transport.send(HTTPRequest(method: "GET", url: url, headers: [("Accept", "application/json")], timeout: timeout, purpose: .discovery))
+            let response = try await transport.send(HTTPTransportRequest(method: "GET", url: url, headers: [("Accept", "application/json")], timeout: timeout, purpose: .discovery))
             guard response.status == 200 else {
                 logger.debug("no metadata here", metadata: ["url": "\(url.absoluteString)", "status": "\(response.status)"])
                 lastStatus = response.status
@@ -83,7 +83,7 @@ extension ProviderMetadata {
     /// and passes the same checks; otherwise it is ignored.
     static func supplemented(_ metadata: ProviderMetadata, from url: URL, transport: any HTTPTransport, timeout: TimeInterval,
                              logger: Logger) async -> ProviderMetadata {
-        guard let response = try? await transport.send(HTTPRequest(method: "GET", url: url, headers: [("Accept", "application/json")], timeout: timeout, purpose: .discovery)),
+        guard let response = try? await transport.send(HTTPTransportRequest(method: "GET", url: url, headers: [("Accept", "application/json")], timeout: timeout, purpose: .discovery)),
               response.status == 200, let other = try? ProviderMetadata(json: response.body), other.issuer == metadata.issuer,
               (try? other.validateTransportSecurity()) != nil else { return metadata }
         var merged = metadata

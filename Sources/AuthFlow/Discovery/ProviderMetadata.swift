@@ -40,7 +40,7 @@ public struct ProviderMetadata: Sendable, Equatable, Codable {
     /// RFC 9207: when true, authorization responses must carry `iss`.
     public var authorizationResponseIssParameterSupported: Bool
     /// Every member of the document, including ones AuthFlow does not model.
-    public var document: [String: JSONValue]
+    public var document: [String: JSONMemberValue]
     /// The tenants accepted when ``issuer`` is a multi-tenant template
     /// (`…/{tenantid}/…`, Microsoft Entra ID's `common`, `organizations` and
     /// `consumers` authorities); `nil` accepts no template. See ``IssuerTenants``.
@@ -72,7 +72,7 @@ public struct ProviderMetadata: Sendable, Equatable, Codable {
     /// missing `issuer`, `authorization_endpoint` or `token_endpoint`, are
     /// ``AuthFlowError/Category/invalidResponse``.
     public init(json data: Data) throws {
-        guard let object = JSONValue.object(from: data) else {
+        guard let object = JSONMemberValue.object(from: data) else {
             throw AuthFlowError.invalidResponse("provider metadata is not a JSON object")
         }
         let reader = MemberReader(object: object, context: "provider metadata")
@@ -120,7 +120,7 @@ public struct ProviderMetadata: Sendable, Equatable, Codable {
 
 /// Typed access to the members of a JSON object.
 struct MemberReader {
-    let object: [String: JSONValue]
+    let object: [String: JSONMemberValue]
     let context: String
 
     private func wrongType(_ name: String, _ expected: String) -> AuthFlowError {

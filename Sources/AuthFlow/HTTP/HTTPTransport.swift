@@ -2,7 +2,7 @@ import Foundation
 
 /// An HTTP request as AuthFlow sends it: a value, so it can be inspected in
 /// tests and replayed by custom transports.
-public struct HTTPRequest: Sendable {
+public struct HTTPTransportRequest: Sendable {
     /// `GET` or `POST`.
     public var method: String
     /// The full URL.
@@ -40,7 +40,7 @@ public struct HTTPRequest: Sendable {
 }
 
 /// An HTTP response.
-public struct HTTPResponse: Sendable {
+public struct HTTPTransportResponse: Sendable {
     /// The status code.
     public var status: Int
     /// Header fields.
@@ -71,14 +71,14 @@ public struct HTTPResponse: Sendable {
 /// The network seam. AuthFlow sends every request through one of these.
 ///
 /// Implementations must not follow redirects (a token request must never be
-/// re-sent elsewhere), must honour ``HTTPRequest/timeout`` for the whole
+/// re-sent elsewhere), must honour ``HTTPTransportRequest/timeout`` for the whole
 /// exchange (a server that stalls or drips its body included), must bound
-/// the body they read (``ResponseLimits``, ``HTTPRequest/maxResponseBytes``)
+/// the body they read (``ResponseLimits``, ``HTTPTransportRequest/maxResponseBytes``)
 /// while it arrives, throwing ``AuthFlowError/Category/invalidResponse`` when
 /// it is larger, and must throw ``AuthFlowError`` with category
 /// ``AuthFlowError/Category/network`` or ``AuthFlowError/Category/timeout``
 /// when no complete response arrives.
 public protocol HTTPTransport: Sendable {
     /// Sends one request and returns the response, whatever its status.
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse
+    func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse
 }

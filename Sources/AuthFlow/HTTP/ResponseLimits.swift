@@ -1,6 +1,6 @@
 import Foundation
 
-extension HTTPRequest {
+extension HTTPTransportRequest {
     /// What a request asks for, which decides how large its response may be
     /// (``ResponseLimits``) and how an oversized one is named in the error.
     public struct Purpose: Sendable, Hashable, CustomStringConvertible {
@@ -30,7 +30,7 @@ extension HTTPRequest {
 }
 
 /// The largest response body, in bytes, a transport accepts for each
-/// ``HTTPRequest/Purpose``, so that a hostile or broken server cannot make
+/// ``HTTPTransportRequest/Purpose``, so that a hostile or broken server cannot make
 /// the client buffer without bound.
 ///
 /// ``URLSessionTransport`` enforces the limit while the body arrives: a
@@ -67,7 +67,7 @@ public struct ResponseLimits: Sendable, Equatable {
     public init() {}
 
     /// The limit for a successful response to a request of `purpose`.
-    public subscript(purpose: HTTPRequest.Purpose) -> Int {
+    public subscript(purpose: HTTPTransportRequest.Purpose) -> Int {
         switch purpose {
         case .discovery: discovery
         case .keySet: keySet
@@ -81,19 +81,19 @@ public struct ResponseLimits: Sendable, Equatable {
     }
 
     /// The limit for `request` answered with `status`: the request's own
-    /// ``HTTPRequest/maxResponseBytes`` or its purpose's, and no more than
+    /// ``HTTPTransportRequest/maxResponseBytes`` or its purpose's, and no more than
     /// ``errorBody`` when the status is not 2xx.
-    public func limit(for request: HTTPRequest, status: Int? = nil) -> Int {
+    public func limit(for request: HTTPTransportRequest, status: Int? = nil) -> Int {
         let own = max(request.maxResponseBytes ?? self[request.purpose], 0)
         guard let status, !(200..<300).contains(status) else { return own }
         return min(own, errorBody)
     }
 
     /// The error for a response over `limit` bytes.
-    static func tooLarge(_ request: HTTPRequest, limit: Int, announced: Int64? = nil) -> AuthFlowError {
+    static func tooLarge(_ request: HTTPTransportRequest, limit: Int, announced: Int64? = nil) -> AuthFlowError {
         let size = announced.map { " (Content-Length \($0))" } ?? ""
         return AuthFlowError(.invalidResponse,
-                             "the \(request.purpose) from \(HTTPRequest.endpointName(request.url)) is larger than \(byteCount(limit))\(size)",
+                             "the \(request.purpose) from \(HTTPTransportRequest.endpointName(request.url)) is larger than \(byteCount(limit))\(size)",
                              recovery: "check that the URL is the provider's endpoint; a larger limit can be set with ResponseLimits on the transport")
     }
 
@@ -105,7 +105,7 @@ public struct ResponseLimits: Sendable, Equatable {
     }
 }
 
-extension HTTPRequest {
+extension HTTPTransportRequest {
     /// An endpoint as errors name it: scheme, host, port and path; never the
     /// query, which may carry secrets.
     static func endpointName(_ url: URL) -> String {

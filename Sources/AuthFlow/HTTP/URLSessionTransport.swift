@@ -13,7 +13,7 @@ import FoundationNetworking
 /// `Content-Length` above the request's limit (``ResponseLimits``) fails the
 /// request before the body is read, and a body that grows past the limit
 /// (whatever its `Content-Length` said) is cancelled at that point. The
-/// request's ``HTTPRequest/timeout`` bounds everything from connecting to the
+/// request's ``HTTPTransportRequest/timeout`` bounds everything from connecting to the
 /// last byte; a server that stalls before its headers, between chunks or
 /// drips its body one byte at a time ends in ``AuthFlowError/Category/timeout``
 /// when it runs out.
@@ -43,13 +43,13 @@ public final class URLSessionTransport: HTTPTransport {
 
     deinit { session.finishTasksAndInvalidate() }
 
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
         var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: request.timeout)
         urlRequest.httpMethod = request.method
         for header in request.headers { urlRequest.addValue(header.value, forHTTPHeaderField: header.name) }
         urlRequest.httpBody = request.body
         let prepared = urlRequest
-        let what = "the \(request.purpose) from \(HTTPRequest.endpointName(request.url))"
+        let what = "the \(request.purpose) from \(HTTPTransportRequest.endpointName(request.url))"
         do {
             let (data, response) = try await withDeadline(seconds: request.timeout, what: what) { [session, delegate, limits] in
                 try await URLSessionTransport.load(prepared, for: request, limits: limits, session: session, delegate: delegate)
@@ -58,7 +58,7 @@ public final class URLSessionTransport: HTTPTransport {
             for (name, value) in response.allHeaderFields {
                 headers.append((name: "\(name)", value: "\(value)"))
             }
-            return HTTPResponse(status: response.statusCode, headers: headers, body: data)
+            return HTTPTransportResponse(status: response.statusCode, headers: headers, body: data)
         } catch let error as AuthFlowError {
             throw error
         } catch let error as URLError {
@@ -78,7 +78,7 @@ public final class URLSessionTransport: HTTPTransport {
     /// its work queue, which a fast endless body keeps busy: those calls are
     /// made on ``URLSessionTransport/calls``, never on a thread of the Swift
     /// concurrency pool, so a deadline or a cancellation is never held up.
-    private static func load(_ urlRequest: URLRequest, for request: HTTPRequest, limits: ResponseLimits,
+    private static func load(_ urlRequest: URLRequest, for request: HTTPTransportRequest, limits: ResponseLimits,
                              session: URLSession, delegate: SessionDelegate) async throws -> (Data, HTTPURLResponse) {
         let state = LockedValue<(task: URLSessionDataTask?, cancelled: Bool)>((nil, false))
         return try await withTaskCancellationHandler {
@@ -140,13 +140,13 @@ public final class URLSessionTransport: HTTPTransport {
 /// One request in flight: who waits for it, and the body so far.
 private struct Exchange {
     let continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>
-    let request: HTTPRequest
+    let request: HTTPTransportRequest
     let limits: ResponseLimits
     var response: HTTPURLResponse?
     var limit: Int
     var body = Data()
 
-    init(continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>, request: HTTPRequest, limits: ResponseLimits) {
+    init(continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>, request: HTTPTransportRequest, limits: ResponseLimits) {
         self.continuation = continuation
         self.request = request
         self.limits = limits

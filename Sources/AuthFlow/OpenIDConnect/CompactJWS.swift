@@ -3,9 +3,9 @@ import Foundation
 /// A JWS in compact serialization (RFC 7515 §7.1), parsed but not verified.
 package struct CompactJWS: Sendable, Equatable {
     /// The protected header.
-    public let header: [String: JSONValue]
+    public let header: [String: JSONMemberValue]
     /// The payload, parsed as a JSON object (JWT claims).
-    public let claims: [String: JSONValue]
+    public let claims: [String: JSONMemberValue]
     /// The signature bytes.
     public let signature: [UInt8]
     /// `BASE64URL(header) '.' BASE64URL(payload)`: what was signed.
@@ -30,7 +30,7 @@ package struct CompactJWS: Sendable, Equatable {
         self = try parsed.get()
     }
 
-    private init(header: [String: JSONValue], claims: [String: JSONValue], signature: [UInt8], signingInput: [UInt8], payload: [UInt8]) {
+    private init(header: [String: JSONMemberValue], claims: [String: JSONMemberValue], signature: [UInt8], signingInput: [UInt8], payload: [UInt8]) {
         self.header = header
         self.claims = claims
         self.signature = signature

@@ -80,14 +80,14 @@ struct IDTokenClaimValues: Sendable, Equatable {
     init() {}
 
     /// The typed claims of a parsed payload.
-    init(_ claims: [String: JSONValue]) {
+    init(_ claims: [String: JSONMemberValue]) {
         for claim in Claim.allCases {
             if let value = claims[claim.name] { set(claim, to: value) }
         }
     }
 
     /// Records `value` as the reading of `claim`.
-    mutating func set(_ claim: Claim, to value: JSONValue) {
+    mutating func set(_ claim: Claim, to value: JSONMemberValue) {
         switch claim {
         case .iss: iss = Self.string(value)
         case .sub: sub = Self.string(value)
@@ -107,7 +107,7 @@ struct IDTokenClaimValues: Sendable, Equatable {
     }
 
     /// `aud` read from its value: one string, or a non-empty array of strings.
-    static func audience(_ value: JSONValue) -> Reading<[String]> {
+    static func audience(_ value: JSONMemberValue) -> Reading<[String]> {
         switch value {
         case .string(let audience): .value([audience])
         case .array(let values) where !values.isEmpty && values.allSatisfy({ $0.stringValue != nil }):
@@ -116,12 +116,12 @@ struct IDTokenClaimValues: Sendable, Equatable {
         }
     }
 
-    private static func string(_ value: JSONValue) -> Reading<String> {
+    private static func string(_ value: JSONMemberValue) -> Reading<String> {
         if case .string(let string) = value { return .value(string) }
         return .wrongType
     }
 
-    private static func number(_ value: JSONValue) -> Reading<Double> {
+    private static func number(_ value: JSONMemberValue) -> Reading<Double> {
         if case .number(let number) = value, number.isFinite { return .value(number) }
         return .wrongType
     }

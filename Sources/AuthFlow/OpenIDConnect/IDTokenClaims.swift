@@ -31,9 +31,9 @@ public struct IDTokenClaims: Sendable, Equatable, Codable, CustomReflectable {
         let nonce, authorizedParty, accessTokenHash, authenticationContextClass: String?
         let authenticationMethods: [String]?
         let name, email, preferredUsername: String?
-        let all: [String: JSONValue]
+        let all: [String: JSONMemberValue]
 
-        init(_ values: IDTokenClaimValues, audience: [String], all: [String: JSONValue]) {
+        init(_ values: IDTokenClaimValues, audience: [String], all: [String: JSONMemberValue]) {
             issuer = values.iss.value ?? ""
             subject = values.sub.value ?? ""
             self.audience = audience
@@ -97,7 +97,7 @@ public struct IDTokenClaims: Sendable, Equatable, Codable, CustomReflectable {
     /// For a token verified by ``IDTokenVerifier``, this is parsed from the
     /// token's payload each time it is read (a few microseconds; the payload
     /// was checked to be valid JSON during verification). Read it once and keep it.
-    public var all: [String: JSONValue] {
+    public var all: [String: JSONMemberValue] {
         switch storage {
         case .typed(let claims): claims.all
         case .payload(let claims): claims.withPayload { JSONParser.object($0) } ?? [:]
@@ -112,11 +112,11 @@ public struct IDTokenClaims: Sendable, Equatable, Codable, CustomReflectable {
     }
 
     /// Reads the claims of a JWT payload, requiring the members OIDC requires.
-    public init(claims: [String: JSONValue]) throws {
+    public init(claims: [String: JSONMemberValue]) throws {
         try self.init(IDTokenClaimValues(claims), all: claims)
     }
 
-    private init(_ values: IDTokenClaimValues, all: [String: JSONValue]) throws {
+    private init(_ values: IDTokenClaimValues, all: [String: JSONMemberValue]) throws {
         let checked = try Self.check(iss: values.iss, sub: values.sub, isEmpty: \.isEmpty, audience: values.aud.value,
                                      exp: values.exp, iat: values.iat, authTime: values.authTime,
                                      nonce: values.nonce, azp: values.azp, atHash: values.atHash, acr: values.acr)
@@ -257,7 +257,7 @@ public struct IDTokenClaims: Sendable, Equatable, Codable, CustomReflectable {
     /// Decodes what ``encode(to:)`` wrote; the typed claims are read again from `all`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let all = try container.decode([String: JSONValue].self, forKey: .all)
+        let all = try container.decode([String: JSONMemberValue].self, forKey: .all)
         var values = IDTokenClaimValues(all)
         // The stored typed values win over `all`, as they did when both were stored.
         func reading<T>(_ value: T?) -> IDTokenClaimValues.Reading<T> { value.map { .value($0) } ?? .absent }

@@ -29,7 +29,7 @@ public struct JSONWebKey: Sendable {
     /// Parses one JWK. Returns nil for keys a client cannot use for
     /// signatures (other `kty`, `use` other than `sig`, unknown curves,
     /// broken material), so that one odd key never fails a whole set.
-    init?(_ object: [String: JSONValue]) {
+    init?(_ object: [String: JSONMemberValue]) {
         guard let kty = object["kty"]?.stringValue else { return nil }
         if let use = object["use"] { guard use.stringValue == "sig" else { return nil } }
         if let ops = object["key_ops"]?.arrayValue, !ops.contains(.string("verify")) { return nil }
@@ -95,7 +95,7 @@ public struct JSONWebKeySet: Sendable {
 
     /// Parses a JWK Set document; it must be an object with a `keys` array.
     public init(json data: Data) throws {
-        guard let object = JSONValue.object(from: data), let keys = object["keys"]?.arrayValue else {
+        guard let object = JSONMemberValue.object(from: data), let keys = object["keys"]?.arrayValue else {
             throw AuthFlowError.invalidResponse("the JWK Set is not an object with a keys array")
         }
         self.keys = keys.compactMap { $0.objectValue.flatMap(JSONWebKey.init) }

@@ -78,9 +78,9 @@ public struct VerifiedJWT: Sendable, Equatable {
     /// The algorithm that signed it.
     public let algorithm: String
     /// The protected header.
-    public let header: [String: JSONValue]
+    public let header: [String: JSONMemberValue]
     /// Every claim.
-    public let claims: [String: JSONValue]
+    public let claims: [String: JSONMemberValue]
     /// `aud`, as a list.
     public let audience: [String]
     /// `exp`.

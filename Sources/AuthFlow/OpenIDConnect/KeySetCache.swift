@@ -61,7 +61,7 @@ public actor KeySetCache {
         if let inFlight { return try await inFlight.value }
         let task = Task { [jwksURI, transport, timeout, logger] in
             logger.debug("fetching JWK Set", metadata: ["url": "\(jwksURI.absoluteString)"])
-            let response = try await transport.send(HTTPRequest(method: "GET", url: jwksURI, headers: [("Accept", "application/json")], timeout: timeout, purpose: .keySet))
+            let response = try await transport.send(HTTPTransportRequest(method: "GET", url: jwksURI, headers: [("Accept", "application/json")], timeout: timeout, purpose: .keySet))
             guard response.status == 200 else { throw AuthFlowError.invalidResponse("JWK Set request answered HTTP \(response.status)") }
             return (try JSONWebKeySet(json: response.body), KeySetCache.maxAge(response.header("Cache-Control")))
         }

@@ -118,7 +118,7 @@ struct PayloadClaims: Sendable {
     // MARK: Reading values
 
     /// The JSON value at `range` of the payload (which the scan checked).
-    func value(at range: Range<Int>) -> JSONValue {
+    func value(at range: Range<Int>) -> JSONMemberValue {
         withPayload { bytes in
             (try? JSONParser.parse(UnsafeBufferPointer(rebasing: bytes[range]))) ?? .null
         }

@@ -1,11 +1,11 @@
 import Foundation
 
 /// Claims from the userinfo endpoint (OIDC Core §5.3), typed.
-public struct UserInfo: Sendable, Equatable, Codable {
+public struct OpenIDUserInfo: Sendable, Equatable, Codable {
     /// `sub`; equal to the ID token's (checked).
     public let subject: String
     /// Every claim returned.
-    public let all: [String: JSONValue]
+    public let all: [String: JSONMemberValue]
 
     /// `name`, when present.
     public var name: String? { all["name"]?.stringValue }
@@ -16,7 +16,7 @@ public struct UserInfo: Sendable, Equatable, Codable {
     /// `preferred_username`, when present.
     public var preferredUsername: String? { all["preferred_username"]?.stringValue }
 
-    init(claims: [String: JSONValue]) throws {
+    init(claims: [String: JSONMemberValue]) throws {
         guard let subject = claims["sub"]?.stringValue, !subject.isEmpty else {
             throw AuthFlowError.invalidResponse("the userinfo response has no sub")
         }
@@ -33,7 +33,7 @@ extension OAuthClient {
     /// signature, and its `iss`/`aud`, when present, must be this issuer and
     /// client. When `expectedSubject` is given, a different `sub` is
     /// ``AuthFlowError/Category/userinfoSubjectMismatch`` and nothing is returned.
-    public func userInfo(accessToken: String, tokenType: String = "Bearer", expectedSubject: String?) async throws -> UserInfo {
+    public func userInfo(accessToken: String, tokenType: String = "Bearer", expectedSubject: String?) async throws -> OpenIDUserInfo {
         guard let endpoint = metadata.userinfoEndpoint else {
             throw AuthFlowError(.configuration, "the provider has no userinfo endpoint",
                                 recovery: "If the provider has an OpenID Connect userinfo endpoint, name it: authflow login --userinfo-endpoint URL "
@@ -44,7 +44,7 @@ extension OAuthClient {
             throw AuthFlowError(.configuration, "the access token is DPoP-bound and this client has no DPoP key",
                                 recovery: "Use the client the token was issued to (OAuthClient.dpop set to its key), or AuthSession.restore, which keeps the key.")
         }
-        let request = HTTPRequest(method: "GET", url: endpoint, headers: [
+        let request = HTTPTransportRequest(method: "GET", url: endpoint, headers: [
             ("Authorization", "\(bound ? "DPoP" : "Bearer") \(accessToken)"), ("Accept", "application/json, application/jwt"),
         ], timeout: timeout, purpose: .userInfo)
         logger.debug("requesting userinfo", metadata: ["url": "\(endpoint.absoluteString)"])
@@ -59,7 +59,7 @@ extension OAuthClient {
             throw AuthFlowError(.oauthError, oauth.error, oauth: oauth)
         }
         let body = try TokenEndpoint.requireSuccess(response, what: "userinfo request", secrets: [accessToken]).body
-        let claims: [String: JSONValue]
+        let claims: [String: JSONMemberValue]
         if response.mediaType == "application/jwt" {
             let text = String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             if text.split(separator: ".", omittingEmptySubsequences: false).count == 5 {
@@ -76,12 +76,12 @@ extension OAuthClient {
                 guard audiences.contains(clientID) else { throw AuthFlowError.idToken(.audience, "the signed userinfo is for another client") }
             }
         } else {
-            guard let object = JSONValue.object(from: body) else {
+            guard let object = JSONMemberValue.object(from: body) else {
                 throw AuthFlowError.invalidResponse("the userinfo response is not a JSON object")
             }
             claims = object
         }
-        let info = try UserInfo(claims: claims)
+        let info = try OpenIDUserInfo(claims: claims)
         if let expectedSubject, info.subject != expectedSubject {
             throw AuthFlowError(.userinfoSubjectMismatch, "the userinfo sub differs from the ID token's")
         }

@@ -10,7 +10,7 @@ extension AuthSession {
     }
 
     /// ``send(_:)`` inside a ``BackgroundActivity`` on `host`.
-    public nonisolated func send(_ request: HTTPRequest, continuingIn host: any BackgroundExecutionHost) async throws -> HTTPResponse {
+    public nonisolated func send(_ request: HTTPTransportRequest, continuingIn host: any BackgroundExecutionHost) async throws -> HTTPTransportResponse {
         try await BackgroundActivity(name: "AuthFlow request", host: host).run { try await self.send(request) }
     }
 }

@@ -7,7 +7,7 @@ extension AuthSession {
     /// once with the resource server's `DPoP-Nonce` when it asks. A `Bearer`
     /// token is sent as ``send(_:)`` sends it. On a 401 `invalid_token` the
     /// session refreshes once and retries once.
-    public nonisolated func sendWithDPoP(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public nonisolated func sendWithDPoP(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
         let first = try await freshCredentials()
         let response = try await authorizedSend(request, with: first)
         guard response.status == 401, AuthSession.saysInvalidToken(response.header("WWW-Authenticate")) else { return response }
@@ -16,7 +16,7 @@ extension AuthSession {
         return try await authorizedSend(request, with: second)
     }
 
-    private nonisolated func authorizedSend(_ request: HTTPRequest, with credentials: Credentials) async throws -> HTTPResponse {
+    private nonisolated func authorizedSend(_ request: HTTPTransportRequest, with credentials: OAuthCredentials) async throws -> HTTPTransportResponse {
         var authorized = request
         authorized.headers.removeAll { $0.name.caseInsensitiveCompare("Authorization") == .orderedSame || $0.name.caseInsensitiveCompare("DPoP") == .orderedSame }
         if let dpop = client.dpop, credentials.token.tokenType == "DPoP" {

@@ -8,7 +8,7 @@ import Logging
 /// ```swift
 /// let session = try await AuthSession.start(client: client, credentials: credentials, store: store)
 /// let token = try await session.freshAccessToken()
-/// let response = try await session.send(HTTPRequest(method: "GET", url: api))
+/// let response = try await session.send(HTTPTransportRequest(method: "GET", url: api))
 /// // at the next launch, offline:
 /// let restored = try await AuthSession.restore(from: store)
 /// ```
@@ -47,14 +47,14 @@ public actor AuthSession {
     /// The continuations of ``changes``.
     private nonisolated let observers = LockedValue(Observers())
     private var loaded = false
-    private var unsaved: Credentials?
+    private var unsaved: OAuthCredentials?
     private var initialSave: Task<Void, any Error>?
 
     /// Creates a session. Given `credentials` are written to the store on
     /// first use (use ``start(client:credentials:store:leeway:)`` to have
     /// them written before going on); without them, the store is read on
     /// first use.
-    public init(client: OAuthClient, store: any CredentialStore = MemoryCredentialStore(), credentials: Credentials? = nil,
+    public init(client: OAuthClient, store: any CredentialStore = MemoryCredentialStore(), credentials: OAuthCredentials? = nil,
                 leeway: TimeInterval = 60, now: @escaping @Sendable () -> Date = { Date() }) {
         self.client = client
         self.store = store
@@ -66,7 +66,7 @@ public actor AuthSession {
     }
 
     /// A session over credentials already in the store.
-    private init(client: OAuthClient, store: any CredentialStore, stored credentials: Credentials, leeway: TimeInterval,
+    private init(client: OAuthClient, store: any CredentialStore, stored credentials: OAuthCredentials, leeway: TimeInterval,
                  now: @escaping @Sendable () -> Date) {
         self.client = client
         self.store = store
@@ -79,7 +79,7 @@ public actor AuthSession {
     /// Starts a session from fresh credentials (a sign-in, a device grant, a
     /// backend exchange): they are written to `store`, under its lock, before
     /// this returns, so a process killed right afterwards stays signed in.
-    public static func start(client: OAuthClient, credentials: Credentials, store: any CredentialStore,
+    public static func start(client: OAuthClient, credentials: OAuthCredentials, store: any CredentialStore,
                              leeway: TimeInterval = 60) async throws -> AuthSession {
         let record = SessionRecord(credentials: credentials, client: client)
         try await store.withExclusiveAccess { try await store.save(record) }
@@ -90,7 +90,7 @@ public actor AuthSession {
 
     /// A session over `credentials` just read from `store` (by a caller that
     /// reads the store itself, like a command-line tool): nothing is written.
-    public static func resume(client: OAuthClient, store: any CredentialStore, credentials: Credentials,
+    public static func resume(client: OAuthClient, store: any CredentialStore, credentials: OAuthCredentials,
                               leeway: TimeInterval = 60) -> AuthSession {
         AuthSession(client: client, store: store, stored: credentials, leeway: leeway, now: { Date() })
     }
@@ -132,7 +132,7 @@ public actor AuthSession {
     }
 
     /// The credentials held now (possibly expired), or nil when signed out.
-    public var currentCredentials: Credentials? {
+    public var currentCredentials: OAuthCredentials? {
         get async throws {
             try await loadIfNeeded()
             return state.withLock { $0.credentials?.credentials }
@@ -152,7 +152,7 @@ public actor AuthSession {
 
     /// Refreshes now, whatever the expiry says (unless a refresh is already
     /// in flight or another process refreshed meanwhile: then that result).
-    public nonisolated func refreshNow() async throws -> Credentials {
+    public nonisolated func refreshNow() async throws -> OAuthCredentials {
         if !state.withLock({ $0.ready }) { try await loadIfNeeded() }
         guard let current = state.withLock({ $0.credentials?.credentials.accessToken }) else {
             throw AuthFlowError(.reauthenticationRequired, "not signed in")
@@ -172,7 +172,7 @@ public actor AuthSession {
     /// instead of queueing to hop back onto the session one after another.
     /// The refresh stores its outcome in the session before it completes, so
     /// a caller arriving afterwards sees it.
-    public nonisolated func freshCredentials(rejecting rejected: String? = nil) async throws -> Credentials {
+    public nonisolated func freshCredentials(rejecting rejected: String? = nil) async throws -> OAuthCredentials {
         try await held(Demand(rejected: rejected, minimumValidity: nil)).credentials
     }
 
@@ -266,7 +266,7 @@ public actor AuthSession {
     /// reaches any waiter, stores the outcome (new credentials, or none after
     /// the session ended) and clears the refresh in flight, so later callers
     /// see the new credentials.
-    private nonisolated func refresh(from current: Credentials, rejected: String?) async throws -> HeldCredentials {
+    private nonisolated func refresh(from current: OAuthCredentials, rejected: String?) async throws -> HeldCredentials {
         do {
             let refreshed = HeldCredentials(try await refreshUnderLock(from: current, rejected: rejected))
             state.withLock { fields in
@@ -292,7 +292,7 @@ public actor AuthSession {
     /// Sends `request` with `Authorization: <type> <token>` (header only, never
     /// the query). On a 401 whose `WWW-Authenticate` says `invalid_token`, it
     /// refreshes once and retries once.
-    public nonisolated func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public nonisolated func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
         if client.dpop != nil { return try await sendWithDPoP(request) }
         let first = try await freshCredentials()
         let response = try await client.transport.send(AuthSession.authorized(request, with: first))
@@ -333,7 +333,7 @@ public actor AuthSession {
             return fields.credentials?.credentials
         }
         let store = store
-        let stored = try await store.withExclusiveAccess { () async throws -> Credentials? in
+        let stored = try await store.withExclusiveAccess { () async throws -> OAuthCredentials? in
             let latest = try? await store.load()
             try await store.delete()
             return latest?.credentials
@@ -349,7 +349,7 @@ public actor AuthSession {
         if client.metadata.revocationEndpoint != nil {
             failures = await client.revokeEach(latest)
             if let held, held.accessToken != latest.accessToken {
-                failures += await client.revokeEach(Credentials(issuer: held.issuer, clientID: held.clientID,
+                failures += await client.revokeEach(OAuthCredentials(issuer: held.issuer, clientID: held.clientID,
                                                                token: held.token.withoutRefreshToken, idToken: nil))
             }
         }
@@ -386,7 +386,7 @@ public actor AuthSession {
     /// from, someone else refreshed while this one waited, and their result
     /// is used as it is (not judged against the leeway again), unless it has
     /// expired already or is the token being rejected.
-    private nonisolated func refreshUnderLock(from current: Credentials, rejected: String?) async throws -> Credentials {
+    private nonisolated func refreshUnderLock(from current: OAuthCredentials, rejected: String?) async throws -> OAuthCredentials {
         let client = client, store = store, now = now
         return try await store.withExclusiveAccess {
             guard let base = try await store.load()?.credentials else {
@@ -410,7 +410,7 @@ public actor AuthSession {
         }
     }
 
-    static func refreshWithRetry(_ base: Credentials, client: OAuthClient, store: any CredentialStore) async throws -> Credentials {
+    static func refreshWithRetry(_ base: OAuthCredentials, client: OAuthClient, store: any CredentialStore) async throws -> OAuthCredentials {
         var attempt = 0
         while true {
             attempt += 1
@@ -443,7 +443,7 @@ public actor AuthSession {
     }
 
     /// Whether `credentials` must be refreshed before use.
-    static func needsRefresh(_ credentials: Credentials, demand: Demand, leeway: TimeInterval, now: Date) -> Bool {
+    static func needsRefresh(_ credentials: OAuthCredentials, demand: Demand, leeway: TimeInterval, now: Date) -> Bool {
         if let rejected = demand.rejected, constantTimeEquals(rejected, credentials.accessToken) { return true }
         guard let expiry = credentials.expiresAt else { return false }
         let margin = demand.minimumValidity ?? effectiveLeeway(leeway, lifetime: credentials.token.expiresIn)
@@ -458,7 +458,7 @@ public actor AuthSession {
         return min(leeway, TimeInterval(lifetime) / 2)
     }
 
-    static func authorized(_ request: HTTPRequest, with credentials: Credentials) -> HTTPRequest {
+    static func authorized(_ request: HTTPTransportRequest, with credentials: OAuthCredentials) -> HTTPTransportRequest {
         var request = request
         request.headers.removeAll { $0.name.caseInsensitiveCompare("Authorization") == .orderedSame }
         request.headers.append((name: "Authorization", value: "\(credentials.token.tokenType) \(credentials.accessToken)"))
@@ -496,8 +496,8 @@ private struct Observers {
 /// Credentials as an ``AuthSession`` holds and hands them to its callers:
 /// immutable, shared by reference.
 private final class HeldCredentials: Sendable {
-    let credentials: Credentials
-    init(_ credentials: Credentials) { self.credentials = credentials }
+    let credentials: OAuthCredentials
+    init(_ credentials: OAuthCredentials) { self.credentials = credentials }
     /// Read in a synchronous call, so that no copy of the credentials lands in the caller's async frame.
     var accessToken: String {
         @inline(never) get { credentials.accessToken }

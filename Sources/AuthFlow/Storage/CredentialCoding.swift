@@ -18,7 +18,7 @@ package enum CredentialCoding {
 
     struct LegacyEnvelope: Codable {
         let version: Int
-        let credentials: Credentials
+        let credentials: OAuthCredentials
     }
 
     /// Encodes `record` with the current version.

@@ -45,7 +45,7 @@ extension ClientAuthentication {
 /// builds a working session from it offline.
 public struct SessionRecord: Sendable, Codable, Equatable {
     /// The tokens (and the client id they belong to).
-    public var credentials: Credentials
+    public var credentials: OAuthCredentials
     /// The provider metadata the session uses.
     public var metadata: ProviderMetadata
     /// How the client authenticates at the token endpoint (no secret).
@@ -60,7 +60,7 @@ public struct SessionRecord: Sendable, Codable, Equatable {
     public var dpopKey: DPoPKey?
 
     /// Creates a record.
-    public init(credentials: Credentials, metadata: ProviderMetadata, clientAuthenticationMethod: ClientAuthenticationMethod,
+    public init(credentials: OAuthCredentials, metadata: ProviderMetadata, clientAuthenticationMethod: ClientAuthenticationMethod,
                 dpopKey: DPoPKey? = nil) {
         self.credentials = credentials
         self.metadata = metadata
@@ -69,7 +69,7 @@ public struct SessionRecord: Sendable, Codable, Equatable {
     }
 
     /// The record of `credentials` obtained through `client` (with its DPoP key, if it has one).
-    public init(credentials: Credentials, client: OAuthClient) {
+    public init(credentials: OAuthCredentials, client: OAuthClient) {
         self.init(credentials: credentials, metadata: client.metadata, clientAuthenticationMethod: client.authentication.method,
                   dpopKey: client.dpop?.key)
     }
@@ -84,7 +84,7 @@ public struct SessionRecord: Sendable, Codable, Equatable {
     }
 
     /// A record of credentials stored in the first format (no metadata).
-    static func legacy(_ credentials: Credentials) -> SessionRecord {
+    static func legacy(_ credentials: OAuthCredentials) -> SessionRecord {
         // Placeholder endpoints: never used, because `hasMetadata` is false.
         let unknown = URL(string: "urn:authflow:unknown-endpoint")!
         var record = SessionRecord(credentials: credentials,

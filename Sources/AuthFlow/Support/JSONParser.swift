@@ -1,4 +1,4 @@
-/// A strict, single-pass RFC 8259 JSON parser over UTF-8 bytes, producing ``JSONValue``.
+/// A strict, single-pass RFC 8259 JSON parser over UTF-8 bytes, producing ``JSONMemberValue``.
 ///
 /// It accepts exactly the JSON text grammar of RFC 8259 and refuses, with a
 /// ``JSONParser/Failure``:
@@ -6,7 +6,7 @@
 /// - duplicate member names in any object, compared after unescaping (two
 ///   parsers could otherwise read different values from one document). Names
 ///   are compared as Swift `String`s, so canonically equivalent spellings
-///   (`"é"` and `"e\u0301"`) count as the same name: a `[String: JSONValue]`
+///   (`"é"` and `"e\u0301"`) count as the same name: a `[String: JSONMemberValue]`
 ///   could not hold both;
 /// - invalid UTF-8 (overlong forms, encoded surrogates, code points above
 ///   U+10FFFF, truncated sequences), a byte-order mark, and control characters
@@ -71,22 +71,22 @@ struct JSONParser {
     }
 
     /// Parses one JSON text (any value at the top level).
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(Failure) -> JSONValue {
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(Failure) -> JSONMemberValue {
         var parser = JSONParser(bytes)
         return try parser.parseDocument()
     }
 
     /// Parses one JSON text (any value at the top level).
-    static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
-        let result: Result<JSONValue, Failure> = bytes.withUnsafeBufferPointer { buffer in
-            Result { () throws(Failure) -> JSONValue in try parse(buffer) }
+    static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONMemberValue {
+        let result: Result<JSONMemberValue, Failure> = bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(Failure) -> JSONMemberValue in try parse(buffer) }
         }
         return try result.get()
     }
 
     /// Parses a JSON text that must be an object; nil for anything else,
     /// including every text ``parse(_:)-swift.type.method`` refuses.
-    static func object(_ bytes: UnsafeBufferPointer<UInt8>) -> [String: JSONValue]? {
+    static func object(_ bytes: UnsafeBufferPointer<UInt8>) -> [String: JSONMemberValue]? {
         guard case .object(let object)? = try? parse(bytes) else { return nil }
         return object
     }
@@ -99,9 +99,9 @@ struct JSONParser {
     /// Members of the objects being built, innermost last; each object
     /// remembers where its members start. Reused, so building an object
     /// costs one allocation (its dictionary) once the stack has grown.
-    private var members: [(name: String, value: JSONValue)] = []
+    private var members: [(name: String, value: JSONMemberValue)] = []
     /// Elements of the arrays being built, innermost last.
-    private var elements: [JSONValue] = []
+    private var elements: [JSONMemberValue] = []
     /// The unescaped bytes of a string that contains escapes.
     var scratch: [UInt8] = []
 
@@ -109,7 +109,7 @@ struct JSONParser {
         self.bytes = bytes
     }
 
-    private mutating func parseDocument() throws(Failure) -> JSONValue {
+    private mutating func parseDocument() throws(Failure) -> JSONMemberValue {
         skipWhitespace()
         let value = try parseValue()
         skipWhitespace()
@@ -119,7 +119,7 @@ struct JSONParser {
 
     // MARK: Values
 
-    mutating func parseValue() throws(Failure) -> JSONValue {
+    mutating func parseValue() throws(Failure) -> JSONMemberValue {
         guard index < bytes.count else { throw Failure(kind: .unexpectedEnd, offset: index) }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject()
@@ -133,7 +133,7 @@ struct JSONParser {
         }
     }
 
-    mutating func parseObject() throws(Failure) -> JSONValue {
+    mutating func parseObject() throws(Failure) -> JSONMemberValue {
         try enterContainer()
         index += 1 // {
         skipWhitespace()
@@ -152,7 +152,7 @@ struct JSONParser {
             let value = try parseValue()
             members.append((name, value))
         } while try nextMember(closing: UInt8(ascii: "}"))
-        var object = [String: JSONValue](minimumCapacity: members.count - base)
+        var object = [String: JSONMemberValue](minimumCapacity: members.count - base)
         for member in members[base...] {
             if object.updateValue(member.value, forKey: member.name) != nil {
                 throw Failure(kind: .duplicateName(member.name), offset: index - 1)
@@ -163,7 +163,7 @@ struct JSONParser {
         return .object(object)
     }
 
-    private mutating func parseArray() throws(Failure) -> JSONValue {
+    private mutating func parseArray() throws(Failure) -> JSONMemberValue {
         let base = elements.count
         try readArray { parser throws(Failure) in
             if parser.elements.capacity == 0 { parser.elements.reserveCapacity(16) }

@@ -2,13 +2,13 @@ import Foundation
 
 /// A JSON value, for members AuthFlow keeps without knowing their meaning
 /// (unknown token-response members, extra claims, extra metadata).
-public enum JSONValue: Sendable, Hashable, Codable {
+public enum JSONMemberValue: Sendable, Hashable, Codable {
     case null
     case bool(Bool)
     case number(Double)
     case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
+    case array([JSONMemberValue])
+    case object([String: JSONMemberValue])
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
@@ -16,8 +16,8 @@ public enum JSONValue: Sendable, Hashable, Codable {
         else if let value = try? container.decode(Bool.self) { self = .bool(value) }
         else if let value = try? container.decode(Double.self) { self = .number(value) }
         else if let value = try? container.decode(String.self) { self = .string(value) }
-        else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
-        else { self = .object(try container.decode([String: JSONValue].self)) }
+        else if let value = try? container.decode([JSONMemberValue].self) { self = .array(value) }
+        else { self = .object(try container.decode([String: JSONMemberValue].self)) }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -38,21 +38,21 @@ public enum JSONValue: Sendable, Hashable, Codable {
     /// The number, if this is a number.
     public var numberValue: Double? { if case .number(let value) = self { value } else { nil } }
     /// The object, if this is an object.
-    public var objectValue: [String: JSONValue]? { if case .object(let value) = self { value } else { nil } }
+    public var objectValue: [String: JSONMemberValue]? { if case .object(let value) = self { value } else { nil } }
     /// The array, if this is an array.
-    public var arrayValue: [JSONValue]? { if case .array(let value) = self { value } else { nil } }
+    public var arrayValue: [JSONMemberValue]? { if case .array(let value) = self { value } else { nil } }
     /// The boolean, if this is a boolean.
     public var boolValue: Bool? { if case .bool(let value) = self { value } else { nil } }
 
     /// Parses a JSON object with ``JSONParser`` (strict RFC 8259, duplicate
     /// member names refused); nil if `data` is not one.
-    static func object(from data: Data) -> [String: JSONValue]? {
+    static func object(from data: Data) -> [String: JSONMemberValue]? {
         data.withUnsafeBytes { raw in JSONParser.object(raw.assumingMemoryBound(to: UInt8.self)) }
     }
 
     /// Parses a JSON object with ``JSONParser`` (strict RFC 8259, duplicate
     /// member names refused); nil if `bytes` is not one.
-    static func object(from bytes: [UInt8]) -> [String: JSONValue]? {
+    static func object(from bytes: [UInt8]) -> [String: JSONMemberValue]? {
         bytes.withUnsafeBufferPointer { JSONParser.object($0) }
     }
 }

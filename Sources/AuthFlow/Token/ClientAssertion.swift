@@ -62,7 +62,7 @@ package enum ClientAssertion {
     /// A signed assertion for `clientID` addressed to `audience`.
     static func make(clientID: String, audience: String, signer: Signer, now: Date = Date()) throws -> String {
         let issuedAt = Int(now.timeIntervalSince1970)
-        let claims: [String: JSONValue] = [
+        let claims: [String: JSONMemberValue] = [
             "iss": .string(clientID), "sub": .string(clientID), "aud": .string(audience),
             "jti": .string(SecureRandom.token()),
             "iat": .number(Double(issuedAt)), "exp": .number(Double(issuedAt + Int(lifetime))),
@@ -73,8 +73,8 @@ package enum ClientAssertion {
     /// A compact JWS of `claims` signed by `signer`; `header` members
     /// override the defaults (`typ: JWT`, the signer's `alg` and `kid`).
     /// Package-visible so that the provider's tests can build bad assertions.
-    package static func compact(header extra: [String: JSONValue], claims: [String: JSONValue], signer: Signer) throws -> String {
-        var header: [String: JSONValue] = ["typ": .string("JWT")]
+    package static func compact(header extra: [String: JSONMemberValue], claims: [String: JSONMemberValue], signer: Signer) throws -> String {
+        var header: [String: JSONMemberValue] = ["typ": .string("JWT")]
         switch signer {
         case .key(let key):
             header["alg"] = .string(key.algorithm)
@@ -93,9 +93,9 @@ package enum ClientAssertion {
     }
 
     /// Base64url of the JSON object, keys sorted (stable output).
-    private static func encode(_ object: [String: JSONValue]) throws -> String {
+    private static func encode(_ object: [String: JSONMemberValue]) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Base64URL.encode(Array(try encoder.encode(JSONValue.object(object))))
+        return Base64URL.encode(Array(try encoder.encode(JSONMemberValue.object(object))))
     }
 }

@@ -64,7 +64,7 @@ public struct ClientAssertionKey: Sendable, Equatable, CustomStringConvertible {
             AuthFlowError(.configuration, "the private JWK is unusable: \(why)",
                           recovery: "give an RSA, P-256 or Ed25519 private JWK (with its \"d\" member)")
         }
-        guard let object = JSONValue.object(from: data) else { throw refuse("it is not a JSON object") }
+        guard let object = JSONMemberValue.object(from: data) else { throw refuse("it is not a JSON object") }
         func bytes(_ name: String) throws -> [UInt8] {
             guard let text = object[name]?.stringValue, let value = Base64URL.decode(text), !value.isEmpty else {
                 throw refuse("\"\(name)\" is missing or not base64url")
@@ -173,8 +173,8 @@ public struct ClientAssertionKey: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The public key as a JWK, with `alg` and `kid` (what the client registers).
-    public var publicJWK: [String: JSONValue] {
-        var jwk: [String: JSONValue] = ["alg": .string(algorithm), "use": .string("sig")]
+    public var publicJWK: [String: JSONMemberValue] {
+        var jwk: [String: JSONMemberValue] = ["alg": .string(algorithm), "use": .string("sig")]
         if let keyID { jwk["kid"] = .string(keyID) }
         switch material {
         case .rsa(let key):

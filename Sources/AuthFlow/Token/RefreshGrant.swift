@@ -10,7 +10,7 @@ extension OAuthClient {
     ///
     /// - Throws: ``AuthFlowError/Category/reauthenticationRequired`` when there
     ///   is no refresh token; the server's `invalid_grant` as `oauth_error`.
-    public func refresh(_ credentials: Credentials) async throws -> Credentials {
+    public func refresh(_ credentials: OAuthCredentials) async throws -> OAuthCredentials {
         guard let refreshToken = credentials.token.refreshToken else {
             throw AuthFlowError.noRefreshToken
         }
@@ -27,7 +27,7 @@ extension OAuthClient {
             token.idToken = credentials.token.idToken
         }
         logger.debug("tokens refreshed", metadata: ["rotated": "\(token.refreshToken != refreshToken)"])
-        return Credentials(issuer: credentials.issuer, clientID: credentials.clientID, token: token, idToken: idToken)
+        return OAuthCredentials(issuer: credentials.issuer, clientID: credentials.clientID, token: token, idToken: idToken)
     }
 
     /// OIDC Core §12.2: a refreshed ID token describes the same authentication.

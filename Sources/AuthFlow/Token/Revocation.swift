@@ -21,7 +21,7 @@ extension OAuthClient {
 
     /// Revokes the refresh token first (which on most servers ends the whole
     /// grant), then the access token; throws the first failure after trying both.
-    public func revokeAll(_ credentials: Credentials) async throws {
+    public func revokeAll(_ credentials: OAuthCredentials) async throws {
         if let failure = await revokeEach(credentials).first { throw failure }
     }
 
@@ -30,7 +30,7 @@ extension OAuthClient {
     /// `unsupported_token_type` (RFC 7009 §2.2.1; AWS Cognito revokes only
     /// refresh tokens) is not a failure: revoking the refresh token ended
     /// the grant, or the access token simply expires.
-    public func revokeEach(_ credentials: Credentials) async -> [AuthFlowError] {
+    public func revokeEach(_ credentials: OAuthCredentials) async -> [AuthFlowError] {
         var failures: [AuthFlowError] = []
         if let refreshToken = credentials.token.refreshToken {
             do { try await revoke(refreshToken, hint: .refreshToken) } catch { failures.append(AuthFlowError.wrapping(error)) }

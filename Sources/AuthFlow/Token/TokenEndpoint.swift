@@ -12,7 +12,7 @@ struct TokenEndpoint: Sendable {
     /// DPoP proofs on each request (RFC 9449 §5), when the client is DPoP-bound.
     var dpop: DPoPBinding? = nil
     /// What the endpoint answers, for the response's size limit.
-    var purpose: HTTPRequest.Purpose = .token
+    var purpose: HTTPTransportRequest.Purpose = .token
 
     /// Posts `grant` (without client authentication, which is added here).
     func request(_ grant: [(String, String)], requestedScopes: [String], allowDPoP: Bool = false) async throws -> TokenResponse {
@@ -37,14 +37,14 @@ struct TokenEndpoint: Sendable {
     }
 
     /// Posts a form with client authentication; returns a 2xx response or throws.
-    func post(_ form: [(String, String)], what: String) async throws -> HTTPResponse {
+    func post(_ form: [(String, String)], what: String) async throws -> HTTPTransportResponse {
         var assertions: [String] = []
         // Built per attempt: a DPoP nonce retry needs a fresh client assertion (its jti is single-use).
-        let build = { () throws -> HTTPRequest in
+        let build = { () throws -> HTTPTransportRequest in
             var body = form
             var headers: [(name: String, value: String)] = [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")]
             assertions += try authentication.apply(clientID: clientID, endpoint: url, to: &body, headers: &headers)
-            return HTTPRequest(method: "POST", url: url, headers: headers, body: Data(FormEncoding.encode(body).utf8), timeout: timeout,
+            return HTTPTransportRequest(method: "POST", url: url, headers: headers, body: Data(FormEncoding.encode(body).utf8), timeout: timeout,
                                purpose: purpose)
         }
         logger.debug("sending \(what)", metadata: ["url": "\(url.absoluteString)", "client_auth": "\(authentication.methodName)"])
@@ -68,7 +68,7 @@ struct TokenEndpoint: Sendable {
     /// server failed, try later" rather than as a protocol violation. Anything
     /// else, including redirects (never followed), is
     /// ``AuthFlowError/Category/invalidResponse``.
-    static func requireSuccess(_ response: HTTPResponse, what: String, secrets: [String] = []) throws -> HTTPResponse {
+    static func requireSuccess(_ response: HTTPTransportResponse, what: String, secrets: [String] = []) throws -> HTTPTransportResponse {
         if (200..<300).contains(response.status) { return response }
         if let oauth = oauthError(in: response.body)?.redacting(secrets) {
             throw AuthFlowError(.oauthError, oauth.error, oauth: oauth)
@@ -96,7 +96,7 @@ struct TokenEndpoint: Sendable {
 
     /// The OAuth error in a JSON body, if there is one.
     static func oauthError(in body: Data) -> OAuthErrorResponse? {
-        guard let object = JSONValue.object(from: body), let code = object["error"]?.stringValue, !code.isEmpty else { return nil }
+        guard let object = JSONMemberValue.object(from: body), let code = object["error"]?.stringValue, !code.isEmpty else { return nil }
         return OAuthErrorResponse(error: code, errorDescription: object["error_description"]?.stringValue,
                                   errorURI: object["error_uri"]?.stringValue)
     }

@@ -18,7 +18,7 @@ public struct TokenResponse: Sendable, Equatable, Codable {
     /// The raw ID token, when issued.
     public var idToken: String?
     /// Members AuthFlow does not model, kept as they came.
-    public var additional: [String: JSONValue]
+    public var additional: [String: JSONMemberValue]
 
     /// Parses a 2xx token-endpoint body. A body with `error` and no
     /// `access_token` (providers that answer errors with HTTP 200, such as
@@ -30,7 +30,7 @@ public struct TokenResponse: Sendable, Equatable, Codable {
     ///   - allowDPoP: whether a `DPoP` token type is acceptable.
     ///   - now: the time of receipt, for ``expiresAt``.
     public init(json data: Data, requestedScopes: [String], allowDPoP: Bool = false, now: Date = Date()) throws {
-        guard let object = JSONValue.object(from: data) else {
+        guard let object = JSONMemberValue.object(from: data) else {
             throw AuthFlowError.invalidResponse("token response is not a JSON object")
         }
         let reader = MemberReader(object: object, context: "token response")

@@ -44,7 +44,7 @@ public struct ProviderClient: Sendable, Equatable {
     public var idTokenSigningAlgorithm: SigningAlgorithm
     /// The client's public keys, a JWK Set document (`{"keys": [...]}`):
     /// what its `private_key_jwt` assertions are checked against.
-    public var jwks: JSONValue?
+    public var jwks: JSONMemberValue?
     /// Whether authorization requests must be pushed first (RFC 9126 §6,
     /// `require_pushed_authorization_requests`).
     public var requirePushedAuthorizationRequests: Bool
@@ -53,7 +53,7 @@ public struct ProviderClient: Sendable, Equatable {
     public init(id: String, secret: String? = nil, authentication: Authentication? = nil, redirectURIs: [String] = [],
                 postLogoutRedirectURIs: [String]? = nil, grantTypes: Set<String> = [GrantType.authorizationCode, GrantType.refreshToken],
                 scopes: Set<String> = ["openid", "profile", "email", "offline_access"],
-                idTokenSigningAlgorithm: SigningAlgorithm = .rs256, jwks: JSONValue? = nil,
+                idTokenSigningAlgorithm: SigningAlgorithm = .rs256, jwks: JSONMemberValue? = nil,
                 requirePushedAuthorizationRequests: Bool = false) {
         self.id = id
         self.secret = secret

@@ -35,7 +35,7 @@ public struct ProviderConfigurationFile: Decodable, Sendable {
         let grantTypes: [String]?
         let scope: String?
         let idTokenSignedResponseAlg: SigningAlgorithm?
-        let jwks: JSONValue?
+        let jwks: JSONMemberValue?
         let requirePushedAuthorizationRequests: Bool?
 
         enum CodingKeys: String, CodingKey {
@@ -50,7 +50,7 @@ public struct ProviderConfigurationFile: Decodable, Sendable {
         let sub: String
         let username: String?
         let password: String
-        let claims: [String: JSONValue]?
+        let claims: [String: JSONMemberValue]?
     }
 
     struct Lifetimes: Decodable, Sendable {

@@ -13,10 +13,10 @@ public struct ProviderUser: Sendable, Equatable {
     /// `preferred_username`, `given_name`, `family_name`, …; `email` releases
     /// `email` and `email_verified`. Claims of no standard scope are released
     /// with `profile`.
-    public var claims: [String: JSONValue]
+    public var claims: [String: JSONMemberValue]
 
     /// Creates a user.
-    public init(subject: String, username: String? = nil, password: String, claims: [String: JSONValue] = [:]) {
+    public init(subject: String, username: String? = nil, password: String, claims: [String: JSONMemberValue] = [:]) {
         self.subject = subject
         self.username = username ?? subject
         self.password = password
@@ -24,8 +24,8 @@ public struct ProviderUser: Sendable, Equatable {
     }
 
     /// The claims released for `scopes` (`sub` is always included).
-    func claims(for scopes: Set<String>) -> [String: JSONValue] {
-        var released: [String: JSONValue] = ["sub": .string(subject)]
+    func claims(for scopes: Set<String>) -> [String: JSONMemberValue] {
+        var released: [String: JSONMemberValue] = ["sub": .string(subject)]
         for (name, value) in claims where name != "sub" {
             let scope = ProviderUser.emailClaims.contains(name) ? "email"
                 : ProviderUser.phoneClaims.contains(name) ? "phone"

@@ -8,12 +8,12 @@ struct DiscoveryEndpoint: Sendable {
     func metadata() async -> ProviderResponse {
         let issuer = await state.issuer
         let configuration = state.configuration
-        func url(_ path: String) -> JSONValue { .string(issuer + path) }
-        func strings(_ values: [String]) -> JSONValue { .array(values.map(JSONValue.string)) }
+        func url(_ path: String) -> JSONMemberValue { .string(issuer + path) }
+        func strings(_ values: [String]) -> JSONMemberValue { .array(values.map(JSONMemberValue.string)) }
         let scopes = Set(configuration.clients.flatMap(\.scopes)).union(["openid"]).sorted()
         let authMethods = ProviderClient.Authentication.allCases.map(\.rawValue)
         let assertionAlgorithms = strings(["RS256", "PS256", "ES256", "EdDSA", "HS256"])
-        let document: [String: JSONValue] = [
+        let document: [String: JSONMemberValue] = [
             "issuer": .string(issuer),
             "authorization_endpoint": url(EndpointPaths.authorize),
             "token_endpoint": url(EndpointPaths.token),

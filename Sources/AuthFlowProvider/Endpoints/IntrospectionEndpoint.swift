@@ -14,7 +14,7 @@ struct IntrospectionEndpoint: Sendable {
             guard let info = await state.lookup(token, includeRefresh: true), client.isConfidential || info.clientID == client.id else {
                 return .json(.object(["active": .bool(false)]), noStore: true)
             }
-            var body: [String: JSONValue] = [
+            var body: [String: JSONMemberValue] = [
                 "active": .bool(true),
                 "client_id": .string(info.clientID),
                 "scope": .string(info.scopes.joined(separator: " ")),

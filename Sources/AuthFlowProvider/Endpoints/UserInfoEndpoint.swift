@@ -40,7 +40,7 @@ struct UserInfoEndpoint: Sendable {
     private func challenge(_ error: String?, _ description: String, status: Int, dpop: Bool = false, nonce: String? = nil) -> ProviderResponse {
         var value = dpop ? "DPoP realm=\"authflow-provider\", algs=\"ES256 RS256 PS256 EdDSA\"" : "Bearer realm=\"authflow-provider\""
         if let error { value += ", error=\"\(error)\", error_description=\"\(description)\"" }
-        var body: [String: JSONValue] = [:]
+        var body: [String: JSONMemberValue] = [:]
         if let error { body = ["error": .string(error), "error_description": .string(description)] }
         var headers: [(name: String, value: String)] = [("WWW-Authenticate", value)]
         if let nonce { headers.append(("DPoP-Nonce", nonce)) }

@@ -4,13 +4,13 @@ import Foundation
 /// JSON serialisation of provider responses: sorted keys, slashes unescaped.
 ///
 /// The output is byte for byte what `JSONEncoder` with `[.sortedKeys,
-/// .withoutEscapingSlashes]` writes for a ``JSONValue`` (keys in UTF-8 order,
+/// .withoutEscapingSlashes]` writes for a ``JSONMemberValue`` (keys in UTF-8 order,
 /// `"`, `\` and control characters escaped as it does, integral numbers
 /// below 10^15 as integers), without its `Encoder` machinery, which cost
 /// more than the rest of building a token response. Non-integral numbers,
 /// which the provider itself never issues, still go through `JSONEncoder`.
 enum JSONBody {
-    static func bytes(_ value: JSONValue) throws -> [UInt8] {
+    static func bytes(_ value: JSONMemberValue) throws -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(256)
         try write(value, to: &output, depth: 0)
@@ -20,12 +20,12 @@ enum JSONBody {
     /// `JSONEncoder`'s nesting limit.
     private static let maximumDepth = 512
 
-    private static func write(_ value: JSONValue, to output: inout [UInt8], depth: Int) throws {
+    private static func write(_ value: JSONMemberValue, to output: inout [UInt8], depth: Int) throws {
         switch value {
         case .null: output.append(contentsOf: "null".utf8)
         case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
         case .number(let value):
-            // The rule of JSONValue.encode(to:).
+            // The rule of JSONMemberValue.encode(to:).
             if value.rounded() == value, abs(value) < 1e15 {
                 output.append(contentsOf: String(Int64(value)).utf8)
             } else {
@@ -89,11 +89,11 @@ enum JSONBody {
 
     /// A non-integral (or huge, or non-finite) number exactly as `JSONEncoder` writes it.
     private static func encoded(number: Double) throws -> ArraySlice<UInt8> {
-        let array = Array(try JSONEncoder().encode([JSONValue.number(number)]))
+        let array = Array(try JSONEncoder().encode([JSONMemberValue.number(number)]))
         return array.dropFirst().dropLast()
     }
 
-    private static func tooDeep(_ value: JSONValue) -> any Error {
+    private static func tooDeep(_ value: JSONMemberValue) -> any Error {
         EncodingError.invalidValue(value, .init(codingPath: [], debugDescription: "nested too deeply"))
     }
 }

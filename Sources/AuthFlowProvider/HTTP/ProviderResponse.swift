@@ -8,7 +8,7 @@ struct ProviderResponse: Sendable {
     var body: [UInt8]
 
     /// A JSON response. Token-endpoint answers pass `noStore` (RFC 6749 §5.1).
-    static func json(_ value: JSONValue, status: Int = 200, noStore: Bool = false, extraHeaders: [(name: String, value: String)] = []) -> ProviderResponse {
+    static func json(_ value: JSONMemberValue, status: Int = 200, noStore: Bool = false, extraHeaders: [(name: String, value: String)] = []) -> ProviderResponse {
         var headers: [(name: String, value: String)] = [("Content-Type", "application/json")]
         if noStore { headers += [("Cache-Control", "no-store"), ("Pragma", "no-cache")] }
         let body = (try? JSONBody.bytes(value)) ?? Array("{}".utf8)

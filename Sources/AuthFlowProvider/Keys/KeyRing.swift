@@ -42,7 +42,7 @@ struct KeyRing: Sendable {
     }
 
     /// The public JWK Set document: active keys, then retiring ones.
-    func jwks() throws -> JSONValue {
+    func jwks() throws -> JSONMemberValue {
         let keys = SigningAlgorithm.allCases.compactMap { active[$0] } + retiring
         return .object(["keys": .array(try keys.map { .object(try $0.publicJWK()) })])
     }

@@ -67,8 +67,8 @@ public struct SigningKey: Sendable {
     }
 
     /// The public key as a JWK (RFC 7517), with `kid`, `alg` and `use: sig`.
-    func publicJWK() throws -> [String: JSONValue] {
-        var jwk: [String: JSONValue] = ["kid": .string(keyID), "alg": .string(algorithm.rawValue), "use": .string("sig")]
+    func publicJWK() throws -> [String: JSONMemberValue] {
+        var jwk: [String: JSONMemberValue] = ["kid": .string(keyID), "alg": .string(algorithm.rawValue), "use": .string("sig")]
         switch material {
         case .rsa(let key):
             let primitives = try key.publicKey.getKeyPrimitives()

@@ -28,7 +28,7 @@ extension ProviderState {
         guard case .object(let jwk)? = jws.header["jwk"], jwk["d"] == nil, jwk["p"] == nil else {
             throw refuse("the DPoP proof's header must carry a public jwk")
         }
-        guard let keys = try? JSONEncoder().encode(JSONValue.object(["keys": .array([.object(jwk)])])),
+        guard let keys = try? JSONEncoder().encode(JSONMemberValue.object(["keys": .array([.object(jwk)])])),
               let thumbprint = ProviderState.thumbprint(of: jwk) else { throw refuse("the DPoP proof's jwk is not a usable key") }
         switch ClientAssertionSignature.check(jws, allowed: ClientAssertionCheck.asymmetric, keys: keys, secret: nil) {
         case .valid: break
@@ -57,7 +57,7 @@ extension ProviderState {
     }
 
     /// The JWK SHA-256 thumbprint (RFC 7638) of an EC, RSA or OKP public key.
-    static func thumbprint(of jwk: [String: JSONValue]) -> String? {
+    static func thumbprint(of jwk: [String: JSONMemberValue]) -> String? {
         let members: [String]
         switch jwk["kty"]?.stringValue {
         case "EC"?: members = ["crv", "kty", "x", "y"]

@@ -17,7 +17,7 @@ extension ProviderState {
         let accessToken = RandomToken.make()
         accessTokens[accessToken] = AccessTokenRecord(grantID: grantID, scopes: scopes, issuedAt: now,
                                                       expiresAt: now.addingTimeInterval(lifetimes.accessToken))
-        var response: [String: JSONValue] = [
+        var response: [String: JSONMemberValue] = [
             "access_token": .string(accessToken),
             "token_type": .string(grant.dpopJKT == nil ? "Bearer" : "DPoP"),
             "expires_in": .number(lifetimes.accessToken.rounded()),
@@ -39,7 +39,7 @@ extension ProviderState {
 
     /// The claims of an ID token (OIDC Core §2) with `at_hash`.
     func idTokenClaims(client: ProviderClient, subject: String, scopes: [String], authTime: Date?, nonce: String?,
-                       accessToken: String?, now: Date) -> [String: JSONValue] {
+                       accessToken: String?, now: Date) -> [String: JSONMemberValue] {
         var claims = configuration.user(subject: subject)?.claims(for: Set(scopes)) ?? [:]
         claims["iss"] = .string(issuer)
         claims["sub"] = .string(subject)
@@ -59,12 +59,12 @@ extension ProviderState {
 /// A token response whose ID token is not signed yet.
 struct IssuedTokens: Sendable {
     /// The members of the response, without `id_token`.
-    var members: [String: JSONValue]
+    var members: [String: JSONMemberValue]
     /// The ID token's claims and the key to sign them with, when one is due.
-    var idToken: (claims: [String: JSONValue], key: SigningKey)?
+    var idToken: (claims: [String: JSONMemberValue], key: SigningKey)?
 
     /// The response, with the ID token signed (outside the provider's actor).
-    func signed() throws -> JSONValue {
+    func signed() throws -> JSONMemberValue {
         var members = members
         if let idToken { members["id_token"] = .string(try JWSSigner.sign(idToken.claims, with: idToken.key)) }
         return .object(members)

@@ -56,7 +56,7 @@ actor ProviderState {
     func retireKeys() -> [String] { keys.retire() }
 
     /// The JWK Set document.
-    func jwks() throws -> JSONValue { try keys.jwks() }
+    func jwks() throws -> JSONMemberValue { try keys.jwks() }
 
     /// Drops expired codes, tokens and device authorizations, at most every
     /// 10 s (called when something is issued). Used codes and rotated refresh

@@ -20,8 +20,8 @@ public struct HeadlessBrowser: Sendable {
     }
 
     /// GETs `url`.
-    public func get(_ url: URL) async throws -> HTTPResponse {
-        try await transport.send(HTTPRequest(method: "GET", url: url, headers: [("Accept", "text/html")], timeout: timeout))
+    public func get(_ url: URL) async throws -> HTTPTransportResponse {
+        try await transport.send(HTTPTransportRequest(method: "GET", url: url, headers: [("Accept", "text/html")], timeout: timeout))
     }
 
     /// GETs `url` and returns where it redirects to.
