@@ -178,7 +178,7 @@ struct Profile: Codable {
             }
             secret = value
         }
-        if let jwt = try SenderOptions.jwtAuthentication(method: clientAuthentication, secret: secret, privateKeyPath: privateKeyPath,
+        if let jwt = try JWTClientAuthentication.make(method: clientAuthentication, secret: secret, privateKeyPath: privateKeyPath,
                                                           keyID: keyID, audience: assertionAudience) { return jwt }
         switch (clientAuthentication, secret) {
         case ("none", _): return .none

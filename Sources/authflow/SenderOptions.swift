@@ -50,25 +50,6 @@ struct SenderOptions: ParsableArguments {
     /// nil for the other methods. Also used for a stored profile.
     static func jwtAuthentication(method: String, secret: String?, privateKeyPath: String?, keyID: String?,
                                   audience: String?) throws -> ClientAuthentication? {
-        let aud: ClientAssertionAudience = audience == Audience.issuer.rawValue ? .issuer : .tokenEndpoint
-        switch method {
-        case "private_key_jwt":
-            guard let path = privateKeyPath else {
-                throw AuthFlowError(.configuration, "private_key_jwt needs a private key file", recovery: "pass --private-key FILE")
-            }
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw AuthFlowError(.configuration, "cannot read the private key file \(path)",
-                                    recovery: "check the path given with --private-key and its permissions")
-            }
-            return .privateKeyJWT(key: try ClientAssertionKey(contents: data, keyID: keyID), audience: aud)
-        case "client_secret_jwt":
-            guard let secret else {
-                throw AuthFlowError(.configuration, "client_secret_jwt needs the client secret",
-                                    recovery: "pass --client-secret-env VARIABLE (or --client-secret)")
-            }
-            return .clientSecretJWT(secret: secret, audience: aud)
-        default:
-            return nil
-        }
+        try JWTClientAuthentication.make(method: method, secret: secret, privateKeyPath: privateKeyPath, keyID: keyID, audience: audience)
     }
 }
