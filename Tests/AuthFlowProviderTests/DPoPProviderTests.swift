@@ -9,15 +9,7 @@ struct DPoPProviderTests {
     static func with<T>(nonces: Bool = false, _ body: (EmbeddedProvider) async throws -> T) async throws -> T {
         var configuration = Fixture.configuration()
         configuration.requiresDPoPNonce = nonces
-        let provider = try await EmbeddedProvider.start(configuration)
-        do {
-            let value = try await body(provider)
-            await provider.stop()
-            return value
-        } catch {
-            await provider.stop()
-            throw error
-        }
+        return try await Fixture.with(configuration, body)
     }
 
     static func dpopClient(_ provider: EmbeddedProvider, _ binding: DPoPBinding = DPoPBinding()) async throws -> OAuthClient {

@@ -34,7 +34,12 @@ enum Fixture {
     /// Runs `body` with a started provider and stops it afterwards.
     static func with<T>(signIn: SignInMode = .automatic(subject: "demo"), lifetimes: TokenLifetimes? = nil,
                         _ body: (EmbeddedProvider) async throws -> T) async throws -> T {
-        let provider = try await start(signIn: signIn, lifetimes: lifetimes)
+        try await with(configuration(signIn: signIn, lifetimes: lifetimes), body)
+    }
+
+    /// Runs `body` with a provider started from `configuration` and stops it afterwards.
+    static func with<T>(_ configuration: ProviderConfiguration, _ body: (EmbeddedProvider) async throws -> T) async throws -> T {
+        let provider = try await EmbeddedProvider.start(configuration)
         do {
             let value = try await body(provider)
             await provider.stop()

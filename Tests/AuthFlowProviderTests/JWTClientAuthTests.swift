@@ -31,15 +31,7 @@ struct JWTClientAuthTests {
         }
         configuration.clients.append(ProviderClient(id: "csjwt", secret: hmacSecret, authentication: .clientSecretJWT,
                                                     redirectURIs: [redirect], grantTypes: grants))
-        let provider = try await EmbeddedProvider.start(configuration)
-        do {
-            let value = try await body(provider)
-            await provider.stop()
-            return value
-        } catch {
-            await provider.stop()
-            throw error
-        }
+        return try await Fixture.with(configuration, body)
     }
 
     @Test("each key type signs in with the code flow, refreshes, starts device authorization and revokes",

@@ -17,15 +17,7 @@ struct PARTests {
             ProviderClient(id: "par-jwt", authentication: .privateKeyJWT, redirectURIs: [redirect],
                            jwks: .object(["keys": .array([.object(key.publicJWK)])]), requirePushedAuthorizationRequests: true),
         ]
-        let provider = try await EmbeddedProvider.start(configuration)
-        do {
-            let value = try await body(provider)
-            await provider.stop()
-            return value
-        } catch {
-            await provider.stop()
-            throw error
-        }
+        return try await Fixture.with(configuration, body)
     }
 
     static func query(_ url: URL) -> [String: String] { Wire.parameters(of: url) }
