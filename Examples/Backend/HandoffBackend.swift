@@ -1,9 +1,9 @@
-import AuthFlow
+public import AuthFlow
 import Foundation
-import Hummingbird
-import Logging
+public import Hummingbird
+public import Logging
 import NIOCore
-import ServiceLifecycle
+public import ServiceLifecycle
 
 /// What the backend answers the app once it has finished the sign-in.
 public struct SignedInUser: Codable, Sendable, Equatable {

@@ -1,6 +1,6 @@
-import AuthFlow
-import Foundation
-import Logging
+public import AuthFlow
+public import Foundation
+public import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1

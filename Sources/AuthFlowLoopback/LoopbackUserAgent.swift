@@ -1,5 +1,5 @@
-import AuthFlow
-import Foundation
+public import AuthFlow
+public import Foundation
 
 /// An `AuthorizationUserAgent` for desktops and terminals: opens the
 /// authorization URL in a browser and waits for the redirect on a

@@ -1,5 +1,5 @@
 import AuthFlow
-import Foundation
+public import Foundation
 
 /// Opens URLs in the user's browser: `$BROWSER` when set, else the
 /// platform's opener (`open` on macOS, `xdg-open` elsewhere).

@@ -1,4 +1,5 @@
 import AuthFlow
+import Logging
 import AuthFlowProvider
 import ExampleBackend
 import Foundation

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An authorization code with everything needed to redeem it: the result of
 /// a validated callback.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One authorization request (RFC 6749 §4.1.1 with PKCE and OIDC), with the
 /// secrets needed to check its callback and redeem its code.

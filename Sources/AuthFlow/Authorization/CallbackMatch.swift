@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// How a platform web-authentication session recognises the redirect that
 /// ends it. Derived from the redirect URI so that the Apple layer makes no

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The parameters of an authorization response, after AuthFlow checked the
 /// redirect URI, `state` and `iss`: what a provider-specific callback

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension AuthorizationRequest {
     /// Checks an authorization response delivered to the redirect URI

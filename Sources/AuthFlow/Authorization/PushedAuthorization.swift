@@ -1,4 +1,5 @@
-import Foundation
+public import Foundation
+import Logging
 
 /// The answer of a pushed authorization request endpoint (RFC 9126 §2.2).
 struct PushedAuthorizationResponse: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The redirect URIs a native app may use (RFC 8252 §7):
 ///

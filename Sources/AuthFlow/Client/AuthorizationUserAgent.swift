@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Shows the authorization URL to the user and returns the callback URL.
 ///

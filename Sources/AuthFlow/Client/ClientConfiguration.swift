@@ -1,5 +1,5 @@
-import Foundation
-import Logging
+public import Foundation
+public import Logging
 
 /// Everything an app needs to sign in, built in code or read from an
 /// Info.plist-style dictionary.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What a sign-in produces: tokens, with the ID token verified.
 public struct OAuthCredentials: Sendable, Equatable, Codable {

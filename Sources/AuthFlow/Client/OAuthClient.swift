@@ -1,5 +1,5 @@
-import Foundation
-import Logging
+public import Foundation
+public import Logging
 
 /// An OAuth 2.0 / OpenID Connect client for one provider: builds
 /// authorization requests, validates callbacks, redeems codes and verifies

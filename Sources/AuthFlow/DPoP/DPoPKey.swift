@@ -1,5 +1,5 @@
-import Crypto
-import Foundation
+public import Crypto
+public import Foundation
 
 /// The key a DPoP-bound session proves possession of (RFC 9449): a P-256
 /// software key, ES256 proofs.

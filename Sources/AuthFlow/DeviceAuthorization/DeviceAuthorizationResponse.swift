@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A device authorization response (RFC 8628 §3.2): what to show the user,
 /// and the device code to poll with.

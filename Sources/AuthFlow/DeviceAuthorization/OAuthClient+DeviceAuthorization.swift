@@ -1,4 +1,5 @@
-import Foundation
+public import Foundation
+import Logging
 
 extension OAuthClient {
     /// Starts the device authorization grant (RFC 8628 §3.1): asks the

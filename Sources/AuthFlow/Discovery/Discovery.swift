@@ -1,5 +1,5 @@
-import Foundation
-import Logging
+public import Foundation
+public import Logging
 
 extension ProviderMetadata {
     /// The places a provider's metadata may live, in the order AuthFlow asks:

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Authorization server metadata: OpenID Connect Discovery 1.0 §3 and RFC 8414 §2.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An HTTP request as AuthFlow sends it: a value, so it can be inspected in
 /// tests and replayed by custom transports.

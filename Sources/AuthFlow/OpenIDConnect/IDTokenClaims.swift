@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The claims of a verified ID token (OIDC Core §2), typed.
 ///

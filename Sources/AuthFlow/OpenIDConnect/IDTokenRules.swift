@@ -1,5 +1,5 @@
-import Crypto
-import Foundation
+public import Crypto
+public import Foundation
 
 /// The claim rules of OIDC Core §3.1.3.7 that follow signature verification.
 public struct IDTokenRules: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Verifies ID tokens: signature (JWKS or, for confidential clients, HMAC
 /// with the client secret), then every claim rule of OIDC Core §3.1.3.7.

@@ -1,6 +1,6 @@
-import Crypto
-import _CryptoExtras
-import Foundation
+public import Crypto
+public import _CryptoExtras
+public import Foundation
 
 /// A public key from a JWK Set (RFC 7517), reduced to what verification needs.
 public struct JSONWebKey: Sendable {

@@ -1,5 +1,5 @@
-import Foundation
-import Logging
+public import Foundation
+public import Logging
 
 /// Verifies any JWT from a trusted issuer against the issuer's discovered
 /// JWK Set: access tokens that are JWTs, or "port tokens" a carrier issues

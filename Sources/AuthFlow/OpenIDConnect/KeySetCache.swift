@@ -1,5 +1,5 @@
-import Foundation
-import Logging
+public import Foundation
+public import Logging
 
 /// The JWK Set of one issuer, cached, refetched when it expires or when a
 /// token names a key it does not hold (key rotation): an unknown key always

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// Claims from the userinfo endpoint (OIDC Core §5.3), typed.
 public struct OpenIDUserInfo: Sendable, Equatable, Codable {

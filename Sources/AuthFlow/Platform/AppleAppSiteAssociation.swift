@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The `apple-app-site-association` file that lets an app receive https
 /// (universal link) redirects in a web-authentication session.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The sign-in settings of an Apple app, read from the `AuthFlow` dictionary
 /// of its Info.plist: everything ``ClientConfiguration`` reads, plus the

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Which redirect URI a sign-in on an Apple platform uses: an https
 /// (universal link) redirect where the system can deliver it to a

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 extension AuthSession {
     /// Sends `request` with the session's access token as DPoP (RFC 9449 §7)

@@ -1,5 +1,5 @@
-import Foundation
-import Logging
+public import Foundation
+public import Logging
 
 /// A signed-in session: owns the credentials, hands out fresh access tokens,
 /// and refreshes them exactly once no matter how many callers ask at the

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A change in an ``AuthSession``, as ``AuthSession/changes`` reports it.
 public enum SessionChange: Sendable, Equatable {

@@ -1,6 +1,6 @@
-import Crypto
-import _CryptoExtras
-import Foundation
+public import Crypto
+public import _CryptoExtras
+public import Foundation
 
 /// The private key a client signs its `private_key_jwt` assertions with
 /// (RFC 7523 §2.2, OpenID Connect Core §9): RSA (RS256 or PS256, at least

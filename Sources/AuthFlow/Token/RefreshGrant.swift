@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 extension OAuthClient {
     /// Redeems the refresh token of `credentials` (RFC 6749 §6).

@@ -1,4 +1,5 @@
-import Foundation
+public import Foundation
+import Logging
 
 /// The `token_type_hint` of a revocation request (RFC 7009 §2.1).
 public enum TokenTypeHint: String, Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A successful token response (RFC 6749 §5.1).
 public struct TokenResponse: Sendable, Equatable, Codable {

@@ -1,4 +1,4 @@
-import AuthFlow
+public import AuthFlow
 import Foundation
 
 /// A client registered with the ``EmbeddedProvider``.

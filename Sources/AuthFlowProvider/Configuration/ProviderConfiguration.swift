@@ -1,6 +1,6 @@
 import AuthFlow
 import Foundation
-import Logging
+public import Logging
 
 /// Everything an ``EmbeddedProvider`` starts from: where it listens, its
 /// clients and users, token lifetimes and signing keys.

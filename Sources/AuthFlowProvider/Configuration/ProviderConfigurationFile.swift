@@ -1,5 +1,5 @@
 import AuthFlow
-import Foundation
+public import Foundation
 
 /// The JSON file `authflow provider serve --config FILE` reads. Member names
 /// follow OAuth dynamic client registration (RFC 7591) where one exists;

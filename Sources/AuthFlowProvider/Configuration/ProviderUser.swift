@@ -1,4 +1,4 @@
-import AuthFlow
+public import AuthFlow
 import Foundation
 
 /// A user who can sign in at the ``EmbeddedProvider``.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// How long what the provider issues stays valid, in seconds.
 public struct TokenLifetimes: Sendable, Equatable {

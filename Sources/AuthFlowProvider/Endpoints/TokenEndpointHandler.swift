@@ -1,4 +1,5 @@
 import AuthFlow
+import Logging
 
 /// The token endpoint (RFC 6749 §3.2, §4.1.3, §4.4, §6; RFC 8628 §3.4).
 /// Every answer, success or error, carries `Cache-Control: no-store`.

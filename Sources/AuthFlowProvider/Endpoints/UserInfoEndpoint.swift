@@ -1,4 +1,5 @@
 import AuthFlow
+import Foundation
 
 /// The userinfo endpoint (OIDC Core §5.3) with bearer tokens in the
 /// Authorization header (RFC 6750 §2.1).

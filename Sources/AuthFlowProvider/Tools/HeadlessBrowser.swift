@@ -1,5 +1,5 @@
-import AuthFlow
-import Foundation
+public import AuthFlow
+public import Foundation
 
 /// Plays the browser for tests and `authflow demo`: requests a URL without
 /// following redirects, as a user agent would before it navigates.
