@@ -1,0 +1,73 @@
+/// Byte-level writers for a DPoP proof: JSON strings, decimal integers and
+/// base64url appended straight into one `[UInt8]` buffer, without an encoder
+/// or intermediate strings.
+enum ProofBytes {
+    private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// `text` as a JSON string (RFC 8259 §7): quoted, with `"` and `\`
+    /// escaped, control characters (U+0000–U+001F) as `\u00XX`, and
+    /// everything else, non-ASCII included, as its UTF-8 bytes.
+    static func appendJSONString(_ text: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                output.append(UInt8(ascii: "\\"))
+                output.append(byte)
+            case 0..<0x20:
+                output.append(contentsOf: #"\u00"#.utf8)
+                output.append(hexDigits[Int(byte >> 4)])
+                output.append(hexDigits[Int(byte & 0x0F)])
+            default:
+                output.append(byte)
+            }
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+
+    /// `value` in decimal, as JSON writes an integer.
+    static func appendDecimal(_ value: Int64, to output: inout [UInt8]) {
+        if value < 0 { output.append(UInt8(ascii: "-")) }
+        let magnitude = value.magnitude
+        var divisor: UInt64 = 1
+        while magnitude / divisor >= 10 { divisor *= 10 }
+        repeat {
+            output.append(UInt8(ascii: "0") + UInt8(magnitude / divisor % 10))
+            divisor /= 10
+        } while divisor > 0
+    }
+
+    /// Base64url without padding (RFC 4648 §5), appended to `output`.
+    static func appendBase64URL<Bytes: Sequence>(_ bytes: Bytes, to output: inout [UInt8]) where Bytes.Element == UInt8 {
+        var pending: UInt32 = 0, count = 0
+        for byte in bytes {
+            pending = pending << 8 | UInt32(byte)
+            count += 1
+            if count == 3 {
+                output.append(alphabet[Int(pending >> 18 & 0x3F)])
+                output.append(alphabet[Int(pending >> 12 & 0x3F)])
+                output.append(alphabet[Int(pending >> 6 & 0x3F)])
+                output.append(alphabet[Int(pending & 0x3F)])
+                pending = 0
+                count = 0
+            }
+        }
+        if count == 1 {
+            output.append(alphabet[Int(pending >> 2 & 0x3F)])
+            output.append(alphabet[Int(pending << 4 & 0x3F)])
+        } else if count == 2 {
+            output.append(alphabet[Int(pending >> 10 & 0x3F)])
+            output.append(alphabet[Int(pending >> 4 & 0x3F)])
+            output.append(alphabet[Int(pending << 2 & 0x3F)])
+        }
+    }
+
+    /// The 16 bytes of two random words, big-endian (a `jti`), without
+    /// building an array.
+    static func bytes(_ high: UInt64, _ low: UInt64) -> LazyMapSequence<Range<Int>, UInt8> {
+        (0..<16).lazy.map { index in
+            UInt8(truncatingIfNeeded: (index < 8 ? high : low) >> (56 - 8 * (index % 8)))
+        }
+    }
+}
