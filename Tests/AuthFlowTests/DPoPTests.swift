@@ -49,6 +49,19 @@ import Testing
         #expect(try JWSVerifier.verify(jws, algorithm: .es256, key: #require(JSONWebKey(jwk))))
     }
 
+    @Test func jtisAre128BitsAndNeverRepeatWithinTheProcess() throws {
+        let key = DPoPKey()
+        var seen = Set<String>()
+        for _ in 0..<200 {
+            let jti = try #require(try CompactJWS(try key.proof(method: "GET", url: url("https://rs.example/"))).claims["jti"]?.stringValue)
+            #expect(Base64URL.decode(jti)?.count == 16)
+            seen.insert(jti)
+        }
+        #expect(seen.count == 200)
+        let (high, low) = DPoPKey.nextJTI(), (nextHigh, nextLow) = DPoPKey.nextJTI()
+        #expect(nextLow == low &+ 1 && nextHigh == (low == .max ? high &+ 1 : high))
+    }
+
     @Test func proofBytesWritersMatchTheirReferences() {
         for count in 0...40 {
             let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }

@@ -40,26 +40,35 @@ enum ProofBytes {
 
     /// Base64url without padding (RFC 4648 §5), appended to `output`.
     static func appendBase64URL<Bytes: Sequence>(_ bytes: Bytes, to output: inout [UInt8]) where Bytes.Element == UInt8 {
-        var pending: UInt32 = 0, count = 0
-        for byte in bytes {
-            pending = pending << 8 | UInt32(byte)
-            count += 1
-            if count == 3 {
-                output.append(alphabet[Int(pending >> 18 & 0x3F)])
-                output.append(alphabet[Int(pending >> 12 & 0x3F)])
-                output.append(alphabet[Int(pending >> 6 & 0x3F)])
-                output.append(alphabet[Int(pending & 0x3F)])
-                pending = 0
-                count = 0
-            }
+        appendBase64URL(Array(bytes), to: &output)
+    }
+
+    /// Base64url without padding, for an array: the output is sized once and
+    /// written by index, three input bytes to four characters.
+    static func appendBase64URL(_ input: [UInt8], to output: inout [UInt8]) {
+        let table = alphabet
+        let whole = input.count / 3 * 3, rest = input.count - whole
+        var at = output.count
+        output.append(contentsOf: repeatElement(0, count: whole / 3 * 4 + (rest == 0 ? 0 : rest + 1)))
+        var index = 0
+        while index < whole {
+            let group = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+            output[at] = table[Int(group >> 18)]
+            output[at + 1] = table[Int(group >> 12 & 0x3F)]
+            output[at + 2] = table[Int(group >> 6 & 0x3F)]
+            output[at + 3] = table[Int(group & 0x3F)]
+            index += 3
+            at += 4
         }
-        if count == 1 {
-            output.append(alphabet[Int(pending >> 2 & 0x3F)])
-            output.append(alphabet[Int(pending << 4 & 0x3F)])
-        } else if count == 2 {
-            output.append(alphabet[Int(pending >> 10 & 0x3F)])
-            output.append(alphabet[Int(pending >> 4 & 0x3F)])
-            output.append(alphabet[Int(pending << 2 & 0x3F)])
+        if rest == 1 {
+            let group = UInt32(input[index]) << 16
+            output[at] = table[Int(group >> 18)]
+            output[at + 1] = table[Int(group >> 12 & 0x3F)]
+        } else if rest == 2 {
+            let group = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8
+            output[at] = table[Int(group >> 18)]
+            output[at + 1] = table[Int(group >> 12 & 0x3F)]
+            output[at + 2] = table[Int(group >> 6 & 0x3F)]
         }
     }
 
