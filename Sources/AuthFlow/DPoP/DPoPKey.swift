@@ -44,7 +44,7 @@ public struct DPoPKey: Sendable, Equatable, Codable, CustomStringConvertible {
     }
 
     /// A DPoP proof (RFC 9449 §4.2) for one request: `htm`, `htu` (the URL
-    /// without query and fragment), `iat`, a fresh `jti`, and `ath` (the
+    /// without query and fragment), `iat`, a unique `jti`, and `ath` (the
     /// SHA-256 of `accessToken`) for resource requests, `nonce` when the
     /// server gave one.
     ///

@@ -72,7 +72,7 @@ enum ProofBytes {
         }
     }
 
-    /// The 16 bytes of two random words, big-endian (a `jti`), without
+    /// The 16 bytes of two words, big-endian (a `jti`), without
     /// building an array.
     static func bytes(_ high: UInt64, _ low: UInt64) -> LazyMapSequence<Range<Int>, UInt8> {
         (0..<16).lazy.map { index in
