@@ -62,6 +62,14 @@ let package = Package(
             path: "Benchmarks/SessionRefresh",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // DPoPProof's two operations in a plain loop (best-of-rounds figures; a process `perf` can profile).
+        .executableTarget(
+            name: "DPoPLoop",
+            dependencies: [
+                .product(name: "AuthFlow", package: "AuthFlow"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         // A DPoP proof against the raw P-256 signature it contains.
         .executableTarget(
             name: "DPoPProof",

@@ -224,7 +224,10 @@ struct Login: AsyncParsableCommand {
             do { try SystemBrowser.open(url) } catch { Output.stderr("warning: \(error)") }
         }
         do {
-            let request = try client.authorizationRequest(redirectURI: listener.redirectURI, scopes: scopes, options: options)
+            // --par, or a provider whose metadata requires pushed requests (RFC 9126).
+            let request = client.pushesAuthorizationRequests
+                ? try await client.pushedAuthorizationRequest(redirectURI: listener.redirectURI, scopes: scopes, options: options)
+                : try client.authorizationRequest(redirectURI: listener.redirectURI, scopes: scopes, options: options)
             let grant = try request.validateCallback(try await agent.authorize(request))
             // What the provider adds beside the code (Sign in with Apple's `user`, with the name) is shown, not stored.
             for member in grant.responseParameters where !member.name.hasPrefix("error") {

@@ -110,6 +110,56 @@ struct DPoPProviderTests {
         }
     }
 
+    /// The embedded provider's own transport, keeping every request it sends.
+    actor RecordingTransport: HTTPTransport {
+        let inner = URLSessionTransport()
+        private(set) var requests: [HTTPRequest] = []
+        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+            requests.append(request)
+            return try await inner.send(request)
+        }
+    }
+
+    @Test("revoking DPoP-bound tokens sends a proof of the client's key to the revocation endpoint; a Bearer token gets none")
+    func revocationCarriesAProof() async throws {
+        try await Self.with(nonces: true) { provider in
+            let recorder = RecordingTransport()
+            var client = try await OAuthClient(issuer: provider.issuer, clientID: "authflow-demo", transport: recorder)
+            let binding = DPoPBinding()
+            client.dpop = binding
+            let credentials = try await client.exchange(authorize(client).1)
+            #expect(credentials.token.tokenType == "DPoP")
+            try await client.revokeAll(credentials)
+            let endpoint = try #require(client.metadata.revocationEndpoint)
+            let revocations = await recorder.requests.filter { $0.url == endpoint }
+            #expect(revocations.count == 2)
+            for request in revocations {
+                let proof = try #require(request.header("DPoP"), "a revocation request without a DPoP proof")
+                let parts = proof.split(separator: ".").map(String.init)
+                func json(_ part: String) throws -> [String: Any] {
+                    let bytes = try #require(Base64URL.decode(part))
+                    let object = try JSONSerialization.jsonObject(with: Data(bytes))
+                    return try #require(object as? [String: Any])
+                }
+                let claims = try json(parts[1]), header = try json(parts[0])
+                let jwk = try #require(header["jwk"] as? [String: Any])
+                #expect(claims["htm"] as? String == "POST" && claims["htu"] as? String == endpoint.absoluteString)
+                #expect(claims["ath"] == nil)
+                #expect(jwk["x"] as? String == binding.key.publicJWK["x"]?.stringValue
+                        && jwk["y"] as? String == binding.key.publicJWK["y"]?.stringValue)
+            }
+            let wire = Wire(provider: provider)
+            #expect(try await wire.introspect(credentials.accessToken)["active"] == .bool(false))
+            #expect(try await wire.introspect(try #require(credentials.token.refreshToken))["active"] == .bool(false))
+
+            // A token the server issued as Bearer (a downgrade the client allowed) is revoked without a proof.
+            let before = await recorder.requests.count
+            try await client.revoke("some-bearer-token", hint: .accessToken, tokenType: "Bearer")
+            let bearer = await recorder.requests.dropFirst(before).filter { $0.url == endpoint }
+            #expect(bearer.count == 1 && bearer.allSatisfy { $0.header("DPoP") == nil })
+        }
+    }
+
     @Test("a private_key_jwt client's nonce retry carries a fresh client assertion (its jti is single-use)")
     func nonceRetryWithClientAssertion() async throws {
         let key = try ClientAssertionKey.generate(algorithm: "ES256", keyID: "dpop-jwt")

@@ -23,6 +23,59 @@ import Testing
         #expect(try JWSVerifier.verify(jws, algorithm: .es256, key: #require(JSONWebKey(jwk))))
     }
 
+    @Test func hostileMethodURLAndNonceAreEscapedAndTheProofStillVerifies() throws {
+        let key = DPoPKey()
+        // A path with a percent-encoded quote, backslash and control byte and raw non-ASCII
+        // (URL keeps what it is given), a method and a nonce with the characters themselves.
+        let target = try #require(URL(string: "https://as.example/caf\u{E9}/%22%5C%01/\u{1F600}"))
+        let method = "P\"O\\S\u{1}T\u{7F}é"
+        let nonce = "n\"\\\n\t\u{0}\u{1F}\u{E9}\u{1F600}</script>"
+        let proof = try key.proof(method: method, url: target, accessToken: "AT", nonce: nonce)
+        let parts = proof.split(separator: ".", omittingEmptySubsequences: false)
+        #expect(parts.count == 3)
+        let claimsBytes = try #require(Base64URL.decode(String(parts[1])))
+        let text = String(decoding: claimsBytes, as: UTF8.self)
+        #expect(text.contains("\"htm\":\"P\\\"O\\\\S\\u0001T\u{7F}é\""))
+        #expect(text.contains("\"nonce\":\"n\\\"\\\\\\u000a\\u0009\\u0000\\u001f\u{E9}\u{1F600}</script>\""))
+        // Foundation's parser agrees on every value.
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(claimsBytes)) as? [String: Any])
+        #expect(parsed["htm"] as? String == method)
+        #expect(parsed["nonce"] as? String == nonce)
+        #expect(parsed["htu"] as? String == target.absoluteString)
+        #expect(Set(parsed.keys) == ["htm", "htu", "iat", "jti", "ath", "nonce"])
+        let jws = try CompactJWS(proof)
+        #expect(jws.claims["nonce"] == .string(nonce) && jws.claims["htm"] == .string(method))
+        let jwk = try #require(jws.header["jwk"]?.objectValue)
+        #expect(try JWSVerifier.verify(jws, algorithm: .es256, key: #require(JSONWebKey(jwk))))
+    }
+
+    @Test func jtisAre128BitsAndNeverRepeatWithinTheProcess() throws {
+        let key = DPoPKey()
+        var seen = Set<String>()
+        for _ in 0..<200 {
+            let jti = try #require(try CompactJWS(try key.proof(method: "GET", url: url("https://rs.example/"))).claims["jti"]?.stringValue)
+            #expect(Base64URL.decode(jti)?.count == 16)
+            seen.insert(jti)
+        }
+        #expect(seen.count == 200)
+        let (high, low) = DPoPKey.nextJTI(), (nextHigh, nextLow) = DPoPKey.nextJTI()
+        #expect(nextLow == low &+ 1 && nextHigh == (low == .max ? high &+ 1 : high))
+    }
+
+    @Test func proofBytesWritersMatchTheirReferences() {
+        for count in 0...40 {
+            let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+            var output: [UInt8] = []
+            ProofBytes.appendBase64URL(bytes, to: &output)
+            #expect(String(decoding: output, as: UTF8.self) == Base64URL.encode(bytes))
+        }
+        for value: Int64 in [0, 7, 10, 99, 1_700_000_000, Int64.max, -5, Int64.min] {
+            var output: [UInt8] = []
+            ProofBytes.appendDecimal(value, to: &output)
+            #expect(String(decoding: output, as: UTF8.self) == String(value))
+        }
+    }
+
     @Test func theThumbprintIsRFC7638() throws {
         let key = DPoPKey()
         let jwk = key.publicJWK

@@ -16,6 +16,8 @@ public struct DPoPKey: Sendable, Equatable, Codable, CustomStringConvertible {
     /// The base64url JOSE header of every proof (`typ`, `alg`, `jwk`): the
     /// same for each, so encoded once.
     let encodedHeader: String
+    /// ``encodedHeader`` as UTF-8 bytes, where every proof starts.
+    let encodedHeaderBytes: [UInt8]
 
     /// A new random key.
     public init() {
@@ -31,6 +33,7 @@ public struct DPoPKey: Sendable, Equatable, Codable, CustomStringConvertible {
         thumbprint = Base64URL.encode(Array(SHA256.hash(data: Array(canonical.utf8))))
         let header = #"{"alg":"ES256","jwk":{"crv":"P-256","kty":"EC","x":"\#(x)","y":"\#(y)"},"typ":"dpop+jwt"}"#
         encodedHeader = Base64URL.encode(Array(header.utf8))
+        encodedHeaderBytes = Array(encodedHeader.utf8)
     }
 
     /// The public key as a JWK (what a proof's header carries).
@@ -41,52 +44,76 @@ public struct DPoPKey: Sendable, Equatable, Codable, CustomStringConvertible {
     }
 
     /// A DPoP proof (RFC 9449 §4.2) for one request: `htm`, `htu` (the URL
-    /// without query and fragment), `iat`, a fresh `jti`, and `ath` (the
+    /// without query and fragment), `iat`, a unique `jti`, and `ath` (the
     /// SHA-256 of `accessToken`) for resource requests, `nonce` when the
     /// server gave one.
+    ///
+    /// Written straight as bytes into one buffer (claims, then the signing
+    /// input, then the signature): the signature is the only real cost.
     public func proof(method: String, url: URL, accessToken: String? = nil, nonce: String? = nil, now: Date = Date()) throws -> String {
-        var claims = #"{"htm":"#
-        DPoPKey.appendJSONString(method, to: &claims)
-        claims += #","htu":"#
-        DPoPKey.appendJSONString(DPoPKey.target(of: url), to: &claims)
-        claims += #","iat":\#(Int(now.timeIntervalSince1970)),"jti":""#
-        var generator = SystemRandomNumberGenerator()
-        let random = (generator.next() as UInt64, generator.next() as UInt64)   // two reads, not sixteen
-        claims += withUnsafeBytes(of: random) { Base64URL.encode($0) }
-        claims += "\""
+        let target = DPoPKey.target(of: url)
+        var claims: [UInt8] = []
+        // Room for the fixed members plus escaping headroom: one allocation in the usual case.
+        claims.reserveCapacity(192 + method.utf8.count + target.utf8.count + (nonce?.utf8.count ?? 0))
+        claims.append(contentsOf: #"{"htm":"#.utf8)
+        ProofBytes.appendJSONString(method, to: &claims)
+        claims.append(contentsOf: #","htu":"#.utf8)
+        ProofBytes.appendJSONString(target, to: &claims)
+        claims.append(contentsOf: #","iat":"#.utf8)
+        ProofBytes.appendDecimal(Int64(now.timeIntervalSince1970.rounded(.down)), to: &claims)
+        claims.append(contentsOf: #","jti":""#.utf8)
+        let (high, low) = DPoPKey.nextJTI()
+        ProofBytes.appendBase64URL(ProofBytes.bytes(high, low), to: &claims)
+        claims.append(UInt8(ascii: "\""))
         if let accessToken {
-            claims += #","ath":""# + Base64URL.encode(Array(SHA256.hash(data: Array(accessToken.utf8)))) + "\""
+            claims.append(contentsOf: #","ath":""#.utf8)
+            ProofBytes.appendBase64URL(SHA256.hash(data: Array(accessToken.utf8)), to: &claims)
+            claims.append(UInt8(ascii: "\""))
         }
         if let nonce {
-            claims += #","nonce":"#
-            DPoPKey.appendJSONString(nonce, to: &claims)
+            claims.append(contentsOf: #","nonce":"#.utf8)
+            ProofBytes.appendJSONString(nonce, to: &claims)
         }
-        claims += "}"
-        let input = encodedHeader + "." + Base64URL.encode(Array(claims.utf8))
-        let signature = try privateKey.signature(for: Array(input.utf8))
-        return input + "." + Base64URL.encode(Array(signature.rawRepresentation))
+        claims.append(UInt8(ascii: "}"))
+
+        var output: [UInt8] = []
+        output.reserveCapacity(encodedHeaderBytes.count + 1 + (claims.count + 2) / 3 * 4 + 1 + 86)
+        output.append(contentsOf: encodedHeaderBytes)
+        output.append(UInt8(ascii: "."))
+        ProofBytes.appendBase64URL(claims, to: &output)
+        let signature = try privateKey.signature(for: output)
+        output.append(UInt8(ascii: "."))
+        // Copied out of `Data` once: iterating `Data` byte by byte is slower than the copy.
+        ProofBytes.appendBase64URL(Array(signature.rawRepresentation), to: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Every proof's `jti` (RFC 9449 §4.2: unique, with negligible chance of
+    /// reuse): 128 bits, a random starting point drawn once per process from
+    /// the system generator, plus one for each proof. Never repeated within
+    /// the process; two processes collide only if their starting points fall
+    /// within 2⁶⁴ of each other (chance about 2⁻⁶⁴). No system call per proof.
+    private static let jtiSequence: LockedValue<(high: UInt64, low: UInt64)> = {
+        var generator = SystemRandomNumberGenerator()
+        return LockedValue((generator.next(), generator.next()))
+    }()
+
+    static func nextJTI() -> (UInt64, UInt64) {
+        jtiSequence.withLock { state in
+            let (low, carry) = state.low.addingReportingOverflow(1)
+            state = (carry ? state.high &+ 1 : state.high, low)
+            return state
+        }
     }
 
     /// `htu`: scheme, authority and path; no query, no fragment (RFC 9449 §4.2).
     static func target(of url: URL) -> String {
         // In an absolute URL the first "?" or "#" starts the query or fragment
         // (neither may appear unescaped before them).
+        // Searched as UTF-8 bytes: both are ASCII, and no grapheme breaking is needed.
         let text = url.absoluteString
-        guard let end = text.firstIndex(where: { $0 == "?" || $0 == "#" }) else { return text }
+        guard let end = text.utf8.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) else { return text }
         return String(text[..<end])
-    }
-
-    private static func appendJSONString(_ text: String, to output: inout String) {
-        output += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case _ where scalar.value < 0x20: output += String(format: "\\u%04x", scalar.value)
-            default: output.unicodeScalars.append(scalar)
-            }
-        }
-        output += "\""
     }
 
     // MARK: Codable, as a private JWK

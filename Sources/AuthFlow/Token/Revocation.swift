@@ -11,12 +11,19 @@ extension OAuthClient {
     /// Revokes one token at the provider's `revocation_endpoint` (RFC 7009),
     /// with the same client authentication as the token endpoint. Success is
     /// any 200 (RFC 7009 §2.2: an unknown token is not an error).
-    public func revoke(_ token: String, hint: TokenTypeHint) async throws {
+    ///
+    /// A DPoP-bound client (``dpop``) sends a DPoP proof of its key with the
+    /// request (RFC 9449 §5; a server that binds tokens may ask for it, and
+    /// its nonce is answered like the token endpoint's) unless `tokenType`
+    /// says the token is not DPoP-bound (a `Bearer` answer the client allowed).
+    public func revoke(_ token: String, hint: TokenTypeHint, tokenType: String? = nil) async throws {
         guard let endpoint = metadata.revocationEndpoint else {
             throw AuthFlowError.configuration("the provider has no revocation endpoint")
         }
+        let bound = tokenType.map { $0.caseInsensitiveCompare("DPoP") == .orderedSame } ?? true
         let revocation = TokenEndpoint(url: endpoint, clientID: clientID, authentication: authentication,
-                                       transport: transport, timeout: timeout, logger: logger, purpose: .revocation)
+                                       transport: transport, timeout: timeout, logger: logger, dpop: bound ? dpop : nil,
+                                       purpose: .revocation)
         _ = try await revocation.post([("token", token), ("token_type_hint", hint.rawValue)], what: "revocation (\(hint.rawValue))")
     }
 
@@ -34,10 +41,14 @@ extension OAuthClient {
     public func revokeEach(_ credentials: OAuthCredentials) async -> [AuthFlowError] {
         var failures: [AuthFlowError] = []
         if let refreshToken = credentials.token.refreshToken {
-            do { try await revoke(refreshToken, hint: .refreshToken) } catch { failures.append(AuthFlowError.wrapping(error)) }
+            do {
+                try await revoke(refreshToken, hint: .refreshToken, tokenType: credentials.token.tokenType)
+            } catch {
+                failures.append(AuthFlowError.wrapping(error))
+            }
         }
         do {
-            try await revoke(credentials.accessToken, hint: .accessToken)
+            try await revoke(credentials.accessToken, hint: .accessToken, tokenType: credentials.token.tokenType)
         } catch let error as AuthFlowError where error.category == .oauthError && error.oauth?.error == "unsupported_token_type" {
             logger.debug("the provider does not revoke access tokens (unsupported_token_type)")
         } catch {

@@ -1,0 +1,193 @@
+"""The CLI's sender flags against the embedded provider: private_key_jwt
+(`login --private-key/--key-id`), PAR (`login --par`, and a client that
+requires it), DPoP (`login --dpop`, `token` refused, `request`), and `request`
+with a bearer profile.
+
+`authflow provider serve --config FILE` runs as a subprocess (binary from
+AUTHFLOW_BIN; the module is skipped when unset) with automatic sign-in; the
+$BROWSER is provider_fixtures/browser.py, which follows the provider's
+redirect to the CLI's loopback listener. No interop servers, no Chromium.
+"""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from joserfc.jwk import ECKey, RSAKey
+
+from test_provider import start
+
+AUTHFLOW_BIN = os.environ.get("AUTHFLOW_BIN")
+pytestmark = pytest.mark.skipif(not AUTHFLOW_BIN, reason="AUTHFLOW_BIN is not set")
+BROWSER = f"{sys.executable} {os.path.join(os.path.dirname(os.path.abspath(__file__)), 'provider_fixtures', 'browser.py')}"
+TIMEOUT = 60
+
+EC_KEY = ECKey.generate_key("P-256", private=True)
+RSA_KEY = RSAKey.generate_key(2048, private=True)
+CALLBACK = ["http://127.0.0.1/callback"]
+GRANTS = ["authorization_code", "refresh_token"]
+SCOPE = "openid profile email offline_access"
+
+
+def public_jwk(key, kid):
+    return {**key.as_dict(private=False), "kid": kid}
+
+
+CONFIG = {
+    "port": 0,
+    "sign_in": "automatic",
+    "automatic_user": "alice-1",
+    "clients": [
+        {"client_id": "cli-public", "redirect_uris": CALLBACK, "grant_types": GRANTS, "scope": SCOPE},
+        {"client_id": "cli-jwt", "token_endpoint_auth_method": "private_key_jwt", "redirect_uris": CALLBACK,
+         "grant_types": GRANTS, "scope": SCOPE,
+         "jwks": {"keys": [public_jwk(EC_KEY, "ec-1"), public_jwk(RSA_KEY, "rsa-1")]}},
+        {"client_id": "cli-par", "redirect_uris": CALLBACK, "grant_types": GRANTS, "scope": SCOPE,
+         "require_pushed_authorization_requests": True},
+    ],
+    "users": [{"sub": "alice-1", "username": "alice", "password": "pw",
+               "claims": {"name": "Alice Example", "email": "alice@example.com", "email_verified": True}}],
+}
+
+
+@pytest.fixture(scope="module")
+def provider(tmp_path_factory):
+    path = tmp_path_factory.mktemp("provider") / "provider.json"
+    path.write_text(json.dumps(CONFIG))
+    process, issuer, lines = start(str(path))
+    yield {"issuer": issuer, "lines": lines, "userinfo": issuer + "/userinfo"}
+    process.send_signal(signal.SIGTERM)
+    process.wait(timeout=10)
+
+
+class CLI:
+    def __init__(self, tmp_path):
+        self.tmp_path = tmp_path
+        self.env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "config"), HOME=str(tmp_path), BROWSER=BROWSER)
+
+    def run(self, *args):
+        return subprocess.run([AUTHFLOW_BIN, *args], env=self.env, capture_output=True, text=True, timeout=TIMEOUT,
+                              stdin=subprocess.DEVNULL)
+
+    def login(self, provider, client_id, *extra):
+        return self.run("login", "--issuer", provider["issuer"], "--client-id", client_id, "--scope", SCOPE,
+                        "--browser-timeout", "20", "--json", *extra)
+
+
+def write_key(tmp_path, key, name):
+    path = tmp_path / name
+    path.write_bytes(key.as_pem(private=True))
+    return str(path)
+
+
+@pytest.mark.parametrize("key,kid", [(EC_KEY, "ec-1"), (RSA_KEY, "rsa-1")], ids=["EC", "RSA"])
+def test_login_with_a_private_key_then_token(provider, tmp_path, key, kid):
+    cli = CLI(tmp_path)
+    result = cli.login(provider, "cli-jwt", "--private-key", write_key(tmp_path, key, "client.pem"), "--key-id", kid)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["subject"] == "alice-1"
+    token = cli.run("token")
+    assert token.returncode == 0, token.stderr
+    assert token.stdout.strip()
+    userinfo = cli.run("request", provider["userinfo"])
+    assert userinfo.returncode == 0, userinfo.stderr
+    assert json.loads(userinfo.stdout)["sub"] == "alice-1"
+
+
+def test_login_with_a_key_the_client_did_not_register_is_refused(provider, tmp_path):
+    cli = CLI(tmp_path)
+    other = ECKey.generate_key("P-256", private=True)
+    result = cli.login(provider, "cli-jwt", "--private-key", write_key(tmp_path, other, "other.pem"), "--key-id", "ec-1")
+    assert result.returncode != 0
+    assert "invalid_client" in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("contents", [b"not a key\n", b""], ids=["garbage", "empty"])
+def test_a_bad_key_file_fails_with_a_clear_message(provider, tmp_path, contents):
+    path = tmp_path / "bad.pem"
+    path.write_bytes(contents)
+    result = CLI(tmp_path).login(provider, "cli-jwt", "--private-key", str(path), "--key-id", "ec-1")
+    assert result.returncode in (1, 2), result.stdout + result.stderr
+    message = result.stdout + result.stderr
+    assert "key" in message.lower()
+    assert "Traceback" not in message and "Fatal error" not in message
+
+
+def test_a_missing_key_file_fails_with_a_clear_message(provider, tmp_path):
+    result = CLI(tmp_path).login(provider, "cli-jwt", "--private-key", str(tmp_path / "absent.pem"), "--key-id", "ec-1")
+    assert result.returncode in (1, 2), result.stdout + result.stderr
+    assert "absent.pem" in result.stdout + result.stderr
+
+
+def test_login_with_par(provider, tmp_path):
+    cli = CLI(tmp_path)
+    result = cli.login(provider, "cli-public", "--par")
+    assert result.returncode == 0, result.stderr
+    url = next(line for line in result.stderr.splitlines() if "/authorize?" in line)
+    assert sorted(parse_qs(urlsplit(url).query)) == ["client_id", "request_uri"], url
+    assert json.loads(result.stdout)["subject"] == "alice-1"
+    assert cli.run("token").returncode == 0
+
+
+def test_a_client_that_requires_par(provider, tmp_path):
+    """The client's registration requires PAR (RFC 9126 §6), which the
+    provider's metadata cannot say: with --par it signs in; without, the
+    provider's refusal comes back as an OAuth error that names PAR."""
+    cli = CLI(tmp_path)
+    result = cli.login(provider, "cli-par", "--par")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["subject"] == "alice-1"
+
+    plain = cli.login(provider, "cli-par")
+    assert plain.returncode == 3, plain.stdout + plain.stderr
+    error = json.loads(plain.stdout)["error"]
+    assert error["category"] == "oauth_error" and error["oauth_error"] == "invalid_request"
+    assert error["description"] == "this client must push its authorization requests (PAR, RFC 9126)"
+
+
+def test_login_with_dpop_then_token_is_refused_and_request_works(provider, tmp_path):
+    cli = CLI(tmp_path)
+    result = cli.login(provider, "cli-public", "--dpop")
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert summary["subject"] == "alice-1"
+    assert "warning" not in result.stderr
+
+    token = cli.run("token")
+    assert token.returncode == 1
+    assert "authflow request" in token.stdout + token.stderr
+
+    userinfo = cli.run("request", provider["userinfo"])
+    assert userinfo.returncode == 0, userinfo.stderr
+    assert json.loads(userinfo.stdout)["sub"] == "alice-1"
+
+    posted = cli.run("request", "-X", "POST", provider["userinfo"])
+    assert posted.returncode == 0, posted.stderr
+    assert json.loads(posted.stdout)["sub"] == "alice-1"
+
+    included = cli.run("request", "-i", provider["userinfo"])
+    assert included.returncode == 0, included.stderr
+    head, _, body = included.stdout.partition("\n\n")
+    assert head.splitlines()[0].split()[1] == "200" if head.startswith("HTTP") else head.splitlines()[0].startswith("200")
+    assert "content-type: application/json" in head.lower()
+    assert json.loads(body)["sub"] == "alice-1"
+
+
+def test_request_with_a_bearer_profile(provider, tmp_path):
+    cli = CLI(tmp_path)
+    assert cli.login(provider, "cli-public").returncode == 0
+    userinfo = cli.run("request", provider["userinfo"])
+    assert userinfo.returncode == 0, userinfo.stderr
+    assert json.loads(userinfo.stdout)["sub"] == "alice-1"
+
+
+def test_request_refuses_an_authorization_header(provider, tmp_path):
+    cli = CLI(tmp_path)
+    assert cli.login(provider, "cli-public", "--dpop").returncode == 0
+    result = cli.run("request", "-H", "Authorization: Bearer x", provider["userinfo"])
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "Authorization" in result.stderr
