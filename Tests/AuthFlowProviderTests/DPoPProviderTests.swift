@@ -113,8 +113,8 @@ struct DPoPProviderTests {
     /// The embedded provider's own transport, keeping every request it sends.
     actor RecordingTransport: HTTPTransport {
         let inner = URLSessionTransport()
-        private(set) var requests: [HTTPRequest] = []
-        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        private(set) var requests: [HTTPTransportRequest] = []
+        func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
             requests.append(request)
             return try await inner.send(request)
         }

@@ -1,4 +1,4 @@
-public import Crypto
+import Crypto
 public import Foundation
 
 /// The key a DPoP-bound session proves possession of (RFC 9449): a P-256
@@ -88,22 +88,12 @@ public struct DPoPKey: Sendable, Equatable, Codable, CustomStringConvertible {
         return String(decoding: output, as: UTF8.self)
     }
 
-    /// Every proof's `jti` (RFC 9449 §4.2: unique, with negligible chance of
-    /// reuse): 128 bits, a random starting point drawn once per process from
-    /// the system generator, plus one for each proof. Never repeated within
-    /// the process; two processes collide only if their starting points fall
-    /// within 2⁶⁴ of each other (chance about 2⁻⁶⁴). No system call per proof.
-    private static let jtiSequence: LockedValue<(high: UInt64, low: UInt64)> = {
-        var generator = SystemRandomNumberGenerator()
-        return LockedValue((generator.next(), generator.next()))
-    }()
-
+    /// Every proof's `jti` (RFC 9449 §4.2: at least 96 bits of pseudorandom
+    /// data): 128 bits from the system's secure generator, fresh for each
+    /// proof, so no proof's `jti` can be predicted from another's.
     static func nextJTI() -> (UInt64, UInt64) {
-        jtiSequence.withLock { state in
-            let (low, carry) = state.low.addingReportingOverflow(1)
-            state = (carry ? state.high &+ 1 : state.high, low)
-            return state
-        }
+        var generator = SystemRandomNumberGenerator()
+        return (generator.next(), generator.next())
     }
 
     /// `htu`: scheme, authority and path; no query, no fragment (RFC 9449 §4.2).

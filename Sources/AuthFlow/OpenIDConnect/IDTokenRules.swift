@@ -1,4 +1,4 @@
-public import Crypto
+import Crypto
 public import Foundation
 
 /// The claim rules of OIDC Core §3.1.3.7 that follow signature verification.

@@ -1,5 +1,5 @@
-public import Crypto
-public import _CryptoExtras
+import Crypto
+import _CryptoExtras
 public import Foundation
 
 /// A public key from a JWK Set (RFC 7517), reduced to what verification needs.

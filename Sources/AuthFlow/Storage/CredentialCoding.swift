@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// The stored form of a session, shared by every persistent store (file,
 /// Keychain): versioned JSON, so a newer or corrupt item is a clear

@@ -1,5 +1,5 @@
-public import Crypto
-public import _CryptoExtras
+import Crypto
+import _CryptoExtras
 public import Foundation
 
 /// The private key a client signs its `private_key_jwt` assertions with

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// Signature checks of client assertions, for the embedded provider: the
 /// same JWS verification the client uses for ID tokens, exposed inside the
