@@ -4,12 +4,13 @@
     servers.py start --config .interop/config.json [--timeout 30]
     servers.py stop  --config .interop/config.json
 
-``start`` launches the django-oauth-toolkit server and the Authlib server in
-their own process groups on free ports of 127.0.0.1, waits until both discovery
-documents answer, and writes the config JSON (see README in the brief / test_cli.py)
-plus ``servers.pids.json`` next to it. Logs go to ``dot.log`` and ``authlib.log``
-next to the config. ``stop`` terminates both process groups and removes the
-temporary data directory.
+``start`` launches the django-oauth-toolkit server, the Authlib server and the
+idpyoidc providers (PAR, DPoP, JWT client authentication) in their own process
+groups on free ports of 127.0.0.1, waits until every discovery document
+answers, and writes the config JSON (see README in the brief / test_cli.py)
+plus ``servers.pids.json`` next to it. Logs go to ``dot.log``, ``authlib.log``
+and ``idpy.log`` next to the config. ``stop`` terminates the process groups and
+removes the temporary data directory.
 
 Run it with the interpreter of the virtualenv that has requirements.txt
 installed: that interpreter is also used for the servers and put into the
@@ -126,6 +127,17 @@ def server_specs(data_dir, state_dir):
                 py, "-u", os.path.join(HERE, "authlib_server", "app.py"),
                 "--port", str(port),
                 "--fixtures-out", os.path.join(state_dir, "authlib.fixtures.json"),
+            ],
+            "/.well-known/openid-configuration",
+            lambda port: f"http://127.0.0.1:{port}",
+        ),
+        ServerSpec(
+            "idpy",
+            lambda port: [
+                py, "-u", os.path.join(HERE, "idpy_server.py"),
+                "--port", str(port),
+                "--data-dir", os.path.join(data_dir, "idpy"),
+                "--fixtures-out", os.path.join(state_dir, "idpy.fixtures.json"),
             ],
             "/.well-known/openid-configuration",
             lambda port: f"http://127.0.0.1:{port}",
