@@ -49,6 +49,7 @@ from idpyoidc.message.oauth2 import ResponseMessage  # noqa: E402
 from idpyoidc.message.oidc import AccessTokenRequest  # noqa: E402
 from idpyoidc.server import Server  # noqa: E402
 from idpyoidc.server.configure import OPConfiguration  # noqa: E402
+from idpyoidc.server.exception import ClientAuthenticationError, InvalidClient, UnAuthorizedClient, UnknownClient  # noqa: E402
 from idpyoidc.server.oauth2.add_on.pkce import CC_METHOD  # noqa: E402
 from idpyoidc.server.oidc.token import Token  # noqa: E402
 from idpyoidc.server.user_info import UserInfo  # noqa: E402
@@ -96,6 +97,7 @@ CRYPT_CONFIG = {
     }
 }
 JWT_AUTH = ["private_key_jwt", "client_secret_jwt"]
+CLIENT_AUTHENTICATION_ERRORS = (ClientAuthenticationError, InvalidClient, UnAuthorizedClient, UnknownClient)
 
 
 def free_ports(count):
@@ -361,7 +363,13 @@ def service(provider, name):
     entry = {"endpoint": name, "method": request.method, "dpop_proof": "dpop" in info["headers"]}
     try:
         parsed = endpoint.parse_request(request_args(), http_info=info)
-    except Exception as err:  # idpyoidc raises on a refused proof or client
+    except CLIENT_AUTHENTICATION_ERRORS as err:
+        # idpyoidc raises when no method authenticated the client; the
+        # answer is RFC 6749 §5.2's.
+        entry.update(outcome="refused", error=f"{type(err).__name__}: {err}")
+        provider.record(entry)
+        return error_response("invalid_client", "client authentication failed", 401)
+    except Exception as err:  # idpyoidc raises on a refused proof
         entry.update(outcome="refused", error=f"{type(err).__name__}: {err}")
         provider.record(entry)
         return error_response("invalid_request" if name != "userinfo" else "invalid_token", str(err),
