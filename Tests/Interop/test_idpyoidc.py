@@ -259,12 +259,14 @@ def test_private_key_jwt_with_a_key_the_client_did_not_register(idpy, ports, tmp
     assert seen.one("token")["outcome"] == "refused"
 
 
-def test_client_secret_jwt(idpy, ports, tmp_path):
-    """(e) `--client-auth client_secret_jwt`: HS256 with the client secret."""
+@pytest.mark.parametrize("audience", ["token_endpoint", "issuer"])
+def test_client_secret_jwt(idpy, ports, tmp_path, audience):
+    """(e) `--client-auth client_secret_jwt`: HS256 with the client secret,
+    addressed to the token endpoint (the default) or the issuer."""
     cli = CLI(tmp_path, idpy, ports)
     seen = Seen(idpy["issuer"])
     signed_in(cli.login(idpy["issuer"], idpy["client_secret_jwt_client_id"], "--client-auth", "client_secret_jwt",
-                        "--client-secret-env", "IDPY_SECRET"))
+                        "--client-secret-env", "IDPY_SECRET", "--assertion-audience", audience))
     assert seen.one("token", grant_type="authorization_code")["client_authn"] == "client_secret_jwt"
 
     assert cli.run("token", "--force").returncode == 0
@@ -344,14 +346,9 @@ def dpop_proof(key, method, url):
     return jwt.encode(header, claims, key)
 
 
-def test_idpyoidc_rebinds_a_refresh_to_any_proof_key(idpy):
-    """Pins idpyoidc 5.0.0: a public client's DPoP refresh with a proof from
-    another key is answered, and the new access token is bound to that other
-    key (RFC 9449 §5 wants the refresh token bound to the first key). Driven
-    from Python with joserfc-built proofs, as AuthFlow never does this."""
-    issuer = idpy["dpop_issuer"]
-    seen = Seen(issuer)
-    first, second = ECKey.generate_key("P-256", private=True), ECKey.generate_key("P-256", private=True)
+def code_exchange(idpy, issuer):
+    """The form of a code exchange for the public client, after an
+    authorization request sent from Python."""
     verifier = secrets.token_urlsafe(32)
     challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
     redirect_uri = f"http://127.0.0.1:{idpy['loopback_ports'][0]}/callback"
@@ -361,10 +358,21 @@ def test_idpyoidc_rebinds_a_refresh_to_any_proof_key(idpy):
         "code_challenge_method": "S256"}), allow_redirects=False, timeout=5)
     assert answer.status_code in (302, 303), answer.text
     code = parse_qs(urlsplit(answer.headers["Location"]).query)["code"][0]
+    return {"grant_type": "authorization_code", "code": code, "code_verifier": verifier,
+            "client_id": idpy["public_client_id"], "redirect_uri": redirect_uri}
+
+
+def test_idpyoidc_rebinds_a_refresh_to_any_proof_key(idpy):
+    """Pins idpyoidc 5.0.0: a public client's DPoP refresh with a proof from
+    another key is answered, and the new access token is bound to that other
+    key (RFC 9449 §5 wants the refresh token bound to the first key). Driven
+    from Python with joserfc-built proofs, as AuthFlow never does this."""
+    issuer = idpy["dpop_issuer"]
+    seen = Seen(issuer)
+    first, second = ECKey.generate_key("P-256", private=True), ECKey.generate_key("P-256", private=True)
     token_url = issuer + "/token"
-    tokens = requests.post(token_url, headers={"DPoP": dpop_proof(first, "POST", token_url)}, data={
-        "grant_type": "authorization_code", "code": code, "code_verifier": verifier,
-        "client_id": idpy["public_client_id"], "redirect_uri": redirect_uri}, timeout=5).json()
+    tokens = requests.post(token_url, headers={"DPoP": dpop_proof(first, "POST", token_url)},
+                           data=code_exchange(idpy, issuer), timeout=5).json()
     assert tokens["token_type"] == "DPoP", tokens
     refreshed = requests.post(token_url, headers={"DPoP": dpop_proof(second, "POST", token_url)}, data={
         "grant_type": "refresh_token", "refresh_token": tokens["refresh_token"],
@@ -407,3 +415,40 @@ def test_discovery_of_the_dpop_provider(idpy):
     assert metadata["pushed_authorization_request_endpoint"] == idpy["dpop_issuer"] + "/par"
     assert metadata["dpop_signing_alg_values_supported"] == ["ES256"]
     assert {"private_key_jwt", "client_secret_jwt"} <= set(metadata["token_endpoint_auth_methods_supported"])
+
+
+# ------------------------------------------------- idpyoidc as it is shipped
+
+
+def shipped_server(dpop):
+    """An idpyoidc Server built from idpy_server.py's configuration, without
+    the adjustments idpy_server.py makes after building it."""
+    from idpyoidc.server import Server
+    from idpyoidc.server.configure import OPConfiguration
+
+    import idpy_server
+
+    issuer = "http://127.0.0.1:9/dpop"
+    return Server(OPConfiguration(conf=idpy_server.server_conf(issuer, dpop), base_path=HERE, domain="127.0.0.1",
+                                  port=0), cwd=HERE), issuer
+
+
+def test_idpyoidc_loses_the_dpop_metadata_and_takes_only_the_endpoint_url_as_assertion_audience():
+    """Pins idpyoidc 5.0.0 as shipped: the DPoP add-on ran (its proof check
+    is on the token endpoint) but its metadata member is gone, which turns
+    off DPoP binding in the refresh grant; a client assertion's aud must be
+    the endpoint's own URL."""
+    server, issuer = shipped_server(dpop=True)
+    context = server.context
+    assert context.add_on["dpop"] == {"algs_supported": ["ES256"]}
+    assert "dpop_signing_alg_values_supported" not in context.provider_info
+    assert server.get_endpoint("pushed_authorization").allowed_target_uris() == {issuer + "/par"}
+    assert server.get_endpoint("token").allowed_target_uris() == {issuer + "/token"}
+
+
+def test_the_dpop_provider_takes_no_bearer_client(idpy):
+    """Pins the add-on: a token request without a proof is refused."""
+    issuer = idpy["dpop_issuer"]
+    answer = requests.post(issuer + "/token", data=code_exchange(idpy, issuer), timeout=5)
+    assert answer.status_code == 400
+    assert answer.json()["error_description"] == "Expected DPoP header, none found"
