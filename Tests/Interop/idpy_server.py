@@ -22,6 +22,13 @@ any-port rule for loopback), so every client is registered with the loopback
 callbacks of a few ports chosen at start and listed in the fixtures
 (``loopback_ports``); the tests pass one of them to ``authflow login --port``.
 
+Beside idpyoidc's endpoints, each provider has ``/resource``, a protected
+resource for DPoP-bound tokens (idpyoidc's userinfo refuses every conforming
+proof, see ``dpop_resource``), and ``/authorization-as-is``, the
+authorization endpoint without the web layer's PAR fill-in (see
+``authorization``). Test_idpyoidc.py lists what idpyoidc 5.0.0 cannot serve
+and what this file adjusts after building the servers.
+
 What the server saw is served as JSON at ``/interop/seen`` (the client
 authentication method idpyoidc accepted at each endpoint, whether a DPoP
 proof came with the request, the ``token_type`` it answered) — no token,
