@@ -197,6 +197,11 @@ def server_conf(issuer, dpop):
                 "class": "idpyoidc.server.oidc.userinfo.UserInfo",
                 "kwargs": {"client_authn_method": ["bearer_header", "dpop"] if dpop else ["bearer_header"]},
             },
+            "token_revocation": {
+                "path": "revoke",
+                "class": "idpyoidc.server.oauth2.token_revocation.TokenRevocation",
+                "kwargs": {"client_authn_method": token_authn},
+            },
             "introspection": {
                 "path": "introspection",
                 "class": "idpyoidc.server.oauth2.introspection.Introspection",
@@ -285,7 +290,7 @@ def register_clients(server, issuer, redirect_uris, client_jwks):
     # URL only; RFC 9126 §2 and RFC 7523 §3 want the issuer and the token
     # endpoint URL accepted too (AuthFlow sends the token endpoint URL to
     # every endpoint), so every endpoint that authenticates clients lists them.
-    for name in ("token", "pushed_authorization", "introspection"):
+    for name in ("token", "pushed_authorization", "token_revocation", "introspection"):
         endpoint = server.get_endpoint(name)
         for target in ("", "token"):
             if target not in endpoint.allowed_targets:
@@ -534,6 +539,7 @@ def make_app(providers):
         app.add_url_rule(f"{prefix}/par", view_func=view_for("pushed_authorization"), methods=["POST"])
         app.add_url_rule(f"{prefix}/userinfo", view_func=view_for("userinfo"), methods=["GET", "POST"])
         app.add_url_rule(f"{prefix}/introspection", view_func=view_for("introspection"), methods=["POST"])
+        app.add_url_rule(f"{prefix}/revoke", view_func=view_for("token_revocation"), methods=["POST"])
 
         def authorize():
             return authorization(provider)

@@ -32,6 +32,8 @@ pinned by a test below, so a fixed idpyoidc shows up as a failure here):
 * The add-on makes DPoP mandatory at the endpoints it is attached to, so
   the DPoP provider (`/dpop`) takes no bearer client; the bearer tests use
   the first one.
+* A revoked refresh token is answered `invalid_request`, not
+  `invalid_grant` (RFC 6749 §5.2).
 
 `$BROWSER` is provider_fixtures/browser.py (the provider signs `alice` in
 without a page, so following the redirect is all a browser does), except
@@ -290,6 +292,31 @@ def test_client_secret_jwt_with_a_wrong_secret(idpy, ports, tmp_path):
     assert result.returncode == 3, result.stdout + result.stderr
     assert json.loads(result.stdout)["error"]["oauth_error"] == "invalid_client"
     assert seen.one("token")["outcome"] == "refused"
+
+
+def test_logout_revokes_with_private_key_jwt(idpy, ports, tmp_path):
+    """`authflow logout` authenticates at the revocation endpoint (RFC 7009)
+    as at the token endpoint."""
+    cli = CLI(tmp_path, idpy, ports)
+    seen = Seen(idpy["issuer"])
+    signed_in(cli.login(idpy["issuer"], idpy["private_key_jwt_client_id"], "--private-key", cli.key_file("idpy-ec-1")))
+    result = cli.run("logout", "--no-browser")
+    assert result.returncode == 0, result.stderr
+    revocations = seen.since("token_revocation")
+    assert [(r["client_authn"], r["outcome"]) for r in revocations] == [("private_key_jwt", "ok")] * 2
+
+
+def test_logout_revokes_the_refresh_token(idpy, ports, tmp_path):
+    """After `authflow logout` the refresh token is dead. idpyoidc answers
+    `invalid_request` for it, where RFC 6749 §5.2 says `invalid_grant`."""
+    cli = CLI(tmp_path, idpy, ports)
+    summary = signed_in(cli.login(idpy["issuer"], idpy["public_client_id"], "--show-tokens"))
+    assert cli.run("logout", "--no-browser").returncode == 0
+    answer = requests.post(idpy["issuer"] + "/token", data={
+        "grant_type": "refresh_token", "refresh_token": summary["refresh_token"],
+        "client_id": idpy["public_client_id"]}, timeout=5)
+    assert answer.status_code == 400, answer.text
+    assert answer.json() == {"error": "invalid_request", "error_description": "Refresh token inactive"}
 
 
 # ----------------------------------------------------------------------- DPoP
