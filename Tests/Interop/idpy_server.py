@@ -116,8 +116,9 @@ def free_ports(count):
     return sorted(ports)
 
 
-def server_conf(issuer, dpop):
-    """The idpyoidc configuration of one provider."""
+def server_conf(issuer, dpop, directory):
+    """The idpyoidc configuration of one provider; `directory` gets the file
+    idpyoidc keeps its token keys in."""
     access_lifetime = DPOP_ACCESS_TOKEN_LIFETIME if dpop else ACCESS_TOKEN_LIFETIME
     token_authn = ["none", "public", *JWT_AUTH]
     conf = {
@@ -133,6 +134,9 @@ def server_conf(issuer, dpop):
         },
         "token_handler_args": {
             "jwks_def": {
+                # Without a path idpyoidc writes private/token_jwks.json
+                # under the process's working directory.
+                "private_path": os.path.join(directory, "dpop_token_jwks.json" if dpop else "token_jwks.json"),
                 "read_only": False,
                 "key_defs": [
                     {"type": "oct", "bytes": 24, "use": ["enc"], "kid": "code"},
@@ -303,7 +307,8 @@ class Provider:
     def __init__(self, issuer, dpop, base_path, redirect_uris, client_jwks):
         self.issuer = issuer
         self.dpop = dpop
-        conf = OPConfiguration(conf=server_conf(issuer, dpop), base_path=base_path, domain="127.0.0.1", port=0)
+        conf = OPConfiguration(conf=server_conf(issuer, dpop, base_path), base_path=base_path, domain="127.0.0.1",
+                               port=0)
         self.server = Server(conf, cwd=base_path)
         register_clients(self.server, issuer, redirect_uris, client_jwks)
         context = self.server.context

@@ -456,7 +456,7 @@ def test_discovery_of_the_dpop_provider(idpy):
 # ------------------------------------------------- idpyoidc as it is shipped
 
 
-def shipped_server(dpop):
+def shipped_server(dpop, directory):
     """An idpyoidc Server built from idpy_server.py's configuration, without
     the adjustments idpy_server.py makes after building it."""
     from idpyoidc.server import Server
@@ -465,16 +465,16 @@ def shipped_server(dpop):
     import idpy_server
 
     issuer = "http://127.0.0.1:9/dpop"
-    return Server(OPConfiguration(conf=idpy_server.server_conf(issuer, dpop), base_path=HERE, domain="127.0.0.1",
-                                  port=0), cwd=HERE), issuer
+    return Server(OPConfiguration(conf=idpy_server.server_conf(issuer, dpop, str(directory)), base_path=str(directory),
+                                  domain="127.0.0.1", port=0), cwd=str(directory)), issuer
 
 
-def test_idpyoidc_loses_the_dpop_metadata_and_takes_only_the_endpoint_url_as_assertion_audience():
+def test_idpyoidc_loses_the_dpop_metadata_and_takes_only_the_endpoint_url_as_assertion_audience(tmp_path):
     """Pins idpyoidc 5.0.0 as shipped: the DPoP add-on ran (its proof check
     is on the token endpoint) but its metadata member is gone, which turns
     off DPoP binding in the refresh grant; a client assertion's aud must be
     the endpoint's own URL."""
-    server, issuer = shipped_server(dpop=True)
+    server, issuer = shipped_server(True, tmp_path)
     context = server.context
     assert context.add_on["dpop"] == {"algs_supported": ["ES256"]}
     assert "dpop_signing_alg_values_supported" not in context.provider_info
