@@ -360,6 +360,18 @@ def test_dpop(idpy, ports, tmp_path):
     assert [e["outcome"] for e in seen.since("resource")] == ["ok", "ok"]
 
 
+def test_logout_of_a_dpop_profile_sends_proofs(idpy, ports, tmp_path):
+    """Revoking DPoP-bound tokens carries a proof from the session's key."""
+    issuer = idpy["dpop_issuer"]
+    cli = CLI(tmp_path, idpy, ports)
+    seen = Seen(issuer)
+    signed_in(cli.login(issuer, idpy["public_client_id"], "--dpop"))
+    result = cli.run("logout", "--no-browser")
+    assert result.returncode == 0, result.stderr
+    revocations = seen.since("token_revocation")
+    assert [(r["client_authn"], r["dpop_proof"], r["outcome"]) for r in revocations] == [("none", True, "ok")] * 2
+
+
 def test_a_dpop_token_without_its_proof_is_refused(idpy, ports, tmp_path):
     """The resource endpoint is not a pushover: the bound token sent as a
     bearer token (no proof) is refused."""
