@@ -16,13 +16,31 @@ let package = Package(
         .library(name: "AuthFlow", targets: ["AuthFlow"]),
         .library(name: "AuthFlowLoopback", targets: ["AuthFlowLoopback"]),
         .library(name: "AuthFlowApple", targets: ["AuthFlowApple"]),
-        .library(name: "TerminalQR", targets: ["TerminalQR"]),
         .library(name: "AuthFlowProvider", targets: ["AuthFlowProvider"]),
         .executable(name: "authflow", targets: ["authflow"]),
+    ],
+    // Apps get the engine, the Apple layer and the loopback listener with few
+    // dependencies. The embedded provider and the CLI, with the server
+    // framework and the argument parser they need, are behind traits:
+    //   .package(url: …, from: …, traits: ["EmbeddedProvider"])   // in a test suite
+    //   swift run --traits CLI authflow demo                       // from a clone
+    traits: [
+        .trait(
+            name: "EmbeddedProvider",
+            description: "The embedded OpenID Provider (AuthFlowProvider) for test suites; adds Hummingbird and SwiftNIO."
+        ),
+        .trait(
+            name: "CLI",
+            description: "The authflow command-line tool; adds swift-argument-parser and the embedded provider.",
+            enabledTraits: ["EmbeddedProvider"]
+        ),
+        .default(enabledTraits: []),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
+        // `swift package generate-documentation`; a plugin no target uses, so apps don't resolve it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
         // The embedded provider only; the engine never depends on a server framework.
@@ -62,12 +80,12 @@ let package = Package(
             name: "AuthFlowProvider",
             dependencies: [
                 "AuthFlow",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["EmbeddedProvider"])),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["EmbeddedProvider"])),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: .when(traits: ["EmbeddedProvider"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["EmbeddedProvider"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["EmbeddedProvider"])),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: .when(traits: ["EmbeddedProvider"])),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -78,9 +96,9 @@ let package = Package(
             name: "ExampleBackend",
             dependencies: [
                 "AuthFlow",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["EmbeddedProvider"])),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["EmbeddedProvider"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["EmbeddedProvider"])),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Examples/Backend",
@@ -93,7 +111,7 @@ let package = Package(
                 "AuthFlowLoopback",
                 "TerminalQR",
                 "AuthFlowProvider",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CLI"])),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -121,7 +139,7 @@ let package = Package(
         .testTarget(
             name: "AuthFlowProviderTests",
             dependencies: ["AuthFlow", "AuthFlowLoopback", "AuthFlowProvider", "ExampleBackend",
-                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["EmbeddedProvider"]))],
             swiftSettings: strict
         ),
         .testTarget(

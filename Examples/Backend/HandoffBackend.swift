@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 public import AuthFlow
 import Foundation
 public import Hummingbird
@@ -93,3 +94,4 @@ public struct HandoffBackend: Sendable {
                         body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }
+#endif

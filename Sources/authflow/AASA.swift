@@ -1,3 +1,4 @@
+#if CLI  // the CLI package trait
 import AuthFlow
 import ArgumentParser
 import Foundation
@@ -30,3 +31,4 @@ struct AASA: AsyncParsableCommand {
         }
     }
 }
+#endif

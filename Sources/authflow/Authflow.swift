@@ -1,3 +1,4 @@
+#if CLI  // the CLI package trait
 import ArgumentParser
 import Foundation
 
@@ -43,3 +44,4 @@ struct Authflow: AsyncParsableCommand {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI  // the CLI package trait
 import ArgumentParser
 import Logging
 import Foundation
@@ -19,3 +20,4 @@ struct VerboseOption: ParsableArguments {
         return logger
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI  // the CLI package trait
 import AuthFlow
 import AuthFlowLoopback
 import AuthFlowProvider
@@ -119,3 +120,4 @@ struct DemoRun {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI  // the CLI package trait
 import AuthFlow
 import AuthFlowLoopback
 import AuthFlowProvider
@@ -31,3 +32,4 @@ struct DemoBrowserAgent: AuthorizationUserAgent {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI  // the CLI package trait
 import AuthFlow
 import AuthFlowLoopback
 import Foundation
@@ -55,3 +56,4 @@ struct DeviceInstructions {
         return lines.joined(separator: "\n")
     }
 }
+#endif

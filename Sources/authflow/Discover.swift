@@ -1,3 +1,4 @@
+#if CLI  // the CLI package trait
 import AuthFlow
 import ArgumentParser
 import Foundation
@@ -62,3 +63,4 @@ struct Decode: AsyncParsableCommand {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI  // the CLI package trait
 import AuthFlow
 import Foundation
 
@@ -31,3 +32,4 @@ enum JWTClientAuthentication {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI  // the CLI package trait
 import AuthFlow
 import AuthFlowLoopback
 import ArgumentParser
@@ -242,3 +243,4 @@ struct Login: AsyncParsableCommand {
         }
     }
 }
+#endif

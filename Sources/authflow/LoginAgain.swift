@@ -1,3 +1,4 @@
+#if CLI  // the CLI package trait
 import AuthFlow
 import Foundation
 import Logging
@@ -31,3 +32,4 @@ extension Login {
         try await finish(profile, client: client)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI  // the CLI package trait
 import AuthFlow
 import ArgumentParser
 import Foundation
@@ -85,3 +86,4 @@ enum Output {
         let error: Body
     }
 }
+#endif

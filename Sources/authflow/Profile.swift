@@ -1,3 +1,4 @@
+#if CLI  // the CLI package trait
 import AuthFlow
 import Foundation
 import Logging
@@ -226,3 +227,4 @@ struct ProfileStore: CredentialStore {
         try await lock.withLock(body)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI  // the CLI package trait
 import AuthFlowProvider
 import ArgumentParser
 import Foundation
@@ -57,3 +58,4 @@ struct ProviderCommand: AsyncParsableCommand {
         }
     }
 }
+#endif

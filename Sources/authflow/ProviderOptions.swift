@@ -1,3 +1,4 @@
+#if CLI  // the CLI package trait
 import AuthFlow
 import ArgumentParser
 import Foundation
@@ -82,3 +83,4 @@ struct ProviderOptions: ParsableArguments {
                                 jwksURI: try parse("--jwks-uri", jwksURI))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI  // the CLI package trait
 import AuthFlow
 import ArgumentParser
 import Foundation
@@ -77,3 +78,4 @@ struct Request: AsyncParsableCommand {
         }
     }
 }
+#endif

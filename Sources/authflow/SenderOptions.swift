@@ -1,3 +1,4 @@
+#if CLI  // the CLI package trait
 import AuthFlow
 import ArgumentParser
 import Foundation
@@ -53,3 +54,4 @@ struct SenderOptions: ParsableArguments {
         try JWTClientAuthentication.make(method: method, secret: secret, privateKeyPath: privateKeyPath, keyID: keyID, audience: audience)
     }
 }
+#endif

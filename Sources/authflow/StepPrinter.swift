@@ -1,3 +1,4 @@
+#if CLI  // the CLI package trait
 import Foundation
 
 /// Prints numbered steps with their durations.
@@ -26,3 +27,4 @@ struct StepPrinter {
 extension String {
     func leftPadded(_ width: Int) -> String { String(repeating: " ", count: max(0, width - count)) + self }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI  // the CLI package trait
 import AuthFlow
 import Foundation
 
@@ -103,3 +104,4 @@ struct Summary: Encodable {
         Output.stdout(lines.joined(separator: "\n"))
     }
 }
+#endif

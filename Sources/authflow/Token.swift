@@ -1,3 +1,4 @@
+#if CLI  // the CLI package trait
 import AuthFlow
 import ArgumentParser
 import AuthFlowLoopback
@@ -186,3 +187,4 @@ struct Status: AsyncParsableCommand {
         }
     }
 }
+#endif

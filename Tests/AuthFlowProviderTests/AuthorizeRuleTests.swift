@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 import AuthFlowProvider
 import Foundation
@@ -112,3 +113,4 @@ struct AuthorizeRuleTests {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 import AuthFlowLoopback
 import AuthFlowProvider
@@ -107,3 +108,4 @@ struct CodeFlowTests {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 import AuthFlowProvider
 import Foundation
@@ -241,3 +242,4 @@ struct DPoPProviderTests {
         }
     }
 }
+#endif

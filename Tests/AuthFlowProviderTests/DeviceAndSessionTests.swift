@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 import AuthFlowProvider
 import Foundation
@@ -119,3 +120,4 @@ struct DeviceAndSessionTests {
         #expect(throws: ProviderConfigurationError.self) { try ProviderConfigurationFile.load(file) }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 import Foundation
 import Testing
@@ -73,3 +74,4 @@ struct EncodingTests {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 import AuthFlowProvider
 import Foundation
@@ -50,3 +51,4 @@ enum Fixture {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 import AuthFlowProvider
 import Foundation
@@ -203,3 +204,4 @@ struct JWTClientAuthTests {
         await #expect(throws: ProviderConfigurationError.self) { try await EmbeddedProvider.start(configuration) }
     }
 }
+#endif

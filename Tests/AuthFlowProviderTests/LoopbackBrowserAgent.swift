@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 import AuthFlowLoopback
 import AuthFlowProvider
@@ -22,3 +23,4 @@ struct LoopbackBrowserAgent: AuthorizationUserAgent {
         }
     }
 }
+#endif

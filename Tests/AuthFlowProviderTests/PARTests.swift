@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 import AuthFlowProvider
 import Foundation
@@ -140,3 +141,4 @@ struct PARTests {
         }
     }
 }
+#endif

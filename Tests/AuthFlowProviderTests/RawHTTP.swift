@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 import Foundation
 #if canImport(Glibc)
@@ -63,3 +64,4 @@ enum RawHTTP {
         return HTTPTransportResponse(status: status, headers: fields, body: Data(text[split.upperBound...].utf8))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 @testable import AuthFlowProvider
 import Foundation
@@ -37,3 +38,4 @@ import Testing
         await provider.stop()
     }
 }
+#endif

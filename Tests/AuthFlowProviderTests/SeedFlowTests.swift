@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 import Logging
 import AuthFlowProvider
@@ -185,3 +186,4 @@ struct SeedFlowTests {
         return (response.status, response.body)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 import AuthFlowProvider
 import Foundation
@@ -110,3 +111,4 @@ struct TokenRuleTests {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 import AuthFlowProvider
 import Foundation
@@ -62,3 +63,4 @@ func authorize(_ client: OAuthClient, scopes: [String] = ["openid", "profile", "
 
 /// A valid-looking S256 challenge.
 let someChallenge = String(repeating: "A", count: 43)
+#endif

@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 public import AuthFlow
 import Foundation
 
@@ -84,3 +85,4 @@ public enum GrantType {
     /// Every grant type above.
     public static let all: [String] = [authorizationCode, refreshToken, clientCredentials, deviceCode]
 }
+#endif

@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 import Foundation
 public import Logging
@@ -118,3 +119,4 @@ package enum DemoValues {
         "family_name": .string("User"), "email": .string("demo@example.com"), "email_verified": .bool(true),
     ])
 }
+#endif

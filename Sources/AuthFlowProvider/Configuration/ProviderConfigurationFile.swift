@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 public import Foundation
 
@@ -162,3 +163,4 @@ public struct ProviderConfigurationFile: Decodable, Sendable {
         }
     }
 }
+#endif

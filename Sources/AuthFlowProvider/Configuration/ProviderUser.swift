@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 public import AuthFlow
 import Foundation
 
@@ -38,3 +39,4 @@ public struct ProviderUser: Sendable, Equatable {
     private static let emailClaims: Set<String> = ["email", "email_verified"]
     private static let phoneClaims: Set<String> = ["phone_number", "phone_number_verified"]
 }
+#endif

@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 /// How a user signs in at the authorization endpoint.
 public enum SignInMode: Sendable, Equatable {
     /// The user with this `sub` is signed in and consents at once, with no
@@ -6,3 +7,4 @@ public enum SignInMode: Sendable, Equatable {
     /// A small login and consent page asks for a username and password.
     case loginPage
 }
+#endif

@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 public import Foundation
 
 /// How long what the provider issues stays valid, in seconds.
@@ -33,3 +34,4 @@ public struct TokenLifetimes: Sendable, Equatable {
         self.pushedRequest = pushedRequest
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 import Foundation
 
@@ -135,3 +136,4 @@ struct AuthorizationReply: Sendable {
         return .redirect(redirectURI + separator + FormEncoding.encode(all))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 import Foundation
 
@@ -32,3 +33,4 @@ struct DeviceAuthorizationEndpoint: Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 
 /// OpenID Connect Discovery 1.0 §3 and RFC 8414 §2 metadata (one document
@@ -57,3 +58,4 @@ struct DiscoveryEndpoint: Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 
 /// RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0 §2–3).
@@ -39,3 +40,4 @@ struct EndSessionEndpoint: Sendable {
         return .redirect(target + (target.contains("?") ? "&" : "?") + FormEncoding.encode([("state", value)]))
     }
 }
+#endif

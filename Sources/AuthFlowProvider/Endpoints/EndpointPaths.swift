@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 /// Where each endpoint lives, relative to the issuer.
 enum EndpointPaths {
     static let openIDConfiguration = "/.well-known/openid-configuration"
@@ -13,3 +14,4 @@ enum EndpointPaths {
     static let device = "/device"
     static let pushedAuthorization = "/par"
 }
+#endif

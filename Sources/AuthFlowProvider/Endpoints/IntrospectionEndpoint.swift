@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 import Foundation
 
@@ -35,3 +36,4 @@ struct IntrospectionEndpoint: Sendable {
         }
     }
 }
+#endif

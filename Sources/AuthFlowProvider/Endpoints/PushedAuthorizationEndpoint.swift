@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 import Foundation
 
@@ -33,3 +34,4 @@ struct PushedAuthorizationEndpoint: Sendable {
         }
     }
 }
+#endif

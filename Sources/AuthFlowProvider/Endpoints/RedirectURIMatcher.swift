@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import Foundation
 
 /// Redirect URI matching: exact string comparison, except that a registered
@@ -22,3 +23,4 @@ enum RedirectURIMatcher {
         host == "127.0.0.1" || host == "[::1]" || host == "::1"
     }
 }
+#endif

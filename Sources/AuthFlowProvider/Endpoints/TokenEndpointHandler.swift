@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 import Logging
 
@@ -49,3 +50,4 @@ struct TokenEndpointHandler: Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 import Foundation
 
@@ -48,3 +49,4 @@ struct UserInfoEndpoint: Sendable {
         return .json(.object(body), status: status, noStore: true, extraHeaders: headers)
     }
 }
+#endif

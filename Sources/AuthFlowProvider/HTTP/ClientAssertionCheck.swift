@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 import Foundation
 
@@ -77,3 +78,4 @@ struct ClientAssertionCheck: Sendable {
         return Accepted(client: client, replayKey: "\(client.id) \(jti)", expiresAt: expiresAt)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import Crypto
 import Foundation
 
@@ -137,3 +138,4 @@ extension ProviderState {
         return (form, client)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 import Foundation
 
@@ -97,3 +98,4 @@ enum JSONBody {
         EncodingError.invalidValue(value, .init(codingPath: [], debugDescription: "nested too deeply"))
     }
 }
+#endif

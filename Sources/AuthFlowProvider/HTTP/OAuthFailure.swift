@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 import Foundation
 
@@ -32,3 +33,4 @@ struct OAuthFailure: Error, Sendable {
         return .json(.object(["error": .string(code), "error_description": .string(description)]), status: status, noStore: true, extraHeaders: extra)
     }
 }
+#endif

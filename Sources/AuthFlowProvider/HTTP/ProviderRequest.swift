@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import Foundation
 
 /// An HTTP request as the provider's endpoints see it, independent of the server framework.
@@ -47,3 +48,4 @@ struct ProviderRequest: Sendable {
         (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
     }
 }
+#endif

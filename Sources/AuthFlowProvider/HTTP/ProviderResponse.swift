@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 import Foundation
 
@@ -36,3 +37,4 @@ struct ProviderResponse: Sendable {
         ProviderResponse(status: 405, headers: [("Allow", allowed), ("Content-Type", "text/plain")], body: Array("method not allowed\n".utf8))
     }
 }
+#endif

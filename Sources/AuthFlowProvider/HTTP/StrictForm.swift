@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 import Foundation
 
@@ -47,3 +48,4 @@ struct StrictForm: Sendable {
         self["scope"].map { $0.split(separator: " ").map(String.init) }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 import Foundation
 
@@ -34,3 +35,4 @@ enum JWSSigner {
         return key.verify(signature, for: input) ? claims : nil
     }
 }
+#endif

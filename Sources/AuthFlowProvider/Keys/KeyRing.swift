@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 import Foundation
 
@@ -47,3 +48,4 @@ struct KeyRing: Sendable {
         return .object(["keys": .array(try keys.map { .object(try $0.publicJWK()) })])
     }
 }
+#endif

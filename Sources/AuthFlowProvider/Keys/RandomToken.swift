@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 
 /// Unguessable identifiers for codes and tokens.
@@ -28,3 +29,4 @@ enum RandomToken {
         return String(letters[0..<4]) + "-" + String(letters[4..<8])
     }
 }
+#endif

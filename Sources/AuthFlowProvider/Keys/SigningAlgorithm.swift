@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 /// The JWS algorithms the provider signs with.
 public enum SigningAlgorithm: String, Sendable, Codable, CaseIterable {
     /// RSASSA-PKCS1-v1_5 with SHA-256 (2048-bit keys).
@@ -5,3 +6,4 @@ public enum SigningAlgorithm: String, Sendable, Codable, CaseIterable {
     /// ECDSA on P-256 with SHA-256.
     case es256 = "ES256"
 }
+#endif

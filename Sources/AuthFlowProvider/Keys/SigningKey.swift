@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 import Crypto
 import _CryptoExtras
@@ -85,3 +86,4 @@ public struct SigningKey: Sendable {
         return jwk
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 
 /// The device verification page (RFC 8628 §3.3): the user enters the user
@@ -63,3 +64,4 @@ struct DeviceVerificationPage: Sendable {
         return .html(HTML.page(title: "Connect a device", body: body), status: status)
     }
 }
+#endif

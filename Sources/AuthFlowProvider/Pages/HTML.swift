@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 /// Escaping and the page frame for the provider's few HTML pages.
 enum HTML {
     /// Escapes text for element content and quoted attribute values.
@@ -37,3 +38,4 @@ enum HTML {
         .html(page(title: "Sign-in error", body: "<p class=\"error\"><strong>\(escape(code))</strong>: \(escape(description))</p>"), status: 400)
     }
 }
+#endif

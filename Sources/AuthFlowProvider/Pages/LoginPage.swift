@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 /// The login and consent page of the authorization endpoint: it posts the
 /// authorization request back with the user's name, password and decision.
 enum LoginPage {
@@ -27,3 +28,4 @@ enum LoginPage {
         return .html(HTML.page(title: "Sign in", body: body))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import UnixSignals
 
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
@@ -9,3 +10,4 @@ extension EmbeddedProvider {
         await stop()
     }
 }
+#endif

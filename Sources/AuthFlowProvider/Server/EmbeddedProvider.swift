@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 public import Foundation
 import Logging
 import NIOConcurrencyHelpers
@@ -106,3 +107,4 @@ public struct ProviderStartError: Error, Sendable, CustomStringConvertible {
     /// What went wrong.
     public let description: String
 }
+#endif

@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -54,3 +55,4 @@ enum HTTPServer {
                            logger: logger)
     }
 }
+#endif

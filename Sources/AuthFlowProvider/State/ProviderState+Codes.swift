@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 import Crypto
 import Foundation
@@ -72,3 +73,4 @@ enum PKCECheck {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 import Crypto
 import Foundation
@@ -83,3 +84,4 @@ extension DPoPFailure {
         return response
     }
 }
+#endif

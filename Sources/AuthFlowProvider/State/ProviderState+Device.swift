@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 import Foundation
 
@@ -63,3 +64,4 @@ enum DeviceState {
         return normal(a) == normal(b)
     }
 }
+#endif

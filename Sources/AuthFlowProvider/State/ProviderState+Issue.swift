@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 import Crypto
 import Foundation
@@ -70,3 +71,4 @@ struct IssuedTokens: Sendable {
         return .object(members)
     }
 }
+#endif

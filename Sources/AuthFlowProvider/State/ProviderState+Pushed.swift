@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 import Foundation
 
@@ -25,3 +26,4 @@ extension ProviderState {
         return record.parameters
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 import Foundation
 
@@ -32,3 +33,4 @@ extension ProviderState {
         return try issueTokens(grantID: record.grantID, nonce: nil, refresh: true, scopes: requested, now: now)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 import Foundation
 
@@ -42,3 +43,4 @@ extension ProviderState {
         return try issueTokens(grantID: grantID, nonce: nil, refresh: false)
     }
 }
+#endif

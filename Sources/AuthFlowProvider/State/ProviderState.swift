@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 import Foundation
 import Logging
@@ -81,3 +82,4 @@ actor ProviderState {
         usedAssertions[assertion.replayKey] = assertion.expiresAt
     }
 }
+#endif

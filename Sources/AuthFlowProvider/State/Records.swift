@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import Foundation
 
 /// One authorization a user (or a client, for `client_credentials`) gave:
@@ -73,3 +74,4 @@ struct TokenInfo: Sendable {
     /// The DPoP key the token is bound to.
     var dpopJKT: String? = nil
 }
+#endif

@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 public import AuthFlow
 public import Foundation
 
@@ -37,3 +38,4 @@ public struct HeadlessBrowser: Sendable {
         return target
     }
 }
+#endif

@@ -1,0 +1,24 @@
+#if !CLI
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What `authflow` does when the package was built without its `CLI` trait,
+/// which brings in the argument parser and the embedded provider: it says
+/// how to build it with the trait.
+@main
+enum AuthflowWithoutTheCLITrait {
+    static func main() {
+        let message = """
+            authflow: this build has no command-line tool; it needs the package's CLI trait:
+              swift run --traits CLI authflow demo
+              swift build -c release --traits CLI --product authflow
+
+            """
+        fputs(message, stderr)
+        exit(1)
+    }
+}
+#endif
