@@ -107,7 +107,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AuthFlowLoopbackTests",
-            dependencies: ["AuthFlow", "AuthFlowLoopback"],
+            dependencies: ["AuthFlow", "AuthFlowLoopback", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(
