@@ -54,7 +54,7 @@ public final class LoopbackListener: Sendable {
     ///   - logger: where the listener logs (never a code or state).
     /// - Throws: `AuthFlowError` (`configuration`) when the port cannot be
     ///   bound; a port in use has `POSIXError(.EADDRINUSE)` as its
-    ///   ``AuthFlowError/underlyingError``.
+    ///   `underlyingError`.
     public static func start(port: Int = 0, path: String = "/callback", logger: Logger = Logger(label: "AuthFlow.Loopback")) async throws -> LoopbackListener {
         try await start(port: port, path: path, settings: ServerSettings(), logger: logger)
     }
