@@ -69,9 +69,6 @@ let package = Package(
             dependencies: [
                 "AuthFlow",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),
@@ -128,7 +125,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AuthFlowLoopbackTests",
-            dependencies: ["AuthFlow", "AuthFlowLoopback"],
+            dependencies: ["AuthFlow", "AuthFlowLoopback", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,10 +1,6 @@
 public import AuthFlow
 public import Foundation
 public import Logging
-import NIOConcurrencyHelpers
-import NIOCore
-import NIOHTTP1
-import NIOPosix
 
 /// The RFC 8252 §7.3 loopback redirect listener: an HTTP server on
 /// 127.0.0.1 that waits for the one authorization response a native app
@@ -13,28 +9,41 @@ import NIOPosix
 /// The response arrives as a GET (the query) or, when the request asked for
 /// `response_mode=form_post`, as a POST with a form body (Sign in with Apple,
 /// providers configured for form_post); without that a POST is refused.
-/// The listener reads at most 8 KiB of request target, 16 KiB of headers and
-/// 64 KiB of body.
+/// The listener reads at most 8 KiB of request target (414 beyond),
+/// 16 KiB and 100 fields of headers (400) and 64 KiB of body (413), and
+/// refuses a request as soon as it is over a limit; other methods get 405.
 ///
 /// It binds the literal IPv4 loopback address (never `localhost`, which may
 /// resolve elsewhere), on an ephemeral port unless one is given. Requests for
 /// any other path get 404; callback requests whose `state` does not match are
 /// answered with 400 and ignored. Pages never echo anything from the request.
+/// Every answer closes its connection.
+///
+/// Connections are served side by side on one thread of the listener's own
+/// (no task of yours is blocked): a connection that sends nothing, such as a
+/// browser's preconnect, or sends slowly never holds up the callback; each
+/// must deliver its request within 5 seconds.
+/// ``close()`` (or releasing the listener) stops the thread and closes every
+/// socket.
 public final class LoopbackListener: Sendable {
     /// The redirect URI to register and send: `http://127.0.0.1:PORT/callback`.
     public let redirectURI: URL
     /// The port actually bound.
     public let port: Int
-    private let channel: any Channel
+    let server: LoopbackServer
     private let inbox: CallbackInbox
     private let logger: Logger
 
-    private init(channel: any Channel, port: Int, path: String, inbox: CallbackInbox, logger: Logger) {
-        self.channel = channel
-        self.port = port
+    private init(server: LoopbackServer, path: String, inbox: CallbackInbox, logger: Logger) {
+        self.server = server
+        self.port = server.port
         self.inbox = inbox
         self.logger = logger
-        redirectURI = URL(string: "http://127.0.0.1:\(port)\(path)")!
+        redirectURI = URL(string: "http://127.0.0.1:\(server.port)\(path)")!
+    }
+
+    deinit {
+        server.requestStop()
     }
 
     /// Starts listening on 127.0.0.1.
@@ -43,50 +52,52 @@ public final class LoopbackListener: Sendable {
     ///   - port: the port, or 0 for an ephemeral one.
     ///   - path: the callback path (default `/callback`).
     ///   - logger: where the listener logs (never a code or state).
-    /// - Throws: `AuthFlowError` (`configuration`) when the port cannot be bound.
+    /// - Throws: `AuthFlowError` (`configuration`) when the port cannot be
+    ///   bound; a port in use has `POSIXError(.EADDRINUSE)` as its
+    ///   `underlyingError`.
     public static func start(port: Int = 0, path: String = "/callback", logger: Logger = Logger(label: "AuthFlow.Loopback")) async throws -> LoopbackListener {
+        try await start(port: port, path: path, settings: ServerSettings(), logger: logger)
+    }
+
+    /// ``start(port:path:logger:)`` with other connection settings (tests).
+    static func start(port: Int = 0, path: String = "/callback", settings: ServerSettings,
+                      logger: Logger = Logger(label: "AuthFlow.Loopback")) async throws -> LoopbackListener {
         guard (0...65535).contains(port) else { throw AuthFlowError(.configuration, "port must be 0…65535") }
         guard path.hasPrefix("/"), !path.contains("?"), !path.contains("#") else {
             throw AuthFlowError(.configuration, "callback path must start with / and have no query")
         }
         let inbox = CallbackInbox()
-        let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.backlog, value: 16)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { channel in
-                // Runs on the channel's event loop: the handler is added there
-                // and never leaves it.
-                channel.eventLoop.makeCompletedFuture {
-                    var limits = NIOHTTPDecoderLimitConfiguration()
-                    limits.maxHeaderFieldSize = CallbackHandler.Limits.headers
-                    limits.maxHeaderListSize = CallbackHandler.Limits.headers
-                    limits.maxHeaderFieldCount = CallbackHandler.Limits.headerCount
-                    let operations = channel.pipeline.syncOperations
-                    try operations.configureHTTPServerPipeline(withErrorHandling: true, withEncoderConfiguration: .init(),
-                                                               withDecoderLimitConfiguration: limits)
-                    try operations.addHandler(CallbackHandler(path: path, inbox: inbox, logger: logger))
-                }
-            }
-            .childChannelOption(.maxMessagesPerRead, value: 1)
-        let channel: any Channel
+        let responder = CallbackResponder(path: path, inbox: inbox, logger: logger)
+        let server: LoopbackServer
         do {
-            channel = try await bootstrap.bind(host: "127.0.0.1", port: port).get()
+            server = try LoopbackServer.start(port: port, responder: responder, settings: settings, logger: logger)
         } catch {
-            throw AuthFlowError(.configuration, "could not listen on 127.0.0.1:\(port) (\(error))",
-                                recovery: port == 0 ? "Check that 127.0.0.1 is available." : "Port \(port) is in use: choose another with --port, or leave it out for an ephemeral port (when the provider allows any loopback port).")
+            throw Self.bindError(error, port: port)
         }
-        guard let bound = channel.localAddress?.port else {
-            try? await channel.close()
-            throw AuthFlowError(.configuration, "could not read the bound port")
+        logger.debug("loopback listener started", metadata: ["port": "\(server.port)", "path": "\(path)"])
+        return LoopbackListener(server: server, path: path, inbox: inbox, logger: logger)
+    }
+
+    private static func bindError(_ failure: Socket.Failure, port: Int) -> AuthFlowError {
+        let underlying = POSIXError(POSIXErrorCode(rawValue: failure.code) ?? .EIO)
+        if failure.code == EADDRINUSE {
+            return AuthFlowError(.configuration, "port \(port) on 127.0.0.1 is in use",
+                                 recovery: "Choose another port with --port, or leave it out for an ephemeral port (when the provider allows any loopback port).",
+                                 underlyingError: underlying)
         }
-        logger.debug("loopback listener started", metadata: ["port": "\(bound)", "path": "\(path)"])
-        return LoopbackListener(channel: channel, port: bound, path: path, inbox: inbox, logger: logger)
+        if failure.code == EACCES {
+            return AuthFlowError(.configuration, "not allowed to listen on port \(port) of 127.0.0.1",
+                                 recovery: "Choose a port above 1023 with --port, or leave it out for an ephemeral port.",
+                                 underlyingError: underlying)
+        }
+        return AuthFlowError(.configuration, "could not listen on 127.0.0.1:\(port) (\(failure.call): \(Socket.describe(failure.code)))",
+                             recovery: "Check that 127.0.0.1 is available.", underlyingError: underlying)
     }
 
     /// Waits for the callback whose `state` is the state of `request` and returns its full URL.
     ///
     /// - Throws: `AuthFlowError` `timeout` after `timeout` seconds, `cancelled`
-    ///   when the task is cancelled.
+    ///   when the task is cancelled or the listener is closed.
     public func waitForCallback(for request: AuthorizationRequest, timeout: TimeInterval) async throws -> URL {
         prepare(for: request)
         let id = UUID()
@@ -126,9 +137,13 @@ public final class LoopbackListener: Sendable {
         inbox.expect(request)
     }
 
-    /// Stops listening. Safe to call more than once.
+    /// Stops listening: closes the socket and every open connection, and
+    /// ends the listener's thread before it returns. A task still waiting
+    /// in ``waitForCallback(for:timeout:)`` gets `AuthFlowError`
+    /// `cancelled`. Safe to call more than once.
     public func close() async {
-        try? await channel.close()
+        inbox.close(with: AuthFlowError(.cancelled, "the loopback listener was closed"))
+        await server.stop()
         logger.debug("loopback listener closed")
     }
 }

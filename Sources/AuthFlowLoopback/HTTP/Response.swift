@@ -1,0 +1,45 @@
+/// One answer of the loopback listener: a fixed HTML page that echoes
+/// nothing from the request, sent once, after which the connection closes.
+struct Response: Sendable {
+    var status: ResponseStatus
+    var page: String
+    /// The `Allow` header, for 405.
+    var allow: String?
+
+    init(_ status: ResponseStatus, page: String, allow: String? = nil) {
+        self.status = status
+        self.page = page
+        self.allow = allow
+    }
+
+    /// The status line, the headers and the page, as sent.
+    var bytes: [UInt8] {
+        let body = Array(page.utf8)
+        var head = "HTTP/1.1 \(status.code) \(status.reason)\r\n"
+        head += "Content-Type: text/html; charset=utf-8\r\n"
+        head += "Content-Length: \(body.count)\r\n"
+        head += "Connection: close\r\n"
+        head += "Cache-Control: no-store\r\n"
+        head += "Referrer-Policy: no-referrer\r\n"
+        head += "X-Content-Type-Options: nosniff\r\n"
+        head += "Content-Security-Policy: default-src 'none'; style-src 'unsafe-inline'\r\n"
+        if let allow { head += "Allow: \(allow)\r\n" }
+        head += "\r\n"
+        return Array(head.utf8) + body
+    }
+}
+
+/// The fixed pages the listener serves. They echo nothing from the request.
+enum Pages {
+    private static func page(_ title: String, _ text: String) -> String {
+        """
+        <!doctype html><html><head><meta charset="utf-8"><title>\(title)</title>\
+        <style>body{font-family:system-ui,sans-serif;margin:4em auto;max-width:32em;text-align:center}</style>\
+        </head><body><h1>\(title)</h1><p>\(text)</p></body></html>
+        """
+    }
+
+    static let done = page("Signed in", "You can close this window and return to the application.")
+    static let unexpected = page("Unexpected response", "This sign-in response was not expected. Close this window and start again.")
+    static let notFound = page("Not found", "Nothing here.")
+}
