@@ -17,7 +17,8 @@ enum AuthflowWithoutTheCLITrait {
               swift build -c release --traits CLI --product authflow
 
             """
-        fputs(message, stderr)
+        var bytes = Array(message.utf8)
+        _ = write(2, &bytes, bytes.count)
         exit(1)
     }
 }
