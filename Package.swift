@@ -18,7 +18,10 @@ let package = Package(
         .library(name: "AuthFlowApple", targets: ["AuthFlowApple"]),
         .library(name: "TerminalQR", targets: ["TerminalQR"]),
         .library(name: "AuthFlowProvider", targets: ["AuthFlowProvider"]),
-        .executable(name: "authflow", targets: ["authflow"]),
+        // `authflow` answers `authflow token` for a valid token itself and runs
+        // `authflow-core`, the full tool, installed beside it, for everything else.
+        .executable(name: "authflow", targets: ["authflow-front"]),
+        .executable(name: "authflow-core", targets: ["authflow-core"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
@@ -86,9 +89,21 @@ let package = Package(
             path: "Examples/Backend",
             swiftSettings: strict
         ),
+        // Foundation-free (FoundationEssentials only): the profile location and
+        // the stored-token check, shared by `authflow` and `authflow-core`.
+        .target(name: "ProfileToken", swiftSettings: strict),
+        // Imports no Foundation and no ArgumentParser, so that it maps neither
+        // (nor libcurl). No dependency on `authflow-core`: SwiftPM would link
+        // that target's libraries into it; `swift build` builds both.
         .executableTarget(
-            name: "authflow",
+            name: "authflow-front",
+            dependencies: ["ProfileToken"],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "authflow-core",
             dependencies: [
+                "ProfileToken",
                 "AuthFlow",
                 "AuthFlowLoopback",
                 "TerminalQR",
@@ -96,6 +111,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            path: "Sources/authflow",
             swiftSettings: strict
         ),
         .testTarget(
@@ -111,6 +127,11 @@ let package = Package(
         .testTarget(
             name: "AuthFlowLoopbackTests",
             dependencies: ["AuthFlow", "AuthFlowLoopback"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ProfileTokenTests",
+            dependencies: ["ProfileToken", "AuthFlow"],
             swiftSettings: strict
         ),
         .testTarget(
