@@ -3,6 +3,11 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Where `authflow` keeps its profiles: `$XDG_CONFIG_HOME/authflow/NAME.json`
 /// when `XDG_CONFIG_HOME` is an absolute path, else
@@ -35,7 +40,7 @@ public enum ProfileLocation {
     /// - Parameters:
     ///   - name: the profile name.
     ///   - configHome: `XDG_CONFIG_HOME`, used only when it is an absolute path.
-    public static func url(for name: String, configHome: String? = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"]) -> URL? {
+    public static func url(for name: String, configHome: String? = ProfileLocation.environment("XDG_CONFIG_HOME")) -> URL? {
         guard isValidName(name) else { return nil }
         let base: URL
         if let configHome, configHome.hasPrefix("/") {
@@ -44,5 +49,12 @@ public enum ProfileLocation {
             base = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config")
         }
         return base.appendingPathComponent("authflow").appendingPathComponent("\(name).json")
+    }
+
+    /// The environment variable `name`, when set. (`getenv`: building
+    /// `ProcessInfo`'s whole environment dictionary costs more on every
+    /// `authflow token` than the rest of finding the profile.)
+    public static func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
     }
 }

@@ -46,7 +46,7 @@ public enum StoredProfile {
     ///   - name: the profile name.
     ///   - configHome: `XDG_CONFIG_HOME`, as for ``ProfileLocation/url(for:configHome:)``.
     public static func token(profile name: String,
-                             configHome: String? = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"]) -> StoredToken? {
+                             configHome: String? = ProfileLocation.environment("XDG_CONFIG_HOME")) -> StoredToken? {
         guard let url = ProfileLocation.url(for: name, configHome: configHome),
               let data = FileManager.default.contents(atPath: url.path) else { return nil }
         return token(in: data)

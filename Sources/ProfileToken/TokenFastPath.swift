@@ -32,7 +32,7 @@ public enum TokenFastPath {
     ///   - configHome: `XDG_CONFIG_HOME`, as for ``ProfileLocation/url(for:configHome:)``.
     ///   - now: the current time.
     public static func freshToken(profile name: String, minimumValidity: TimeInterval?,
-                                  configHome: String? = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"],
+                                  configHome: String? = ProfileLocation.environment("XDG_CONFIG_HOME"),
                                   now: Date = Date()) -> String? {
         guard let stored = StoredProfile.token(profile: name, configHome: configHome), !stored.isDPoPBound else { return nil }
         return validToken(stored, minimumValidity: minimumValidity, now: now)
