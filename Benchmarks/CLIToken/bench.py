@@ -8,15 +8,16 @@ no request is sent: what is measured is process start, dynamic linking,
 reading and decoding the profile, and printing the token. The `authflow`
 front end answers this itself; `authflow-core token`, the full tool, is
 timed too when it is installed beside it. Prints median, p90, min and max
-wall time in milliseconds, and the median CPU time (user + system of the
-child, from wait4), for each, and for a reference binary (run without
-arguments) when --reference is given (e.g. a Foundation hello world).
+wall time in milliseconds and the median CPU time (user + system of the
+child, from wait4) of each, and of every --reference command line (e.g. a
+Foundation hello world, or `authflow --version`), timed the same way.
 
-    Benchmarks/CLIToken/bench.py .build/release/authflow [-n 200] [--reference BIN]
+    Benchmarks/CLIToken/bench.py .build/release/authflow [-n 200] [--reference 'BIN [ARGS]']...
 """
 
 import argparse
 import os
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -64,7 +65,9 @@ def main():
     parser.add_argument("binary")
     parser.add_argument("-n", "--runs", type=int, default=200)
     parser.add_argument("--warmup", type=int, default=20)
-    parser.add_argument("--reference", help="another binary to time the same way (no arguments)")
+    parser.add_argument("--reference", action="append", default=[],
+                        help="another command line to time the same way, e.g. a Foundation hello world or "
+                             "'.build/release/authflow --version' (repeatable)")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as xdg:
@@ -80,8 +83,10 @@ def main():
         core = os.path.join(os.path.dirname(os.path.abspath(args.binary)), "authflow-core")
         if os.access(core, os.X_OK):
             show("authflow-core token", measure([core, "token"], env, args.runs, args.warmup))
-        if args.reference:
-            show(os.path.basename(args.reference), measure([args.reference], env, args.runs, args.warmup))
+        for reference in args.reference:
+            argv = shlex.split(reference)
+            label = " ".join([os.path.basename(argv[0]), *argv[1:]])
+            show(label, measure(argv, env, args.runs, args.warmup))
 
 
 if __name__ == "__main__":
