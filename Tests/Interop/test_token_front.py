@@ -156,7 +156,8 @@ def test_usage_version_help_and_errors_come_from_the_core(cli, dot):
     assert version.returncode == 0 and version.stdout.strip(), describe(version)
     for args in (["--version"], ["--help"], ["token", "--help"], ["help", "token"], ["token", "--bogus"],
                  ["token", "--min-ttl", "-1"], ["token", "--profile", "p", "--force", "--min-ttl", "5"],
-                 ["token", "--profile", "nobody"], ["token", "--profile", ".hidden"], ["token", "extra"], ["bogus"], []):
+                 ["token", "--profile", "nobody"], ["token", "--profile", ".hidden"], ["token", "extra"], ["bogus"], [],
+                 ["token", "--timeout", "0"], ["token", "--min-ttl", "nan"], ["token", "--profile", "p", "--profile", "p"]):
         front, core = run(AUTHFLOW_BIN, *args, env=env), run(CORE_BIN, *args, env=env)
         assert outcome(front) == outcome(core), f"{args}\nfront: {describe(front)}\ncore: {describe(core)}"
     help_text = run(AUTHFLOW_BIN, "--help", env=env).stdout.decode()
