@@ -12,7 +12,7 @@ enum FullTool {
     static let name = "authflow-core"
 
     /// Replaces this process with `authflow-core` and the same arguments
-    /// (`argv[0]` included, so usage texts keep saying `authflow`) and
+    /// (`argv[0]` included) and
     /// environment. Returns only to exit 1 with a one-line error when it
     /// cannot be run.
     static func run() -> Never {
@@ -48,27 +48,5 @@ enum FullTool {
         let path = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         guard let slash = path.lastIndex(of: "/") else { return nil }
         return String(path[..<slash])
-    }
-}
-
-/// Writing to a file descriptor without buffering.
-enum Terminal {
-    /// Writes all of `text` to `descriptor`; gives up silently when it is
-    /// closed (`authflow token | head -c0`), as `authflow-core` does.
-    static func write(_ text: String, to descriptor: Int32) {
-        var text = text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                #if canImport(Glibc)
-                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                #else
-                let written = Darwin.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                #endif
-                if written < 0, errno == EINTR { continue }
-                guard written > 0 else { return }
-                offset += written
-            }
-        }
     }
 }
