@@ -17,13 +17,16 @@ let package = Package(
         .library(name: "AuthFlowLoopback", targets: ["AuthFlowLoopback"]),
         .library(name: "AuthFlowApple", targets: ["AuthFlowApple"]),
         .library(name: "AuthFlowProvider", targets: ["AuthFlowProvider"]),
-        .executable(name: "authflow", targets: ["authflow"]),
+        // `authflow` answers `authflow token` for a valid token itself and runs
+        // `authflow-core`, the full tool, installed beside it, for everything else.
+        .executable(name: "authflow", targets: ["authflow-front"]),
+        .executable(name: "authflow-core", targets: ["authflow-core"]),
     ],
     // Apps get the engine, the Apple layer and the loopback listener with few
     // dependencies. The embedded provider and the CLI, with the server
     // framework and the argument parser they need, are behind traits:
     //   .package(url: …, from: …, traits: ["EmbeddedProvider"])   // in a test suite
-    //   swift run --traits CLI authflow demo                       // from a clone
+    //   swift run --traits CLI authflow-core demo                  // from a clone
     traits: [
         .trait(
             name: "EmbeddedProvider",
@@ -101,9 +104,21 @@ let package = Package(
             path: "Examples/Backend",
             swiftSettings: strict
         ),
+        // Foundation-free (FoundationEssentials only): the profile location and
+        // the stored-token check, shared by `authflow` and `authflow-core`.
+        .target(name: "ProfileToken", swiftSettings: strict),
+        // Imports no Foundation and no ArgumentParser, so that it maps neither
+        // (nor libcurl). No dependency on `authflow-core`: SwiftPM would link
+        // that target's libraries into it; `swift build` builds both.
         .executableTarget(
-            name: "authflow",
+            name: "authflow-front",
+            dependencies: ["ProfileToken"],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "authflow-core",
             dependencies: [
+                "ProfileToken",
                 "AuthFlow",
                 "AuthFlowLoopback",
                 "TerminalQR",
@@ -111,6 +126,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CLI"])),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            path: "Sources/authflow",
             swiftSettings: strict
         ),
         .testTarget(
@@ -126,6 +142,11 @@ let package = Package(
         .testTarget(
             name: "AuthFlowLoopbackTests",
             dependencies: ["AuthFlow", "AuthFlowLoopback", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ProfileTokenTests",
+            dependencies: ["ProfileToken", "AuthFlow"],
             swiftSettings: strict
         ),
         .testTarget(

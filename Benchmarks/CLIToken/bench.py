@@ -1,19 +1,23 @@
 #!/usr/bin/env python3
-"""Whole-process wall time of `authflow token` on a fresh token.
+"""Whole-process wall and CPU time of `authflow token` on a fresh token.
 
 Runs the given `authflow` binary N times (after warm-up runs) against a
 profile whose access token is valid until 2099 (profile.json: a profile
 written by `authflow login` against Django OAuth Toolkit, expiry moved), so
 no request is sent: what is measured is process start, dynamic linking,
-argument parsing, reading and decoding the profile, and printing the token.
-Prints median, p90, min and max in milliseconds, and the same for a
-reference binary when --reference is given (e.g. a Foundation hello world).
+reading and decoding the profile, and printing the token. The `authflow`
+front end answers this itself; `authflow-core token`, the full tool, is
+timed too when it is installed beside it. Prints median, p90, min and max
+wall time in milliseconds and the median CPU time (user + system of the
+child, from wait4) of each, and of every --reference command line (e.g. a
+Foundation hello world, or `authflow --version`), timed the same way.
 
-    Benchmarks/CLIToken/bench.py .build/release/authflow [-n 200] [--reference BIN]
+    Benchmarks/CLIToken/bench.py .build/release/authflow [-n 200] [--reference 'BIN [ARGS]']...
 """
 
 import argparse
 import os
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -24,26 +28,36 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
+def run_once(argv, env):
+    """Wall time and CPU time (user + system) of one run, in milliseconds."""
+    start = time.perf_counter_ns()
+    process = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               stdin=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = (time.perf_counter_ns() - start) / 1e6
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        sys.exit(f"{' '.join(argv)} failed (exit {process.returncode})")
+    return wall, (usage.ru_utime + usage.ru_stime) * 1e3
+
+
 def measure(argv, env, runs, warmup):
     for _ in range(warmup):
-        subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-    samples = []
-    for _ in range(runs):
-        start = time.perf_counter_ns()
-        subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-        samples.append((time.perf_counter_ns() - start) / 1e6)
-    samples.sort()
+        run_once(argv, env)
+    samples = [run_once(argv, env) for _ in range(runs)]
+    walls = sorted(wall for wall, _ in samples)
     return {
-        "median": statistics.median(samples),
-        "p90": samples[int(len(samples) * 0.9) - 1],
-        "min": samples[0],
-        "max": samples[-1],
+        "median": statistics.median(walls),
+        "p90": walls[int(len(walls) * 0.9) - 1],
+        "min": walls[0],
+        "max": walls[-1],
+        "cpu": statistics.median(cpu for _, cpu in samples),
     }
 
 
 def show(label, result):
-    print(f"{label:<28} median {result['median']:6.2f} ms   p90 {result['p90']:6.2f} ms   "
-          f"min {result['min']:6.2f} ms   max {result['max']:6.2f} ms")
+    print(f"{label:<28} wall median {result['median']:6.2f} ms   p90 {result['p90']:6.2f} ms   "
+          f"min {result['min']:6.2f} ms   max {result['max']:6.2f} ms   CPU median {result['cpu']:6.2f} ms")
 
 
 def main():
@@ -51,7 +65,9 @@ def main():
     parser.add_argument("binary")
     parser.add_argument("-n", "--runs", type=int, default=200)
     parser.add_argument("--warmup", type=int, default=20)
-    parser.add_argument("--reference", help="another binary to time the same way (no arguments)")
+    parser.add_argument("--reference", action="append", default=[],
+                        help="another command line to time the same way, e.g. a Foundation hello world or "
+                             "'.build/release/authflow --version' (repeatable)")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as xdg:
@@ -64,8 +80,13 @@ def main():
         if out.returncode != 0 or not out.stdout.strip():
             sys.exit(f"authflow token failed (exit {out.returncode}): {out.stderr}")
         show("authflow token", measure([args.binary, "token"], env, args.runs, args.warmup))
-        if args.reference:
-            show(os.path.basename(args.reference), measure([args.reference], env, args.runs, args.warmup))
+        core = os.path.join(os.path.dirname(os.path.abspath(args.binary)), "authflow-core")
+        if os.access(core, os.X_OK):
+            show("authflow-core token", measure([core, "token"], env, args.runs, args.warmup))
+        for reference in args.reference:
+            argv = shlex.split(reference)
+            label = " ".join([os.path.basename(argv[0]), *argv[1:]])
+            show(label, measure(argv, env, args.runs, args.warmup))
 
 
 if __name__ == "__main__":

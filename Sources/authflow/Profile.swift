@@ -2,6 +2,7 @@
 import AuthFlow
 import Foundation
 import Logging
+import ProfileToken
 
 /// What `authflow login` stores per profile: versioned JSON, mode 0600 in a
 /// 0700 directory, replaced atomically.
@@ -14,7 +15,7 @@ import Logging
 /// `authflow login --profile NAME` signs in again without flags;
 /// `authflow logout --forget` deletes the whole profile.
 struct Profile: Codable {
-    static let currentVersion = 2
+    static let currentVersion = StoredProfile.currentVersion
 
     var version: Int
     var name: String
@@ -94,20 +95,11 @@ struct Profile: Codable {
         dpopKey = try container.decodeIfPresent(DPoPKey.self, forKey: .dpopKey)
     }
 
-    /// `$XDG_CONFIG_HOME/authflow/NAME.json`, else `~/.config/authflow/NAME.json`.
+    /// `$XDG_CONFIG_HOME/authflow/NAME.json`, else `~/.config/authflow/NAME.json`
+    /// (``ProfileLocation``, the rule the `authflow` front end uses too).
     static func url(for name: String) throws -> URL {
-        let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
-        guard !name.isEmpty, !name.hasPrefix("."), name.count <= 64, name.unicodeScalars.allSatisfy(allowed.contains) else {
-            throw AuthFlowError(.configuration, "profile names use letters, digits, '.', '_' and '-' and do not start with '.'")
-        }
-        let environment = ProcessInfo.processInfo.environment
-        let base: URL
-        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
-            base = URL(fileURLWithPath: xdg)
-        } else {
-            base = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config")
-        }
-        return base.appendingPathComponent("authflow").appendingPathComponent("\(name).json")
+        guard let url = ProfileLocation.url(for: name) else { throw AuthFlowError(.configuration, ProfileLocation.nameRule) }
+        return url
     }
 
     /// The profile, or nil when there is none.

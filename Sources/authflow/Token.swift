@@ -3,6 +3,7 @@ import AuthFlow
 import ArgumentParser
 import AuthFlowLoopback
 import Foundation
+import ProfileToken
 
 /// `authflow token`: a fresh access token on stdout, for scripts. Refreshes
 /// when the stored one expires within a minute (at most half its lifetime),
@@ -33,8 +34,8 @@ struct Token: AsyncParsableCommand {
         do {
             // The common case, a token valid long enough, needs only the token's
             // members of the profile: no client, no session, no full decoding.
-            if !force, let stored = try? TokenFastPath.storedToken(profileOption.profile), !stored.isDPoPBound,
-               let token = TokenFastPath.validToken(stored, minimumValidity: minTTL) {
+            // The `authflow` front end answers it with the same check.
+            if !force, let token = TokenFastPath.freshToken(profile: profileOption.profile, minimumValidity: minTTL) {
                 Output.stdout(token)
                 return
             }
@@ -49,44 +50,6 @@ struct Token: AsyncParsableCommand {
         } catch {
             throw Output.fail(error, json: false)
         }
-    }
-}
-
-/// The check `authflow token` makes before building a client: the same rule
-/// as ``AuthSession`` (leeway 60 s, at most half the token's lifetime, or the
-/// caller's minimum), without its setup.
-enum TokenFastPath {
-    /// The members of a stored profile this check reads.
-    struct StoredToken: Decodable {
-        let accessToken: String
-        let tokenType: String?
-        let expiresAt: Date?
-        let expiresIn: Int?
-        /// A DPoP-bound token is never printed as if it were a bearer token.
-        var isDPoPBound: Bool { tokenType?.caseInsensitiveCompare("DPoP") == .orderedSame }
-    }
-
-    private struct Stored: Decodable {
-        struct StoredCredentials: Decodable { let token: StoredToken }
-        let credentials: StoredCredentials?
-    }
-
-    /// The stored access token and its expiry; nil when the profile holds no
-    /// credentials. Any failure (no profile, another version) is left to the full path.
-    static func storedToken(_ name: String) throws -> StoredToken? {
-        let url = try Profile.url(for: name)
-        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
-        let version = try VersionedFile.version(of: data, path: url.path)
-        guard (1...Profile.currentVersion).contains(version) else { return nil }
-        return try VersionedFile.decode(Stored.self, from: data, current: version, path: url.path).credentials?.token
-    }
-
-    static func validToken(_ token: StoredToken, minimumValidity: TimeInterval?, leeway: TimeInterval = 60, now: Date = Date()) -> String? {
-        guard let expiry = token.expiresAt else { return token.accessToken }
-        var margin = leeway
-        if let lifetime = token.expiresIn, lifetime > 0 { margin = min(margin, TimeInterval(lifetime) / 2) }
-        if let minimumValidity { margin = minimumValidity }
-        return expiry.timeIntervalSince(now) > margin ? token.accessToken : nil
     }
 }
 
