@@ -92,7 +92,7 @@ struct PARTests {
         try await Self.with { provider in
             let wire = Wire(provider: provider)
             let good: [(String, String)] = [("response_type", "code"), ("redirect_uri", Self.redirect), ("scope", "openid"),
-                                            ("code_challenge", PKCE().challenge), ("code_challenge_method", "S256")]
+                                            ("code_challenge", AuthorizationRequest.PKCE().challenge), ("code_challenge_method", "S256")]
             func refused(_ pairs: [(String, String)]) async throws -> (Int, String?, String?) {
                 let response = try await wire.post("/par", pairs)
                 let json = Wire.json(response)

@@ -28,7 +28,7 @@ import Testing
         #expect(request.state.count == 43)
         #expect(values["nonce"] == request.nonce)
         #expect(request.nonce?.count == 43)
-        #expect(values["code_challenge"] == PKCE.challenge(for: request.pkce.verifier))
+        #expect(values["code_challenge"] == AuthorizationRequest.PKCE.challenge(for: request.pkce.verifier))
         #expect(values["code_challenge_method"] == "S256")
         #expect(!request.url.absoluteString.contains(request.pkce.verifier))
         #expect(request.url.scheme == "https")

@@ -6,9 +6,9 @@ import Testing
     /// RFC 7636 Appendix B. (The verifier is the base64url of the 32 octets
     /// listed there; it is 43 characters long.)
     @Test func rfc7636AppendixBVector() throws {
-        let pkce = try PKCE(verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")
+        let pkce = try AuthorizationRequest.PKCE(verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")
         #expect(pkce.challenge == "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")
-        #expect(PKCE.challenge(for: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk") == "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")
+        #expect(AuthorizationRequest.PKCE.challenge(for: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk") == "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")
         #expect(pkce.method == "S256")
     }
 
@@ -16,10 +16,10 @@ import Testing
         let alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
         var seen = Set<String>()
         for _ in 0..<50 {
-            let pkce = PKCE()
+            let pkce = AuthorizationRequest.PKCE()
             #expect(pkce.verifier.count == 43)
             #expect(pkce.verifier.allSatisfy(alphabet.contains))
-            #expect(pkce.challenge == PKCE.challenge(for: pkce.verifier))
+            #expect(pkce.challenge == AuthorizationRequest.PKCE.challenge(for: pkce.verifier))
             #expect(pkce.method == "S256")
             seen.insert(pkce.verifier)
         }
@@ -27,9 +27,9 @@ import Testing
     }
 
     @Test func boundaryLengthsAreAccepted() throws {
-        _ = try PKCE(verifier: String(repeating: "a", count: 43))
-        _ = try PKCE(verifier: String(repeating: "~", count: 128))
-        _ = try PKCE(verifier: "abcdefghijklmnopqrstuvwxyz-._~ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        _ = try AuthorizationRequest.PKCE(verifier: String(repeating: "a", count: 43))
+        _ = try AuthorizationRequest.PKCE(verifier: String(repeating: "~", count: 128))
+        _ = try AuthorizationRequest.PKCE(verifier: "abcdefghijklmnopqrstuvwxyz-._~ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
     }
 
     @Test(arguments: [
@@ -43,25 +43,25 @@ import Testing
         "",
     ])
     func invalidVerifierIsConfigurationError(_ verifier: String) {
-        expectError(.configuration) { try PKCE(verifier: verifier) }
+        expectError(.configuration) { try AuthorizationRequest.PKCE(verifier: verifier) }
     }
 
     @Test func codableRoundTripKeepsVerifierAndRecomputesChallenge() throws {
-        let pkce = PKCE()
+        let pkce = AuthorizationRequest.PKCE()
         let data = try JSONEncoder().encode(pkce)
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: String])
         #expect(object == ["verifier": pkce.verifier])
-        let decoded = try JSONDecoder().decode(PKCE.self, from: data)
+        let decoded = try JSONDecoder().decode(AuthorizationRequest.PKCE.self, from: data)
         #expect(decoded == pkce)
         #expect(decoded.challenge == pkce.challenge)
     }
 
     @Test func decodingAnInvalidVerifierFails() {
-        expectError(.configuration) { try JSONDecoder().decode(PKCE.self, from: json(#"{"verifier":"short"}"#)) }
+        expectError(.configuration) { try JSONDecoder().decode(AuthorizationRequest.PKCE.self, from: json(#"{"verifier":"short"}"#)) }
     }
 
     @Test func descriptionHidesVerifier() {
-        let pkce = PKCE()
+        let pkce = AuthorizationRequest.PKCE()
         #expect(!pkce.description.contains(pkce.verifier))
         #expect(!"\(pkce)".contains(pkce.verifier))
         #expect(!String(reflecting: pkce).isEmpty)

@@ -66,7 +66,7 @@ extension InteropSuites {
             let flow = try InteropFlow(name)
             let client = try await flow.client()
             var (_, grant) = try await flow.authorize(client)
-            grant.codeVerifier = PKCE().verifier
+            grant.codeVerifier = AuthorizationRequest.PKCE().verifier
             let error = await #expect(throws: AuthFlowError.self) { try await client.exchange(grant) }
             #expect(error?.category == .oauthError)
             #expect(error?.oauth?.error == "invalid_grant")

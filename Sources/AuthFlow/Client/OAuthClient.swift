@@ -97,7 +97,7 @@ public struct OAuthClient: Sendable {
         if let issuer = grant.issuer, let own = metadata.issuer, issuer != own {
             throw AuthFlowError(.issuerMismatch, "the grant comes from issuer \(issuer), this client is for \(own)")
         }
-        _ = try PKCE(verifier: grant.codeVerifier)
+        _ = try AuthorizationRequest.PKCE(verifier: grant.codeVerifier)
         let form: [(String, String)] = [
             ("grant_type", "authorization_code"),
             ("code", grant.code),

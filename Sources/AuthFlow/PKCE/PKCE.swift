@@ -1,64 +1,67 @@
 import Crypto
 import Foundation
 
-/// Proof Key for Code Exchange (RFC 7636), S256 only.
-///
-/// There is deliberately no way to ask for the `plain` method: it protects
-/// nothing once the authorization request can be read.
-public struct PKCE: Sendable, Equatable, Codable {
-    /// The code verifier, sent with the token request. Secret.
-    public let verifier: String
-    /// `BASE64URL(SHA256(ASCII(verifier)))`, sent with the authorization request.
-    public let challenge: String
-    /// Always `S256`.
-    public var method: String { "S256" }
-
-    /// A fresh verifier from 32 bytes of the system CSPRNG (43 characters).
-    public init() {
-        self.init(validVerifier: SecureRandom.token())
-    }
-
-    /// Uses a given verifier, for example one handed over by an app.
+extension AuthorizationRequest {
+    /// Proof Key for Code Exchange (RFC 7636), S256 only: the code verifier of an
+    /// authorization request and its challenge.
     ///
-    /// - Throws: ``AuthFlowError/Category/configuration`` unless the verifier
-    ///   has 43…128 characters from `[A-Z a-z 0-9 - . _ ~]` (RFC 7636 §4.1).
-    public init(verifier: String) throws {
-        guard PKCE.isValidVerifier(verifier) else {
-            throw AuthFlowError.configuration("PKCE code verifier must be 43 to 128 unreserved characters")
+    /// There is deliberately no way to ask for the `plain` method: it protects
+    /// nothing once the authorization request can be read.
+    public struct PKCE: Sendable, Equatable, Codable {
+        /// The code verifier, sent with the token request. Secret.
+        public let verifier: String
+        /// `BASE64URL(SHA256(ASCII(verifier)))`, sent with the authorization request.
+        public let challenge: String
+        /// Always `S256`.
+        public var method: String { "S256" }
+
+        /// A fresh verifier from 32 bytes of the system CSPRNG (43 characters).
+        public init() {
+            self.init(validVerifier: SecureRandom.token())
         }
-        self.init(validVerifier: verifier)
-    }
 
-    private init(validVerifier: String) {
-        verifier = validVerifier
-        challenge = PKCE.challenge(for: validVerifier)
-    }
+        /// Uses a given verifier, for example one handed over by an app.
+        ///
+        /// - Throws: ``AuthFlowError/Category/configuration`` unless the verifier
+        ///   has 43…128 characters from `[A-Z a-z 0-9 - . _ ~]` (RFC 7636 §4.1).
+        public init(verifier: String) throws {
+            guard PKCE.isValidVerifier(verifier) else {
+                throw AuthFlowError.configuration("PKCE code verifier must be 43 to 128 unreserved characters")
+            }
+            self.init(validVerifier: verifier)
+        }
 
-    /// The S256 challenge for a verifier.
-    public static func challenge(for verifier: String) -> String {
-        Base64URL.encode(SHA256.hash(data: Array(verifier.utf8)))
-    }
+        private init(validVerifier: String) {
+            verifier = validVerifier
+            challenge = PKCE.challenge(for: validVerifier)
+        }
 
-    static func isValidVerifier(_ verifier: String) -> Bool {
-        let bytes = verifier.utf8
-        guard (43...128).contains(bytes.count) else { return false }
-        return bytes.allSatisfy(FormEncoding.isUnreserved)
-    }
+        /// The S256 challenge for a verifier.
+        public static func challenge(for verifier: String) -> String {
+            Base64URL.encode(SHA256.hash(data: Array(verifier.utf8)))
+        }
 
-    enum CodingKeys: String, CodingKey { case verifier }
+        static func isValidVerifier(_ verifier: String) -> Bool {
+            let bytes = verifier.utf8
+            guard (43...128).contains(bytes.count) else { return false }
+            return bytes.allSatisfy(FormEncoding.isUnreserved)
+        }
 
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try self.init(verifier: container.decode(String.self, forKey: .verifier))
-    }
+        enum CodingKeys: String, CodingKey { case verifier }
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(verifier, forKey: .verifier)
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            try self.init(verifier: container.decode(String.self, forKey: .verifier))
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(verifier, forKey: .verifier)
+        }
     }
 }
 
-extension PKCE: CustomStringConvertible {
+extension AuthorizationRequest.PKCE: CustomStringConvertible {
     /// Shows the method only; the verifier is secret.
     public var description: String { "PKCE(S256)" }
 }
