@@ -18,6 +18,9 @@ public struct DPoPKey: Sendable, Equatable, Codable, CustomStringConvertible {
     let encodedHeader: String
     /// ``encodedHeader`` as UTF-8 bytes, where every proof starts.
     let encodedHeaderBytes: [UInt8]
+    /// The `ath` of the last access token proofs were made for (shared by
+    /// copies of the key).
+    let tokenHash = AccessTokenHash()
 
     /// A new random key.
     public init() {
@@ -49,9 +52,12 @@ public struct DPoPKey: Sendable, Equatable, Codable, CustomStringConvertible {
     /// server gave one.
     ///
     /// Written straight as bytes into one buffer (claims, then the signing
-    /// input, then the signature): the signature is the only real cost.
+    /// input, then the signature): the signature is the only real cost. The
+    /// `ath` of the last access token is kept with the key, since a session
+    /// sends many requests with the same token.
     public func proof(method: String, url: URL, accessToken: String? = nil, nonce: String? = nil, now: Date = Date()) throws -> String {
-        let target = DPoPKey.target(of: url)
+        let absolute = url.absoluteString
+        let target = DPoPKey.target(of: absolute)
         var claims: [UInt8] = []
         // Room for the fixed members plus escaping headroom: one allocation in the usual case.
         claims.reserveCapacity(192 + method.utf8.count + target.utf8.count + (nonce?.utf8.count ?? 0))
@@ -62,12 +68,13 @@ public struct DPoPKey: Sendable, Equatable, Codable, CustomStringConvertible {
         claims.append(contentsOf: #","iat":"#.utf8)
         ProofBytes.appendDecimal(Int64(now.timeIntervalSince1970.rounded(.down)), to: &claims)
         claims.append(contentsOf: #","jti":""#.utf8)
-        let (high, low) = DPoPKey.nextJTI()
-        ProofBytes.appendBase64URL(ProofBytes.bytes(high, low), to: &claims)
+        var jti = RandomPool.shared.next128()
+        withUnsafeBytes(of: &jti) { Base64URL.append(buffer: $0.assumingMemoryBound(to: UInt8.self), to: &claims) }
+        jti = (0, 0)
         claims.append(UInt8(ascii: "\""))
         if let accessToken {
             claims.append(contentsOf: #","ath":""#.utf8)
-            ProofBytes.appendBase64URL(SHA256.hash(data: Array(accessToken.utf8)), to: &claims)
+            tokenHash.appendHash(of: accessToken, to: &claims)
             claims.append(UInt8(ascii: "\""))
         }
         if let nonce {
@@ -77,33 +84,24 @@ public struct DPoPKey: Sendable, Equatable, Codable, CustomStringConvertible {
         claims.append(UInt8(ascii: "}"))
 
         var output: [UInt8] = []
-        output.reserveCapacity(encodedHeaderBytes.count + 1 + (claims.count + 2) / 3 * 4 + 1 + 86)
+        output.reserveCapacity(encodedHeaderBytes.count + 1 + Base64URL.encodedLength(claims.count) + 1 + 86)
         output.append(contentsOf: encodedHeaderBytes)
         output.append(UInt8(ascii: "."))
-        ProofBytes.appendBase64URL(claims, to: &output)
+        claims.withUnsafeBufferPointer { Base64URL.append(buffer: $0, to: &output) }
         let signature = try privateKey.signature(for: output)
         output.append(UInt8(ascii: "."))
-        // Copied out of `Data` once: iterating `Data` byte by byte is slower than the copy.
-        ProofBytes.appendBase64URL(Array(signature.rawRepresentation), to: &output)
+        signature.rawRepresentation.withUnsafeBytes { Base64URL.append(buffer: $0.assumingMemoryBound(to: UInt8.self), to: &output) }
         return String(decoding: output, as: UTF8.self)
     }
 
-    /// Every proof's `jti` (RFC 9449 §4.2: at least 96 bits of pseudorandom
-    /// data): 128 bits from the system's secure generator, fresh for each
-    /// proof, so no proof's `jti` can be predicted from another's.
-    static func nextJTI() -> (UInt64, UInt64) {
-        var generator = SystemRandomNumberGenerator()
-        return (generator.next(), generator.next())
-    }
-
-    /// `htu`: scheme, authority and path; no query, no fragment (RFC 9449 §4.2).
-    static func target(of url: URL) -> String {
+    /// `htu` of an absolute URL's text: scheme, authority and path; no query,
+    /// no fragment (RFC 9449 §4.2).
+    static func target(of text: String) -> Substring {
         // In an absolute URL the first "?" or "#" starts the query or fragment
         // (neither may appear unescaped before them).
         // Searched as UTF-8 bytes: both are ASCII, and no grapheme breaking is needed.
-        let text = url.absoluteString
-        guard let end = text.utf8.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) else { return text }
-        return String(text[..<end])
+        guard let end = text.utf8.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) else { return text[...] }
+        return text[..<end]
     }
 
     // MARK: Codable, as a private JWK
