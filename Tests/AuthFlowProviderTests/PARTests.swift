@@ -9,8 +9,9 @@ struct PARTests {
     static let redirect = "http://127.0.0.1/callback"
     static let key = try! ClientAssertionKey.generate(algorithm: "ES256", keyID: "par")
 
-    static func with<T>(pushedLifetime: TimeInterval = 60, _ body: (EmbeddedProvider) async throws -> T) async throws -> T {
-        var configuration = Fixture.configuration()
+    static func with<T>(pushedLifetime: TimeInterval = 60, signIn: SignInMode = .automatic(subject: "demo"),
+                        _ body: (EmbeddedProvider) async throws -> T) async throws -> T {
+        var configuration = Fixture.configuration(signIn: signIn)
         configuration.lifetimes.pushedRequest = pushedLifetime
         configuration.clients += [
             ProviderClient(id: "par-required", redirectURIs: [redirect], requirePushedAuthorizationRequests: true),
@@ -41,6 +42,64 @@ struct PARTests {
             let again = try await HeadlessBrowser().get(request.url)
             #expect(again.status == 400)
             #expect(String(decoding: again.body, as: UTF8.self).contains("invalid_request_uri"))
+        }
+    }
+
+    /// The hidden fields of a login page, as its form posts them.
+    static func hiddenFields(_ page: HTTPTransportResponse) -> [(String, String)] {
+        let html = String(decoding: page.body, as: UTF8.self)
+        let pattern = /<input type="hidden" name="([^"]*)" value="([^"]*)">/
+        return html.matches(of: pattern).map { match in
+            let value = String(match.output.2).replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+                .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+            return (String(match.output.1), value)
+        }
+    }
+
+    @Test("login page with a PAR-only client: the form posts the request_uri back; a DPoP key named in the push binds the code; one code per push")
+    func loginPageWithPushedRequest() async throws {
+        try await Self.with(signIn: .loginPage) { provider in
+            var client = try await OAuthClient(issuer: provider.issuer, clientID: "par-required")
+            client.dpop = DPoPBinding()
+            let request = try await client.pushedAuthorizationRequest(redirectURI: URL(string: Self.redirect)!, scopes: ["openid", "profile"])
+            let page = try await HeadlessBrowser().get(request.url)
+            #expect(page.status == 200 && String(decoding: page.body, as: UTF8.self).contains("openid, profile"))
+            let hidden = Self.hiddenFields(page)
+            #expect(Set(hidden.map(\.0)) == ["authflow_login", "client_id", "request_uri"])
+            let wire = Wire(provider: provider)
+            let wrong = try await wire.post("/authorize", hidden + [("username", "demo"), ("password", "nope"), ("decision", "allow")])
+            #expect(wrong.status == 200 && String(decoding: wrong.body, as: UTF8.self).contains("Wrong username or password"))
+            #expect(Self.hiddenFields(wrong).map(\.1) == hidden.map(\.1), "the page shown again still posts the request_uri")
+            let right = try await wire.post("/authorize", hidden + [("username", "demo"), ("password", "demo"), ("decision", "allow")])
+            let location = try #require(right.header("Location").flatMap(URL.init(string:)))
+            #expect(right.status == 302)
+            let grant = try request.validateCallback(location)
+            // The push named the client's key (dpop_jkt): another key cannot redeem the code.
+            var thief = try await OAuthClient(issuer: provider.issuer, clientID: "par-required")
+            thief.dpop = DPoPBinding()
+            let stolen = await #expect(throws: AuthFlowError.self) { try await thief.exchange(grant) }
+            #expect(stolen?.oauth?.errorDescription == "the DPoP proof's key is not the dpop_jkt of the authorization request")
+            // The push is used up: posting it again is refused.
+            let again = try await wire.post("/authorize", hidden + [("username", "demo"), ("password", "demo"), ("decision", "allow")])
+            #expect(again.status == 400 && String(decoding: again.body, as: UTF8.self).contains("invalid_request_uri"))
+        }
+    }
+
+    @Test("login page: a DPoP key named in a plain request (dpop_jkt) is carried through the form and binds the code")
+    func loginPageCarriesDPoPJKT() async throws {
+        try await Self.with(signIn: .loginPage) { provider in
+            var client = try await OAuthClient(issuer: provider.issuer, clientID: "authflow-demo")
+            client.dpop = DPoPBinding()
+            let request = try client.authorizationRequest(redirectURI: URL(string: Self.redirect)!, scopes: ["openid"])
+            let hidden = Self.hiddenFields(try await HeadlessBrowser().get(request.url))
+            #expect(hidden.first { $0.0 == "dpop_jkt" }?.1 == client.dpop?.key.thumbprint)
+            let right = try await Wire(provider: provider).post("/authorize", hidden + [("username", "demo"), ("password", "demo"), ("decision", "allow")])
+            let grant = try request.validateCallback(try #require(right.header("Location").flatMap(URL.init(string:))))
+            var thief = try await OAuthClient(issuer: provider.issuer, clientID: "authflow-demo")
+            thief.dpop = DPoPBinding()
+            let stolen = await #expect(throws: AuthFlowError.self) { try await thief.exchange(grant) }
+            #expect(stolen?.oauth?.errorDescription == "the DPoP proof's key is not the dpop_jkt of the authorization request")
+            #expect(try await client.exchange(grant).token.tokenType == "DPoP")
         }
     }
 
