@@ -126,6 +126,27 @@ struct PARTests {
             let error = #expect(throws: AuthFlowError.self) { try request.validateCallback(location) }
             #expect(error?.oauth?.error == "invalid_request")
             #expect(error?.oauth?.errorDescription == "this client must push its authorization requests (PAR, RFC 9126)")
+            #expect(error?.recovery == "The provider may require pushed authorization requests (RFC 9126) for this client: "
+                + "set OAuthClient.usesPushedAuthorizationRequests and sign in again.")
+
+            // The same through signIn.
+            let viaSignIn = await #expect(throws: AuthFlowError.self) {
+                try await client.signIn(redirectURI: URL(string: Self.redirect)!, scopes: ["openid"], userAgent: PlainAgent())
+            }
+            #expect(viaSignIn?.recovery == error?.recovery)
+
+            // No such advice from a provider without a PAR endpoint, or for another error.
+            var metadata = try await ProviderMetadata.discover(issuer: provider.issuer)
+            metadata.pushedAuthorizationRequestEndpoint = nil
+            let withoutPAR = try OAuthClient(metadata: metadata, clientID: "par-required")
+            let plain = try withoutPAR.authorizationRequest(redirectURI: URL(string: Self.redirect)!, scopes: ["openid"])
+            let refusal = try await HeadlessBrowser().redirectLocation(of: plain.url)
+            let noAdvice = #expect(throws: AuthFlowError.self) { try plain.validateCallback(refusal) }
+            #expect(noAdvice?.oauth?.error == "invalid_request" && noAdvice?.recovery == nil)
+            let denied = #expect(throws: AuthFlowError.self) {
+                try request.validateCallback(URL(string: Self.redirect + "?error=access_denied&state=\(request.state)&iss=\(provider.issuer.absoluteString)")!)
+            }
+            #expect(denied?.oauth?.error == "access_denied" && denied?.recovery == nil)
         }
     }
 
@@ -189,6 +210,13 @@ struct PARTests {
                 _ = try await bare.pushedAuthorizationRequest(redirectURI: URL(string: Self.redirect)!, scopes: ["openid"])
             }
             #expect(missing?.category == .configuration)
+        }
+    }
+
+    /// Follows the authorization URL, pushed or not.
+    private struct PlainAgent: AuthorizationUserAgent {
+        func authorize(_ request: AuthorizationRequest) async throws -> URL {
+            try await HeadlessBrowser().redirectLocation(of: request.url)
         }
     }
 

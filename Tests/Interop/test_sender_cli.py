@@ -139,7 +139,8 @@ def test_login_with_par(provider, tmp_path):
 def test_a_client_that_requires_par(provider, tmp_path):
     """The client's registration requires PAR (RFC 9126 §6), which the
     provider's metadata cannot say: with --par it signs in; without, the
-    provider's refusal comes back as an OAuth error that names PAR."""
+    provider's refusal comes back as an OAuth error whose recovery says to
+    use --par."""
     cli = CLI(tmp_path)
     result = cli.login(provider, "cli-par", "--par")
     assert result.returncode == 0, result.stderr
@@ -150,6 +151,10 @@ def test_a_client_that_requires_par(provider, tmp_path):
     error = json.loads(plain.stdout)["error"]
     assert error["category"] == "oauth_error" and error["oauth_error"] == "invalid_request"
     assert error["description"] == "this client must push its authorization requests (PAR, RFC 9126)"
+    human = cli.run("login", "--issuer", provider["issuer"], "--client-id", "cli-par", "--scope", SCOPE, "--browser-timeout", "20")
+    assert human.returncode == 3, human.stdout + human.stderr
+    assert ("hint: The provider may require pushed authorization requests (RFC 9126) for this client: "
+            "run authflow login again with --par.") in human.stderr.splitlines()
 
 
 def test_login_with_dpop_then_token_is_refused_and_request_works(provider, tmp_path):
