@@ -193,7 +193,7 @@ struct Login: AsyncParsableCommand {
         profile.privateKeyPath = senderOptions.privateKeyPath
         profile.keyID = senderOptions.keyID
         profile.assertionAudience = senderOptions.assertionAudience?.rawValue
-        profile.dpopKey = client.dpop?.key
+        profile.dpopKey = client.dpop?.key as? DPoPKey
         try await finish(profile, client: client)
     }
 
