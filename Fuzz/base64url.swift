@@ -4,7 +4,8 @@ import Foundation
 /// Base64url (RFC 4648 §5, unpadded): decoding any text either fails or gives
 /// bytes that encode back to the same text (the canonical form), the same
 /// bytes Foundation decodes from the padded standard alphabet; every decoding
-/// entry point agrees; encoding any bytes decodes back to them.
+/// entry point agrees, and so do both encoding entry points; encoding any
+/// bytes decodes back to them.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzBase64URL(_ data: UnsafeRawPointer?, _ size: Int) -> CInt {
     let bytes = fuzzBytes(data, size)
@@ -12,6 +13,11 @@ public func fuzzBase64URL(_ data: UnsafeRawPointer?, _ size: Int) -> CInt {
     let encoded = Base64URL.encode(bytes)
     fuzzCheck(Base64URL.decode(encoded) == bytes, "encode then decode lost bytes")
     fuzzCheck(!encoded.contains("=") && !encoded.contains("+") && !encoded.contains("/"), "the encoding is not base64url")
+    // The byte-appending entry writes the same text after what the buffer holds.
+    var appended = Array(bytes.prefix(3))
+    Base64URL.append(bytes, to: &appended)
+    fuzzCheck(appended == Array(bytes.prefix(3)) + Array(encoded.utf8), "append and encode disagree")
+    fuzzCheck(Base64URL.encodedLength(bytes.count) == encoded.utf8.count, "encodedLength is wrong")
 
     // Decoding arbitrary text.
     let decoded = bytes.withUnsafeBufferPointer { Base64URL.decode($0) }

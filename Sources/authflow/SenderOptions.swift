@@ -18,14 +18,13 @@ struct SenderOptions: ParsableArguments {
     var keyID: String?
     @Option(help: "The aud of client assertions: token_endpoint (the default) or issuer.")
     var assertionAudience: Audience?
-    @Flag(help: "Bind the tokens to a new DPoP key (RFC 9449), kept in the profile.")
+    @Flag(help: "Bind the tokens to a new DPoP key (RFC 9449), kept in the profile; browser or --device sign-in.")
     var dpop = false
     @Flag(help: "Push the authorization request first (RFC 9126 PAR); automatic when the provider requires it.")
     var par = false
 
     func validate(method: String?, hasSecret: Bool, device: Bool) throws {
         if par, device { throw ValidationError("--par applies to the browser flow, not to --device") }
-        if dpop, device { throw ValidationError("--dpop applies to the browser flow, not to --device") }
         switch method {
         case "private_key_jwt"?:
             guard privateKey != nil else { throw ValidationError("--client-auth private_key_jwt needs --private-key FILE") }

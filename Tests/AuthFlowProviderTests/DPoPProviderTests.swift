@@ -68,6 +68,87 @@ struct DPoPProviderTests {
         }
     }
 
+    /// Approves `userCode` on the provider's verification page.
+    static func approve(_ provider: EmbeddedProvider, _ userCode: String) async throws {
+        let approved = try await Wire(provider: provider).post("/device", [("user_code", userCode), ("decision", "allow")])
+        #expect(approved.status == 200)
+    }
+
+    @Test("a DPoP client's device grant gets DPoP-bound tokens (with server nonces); the bound token is refused as Bearer and with another key")
+    func deviceTokensAreBound() async throws {
+        try await Self.with(nonces: true) { provider in
+            let binding = DPoPBinding()
+            let client = try await Self.dpopClient(provider, binding)
+            let pending = try await client.startDeviceAuthorization(scopes: ["openid", "profile", "offline_access"])
+            try await Self.approve(provider, pending.userCode)
+            let credentials = try await pending.credentials()
+            #expect(credentials.token.tokenType == "DPoP")
+            let introspection = try await Wire(provider: provider).introspect(credentials.accessToken)
+            #expect(introspection["cnf"] == .object(["jkt": .string(binding.key.thumbprint)]))
+
+            let userinfo = provider.issuer.appendingPathComponent("userinfo")
+            let asBearer = try await Self.userinfo(provider, scheme: "Bearer", token: credentials.accessToken, proof: nil)
+            #expect(asBearer.status == 401 && asBearer.header("WWW-Authenticate")?.hasPrefix("DPoP") == true)
+            // Another key, with the server's nonce: refused for the key.
+            let thief = DPoPBinding()
+            let first = try await Self.userinfo(provider, scheme: "DPoP", token: credentials.accessToken,
+                                                proof: try thief.proof(method: "GET", url: userinfo, accessToken: credentials.accessToken))
+            #expect(thief.noteNonce(in: first, from: userinfo), "the provider asks for its nonce first")
+            let stolen = try await Self.userinfo(provider, scheme: "DPoP", token: credentials.accessToken,
+                                                 proof: try thief.proof(method: "GET", url: userinfo, accessToken: credentials.accessToken))
+            #expect(stolen.status == 401 && Wire.json(stolen)["error_description"] == .string("the DPoP proof's key is not the token's"))
+            let info = try await client.userInfo(accessToken: credentials.accessToken, tokenType: credentials.token.tokenType,
+                                                 expectedSubject: credentials.subject)
+            #expect(info.subject == credentials.subject)
+
+            let plain = try await OAuthClient(issuer: provider.issuer, clientID: "authflow-demo")
+            let noProof = await #expect(throws: AuthFlowError.self) { try await plain.refresh(credentials) }
+            #expect(noProof?.oauth?.errorDescription == "the refresh token is DPoP-bound; a DPoP proof is required")
+            #expect(try await client.refresh(credentials).token.tokenType == "DPoP")
+        }
+    }
+
+    @Test("dpop_jkt binds a device code to the key: a poll without a proof or with another key is invalid_grant")
+    func deviceCodeBinding() async throws {
+        try await Self.with { provider in
+            let client = try await Self.dpopClient(provider)
+            let pending = try await client.startDeviceAuthorization(scopes: ["openid"])
+            try await Self.approve(provider, pending.userCode)
+            let form = [("grant_type", "urn:ietf:params:oauth:grant-type:device_code"), ("device_code", pending.response.deviceCode),
+                        ("client_id", "authflow-demo")]
+            let bare = Wire.json(try await Wire(provider: provider).post("/token", form))
+            #expect(bare["error"] == .string("invalid_grant"))
+            #expect(bare["error_description"] == .string("the device authorization request named a DPoP key (dpop_jkt); a DPoP proof is required"))
+            let tokenURL = provider.issuer.appendingPathComponent("token")
+            let wrong = try await URLSessionTransport().send(HTTPTransportRequest(
+                method: "POST", url: tokenURL,
+                headers: [("Content-Type", "application/x-www-form-urlencoded"), ("DPoP", try DPoPKey().proof(method: "POST", url: tokenURL))],
+                body: Data(FormEncoding.encode(form).utf8), timeout: 10))
+            #expect(Wire.json(wrong)["error"] == .string("invalid_grant"))
+            #expect(Wire.json(wrong)["error_description"] == .string("the DPoP proof's key is not the dpop_jkt of the device authorization request"))
+            // Neither refusal used the code up: the right key still redeems it.
+            #expect(try await pending.credentials().token.tokenType == "DPoP")
+        }
+    }
+
+    @Test("a DPoP client's client-credentials token is DPoP-bound (with server nonces); without a key it stays Bearer")
+    func clientCredentialsAreBound() async throws {
+        try await Self.with(nonces: true) { provider in
+            let binding = DPoPBinding()
+            var client = try await OAuthClient(issuer: provider.issuer, clientID: Fixture.backend.id,
+                                               authentication: .clientSecretBasic(secret: "demo-secret"))
+            let bearer = try await client.clientCredentials()
+            #expect(bearer.token.tokenType == "Bearer")
+            #expect(try await Wire(provider: provider).introspect(bearer.accessToken)["cnf"] == nil)
+            client.dpop = binding
+            let bound = try await client.clientCredentials()
+            #expect(bound.token.tokenType == "DPoP" && bound.token.refreshToken == nil && bound.idToken == nil)
+            let introspection = try await Wire(provider: provider).introspect(bound.accessToken)
+            #expect(introspection["cnf"] == .object(["jkt": .string(binding.key.thumbprint)]))
+            #expect(introspection["token_type"] == .string("DPoP"))
+        }
+    }
+
     @Test("dpop_jkt binds the code to the key: another key or none is invalid_grant")
     func codeBinding() async throws {
         try await Self.with { provider in

@@ -10,8 +10,9 @@ struct PARTests {
     static let redirect = "http://127.0.0.1/callback"
     static let key = try! ClientAssertionKey.generate(algorithm: "ES256", keyID: "par")
 
-    static func with<T>(pushedLifetime: TimeInterval = 60, _ body: (EmbeddedProvider) async throws -> T) async throws -> T {
-        var configuration = Fixture.configuration()
+    static func with<T>(pushedLifetime: TimeInterval = 60, signIn: SignInMode = .automatic(subject: "demo"),
+                        _ body: (EmbeddedProvider) async throws -> T) async throws -> T {
+        var configuration = Fixture.configuration(signIn: signIn)
         configuration.lifetimes.pushedRequest = pushedLifetime
         configuration.clients += [
             ProviderClient(id: "par-required", redirectURIs: [redirect], requirePushedAuthorizationRequests: true),
@@ -45,6 +46,64 @@ struct PARTests {
         }
     }
 
+    /// The hidden fields of a login page, as its form posts them.
+    static func hiddenFields(_ page: HTTPTransportResponse) -> [(String, String)] {
+        let html = String(decoding: page.body, as: UTF8.self)
+        let pattern = /<input type="hidden" name="([^"]*)" value="([^"]*)">/
+        return html.matches(of: pattern).map { match in
+            let value = String(match.output.2).replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+                .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+            return (String(match.output.1), value)
+        }
+    }
+
+    @Test("login page with a PAR-only client: the form posts the request_uri back; a DPoP key named in the push binds the code; one code per push")
+    func loginPageWithPushedRequest() async throws {
+        try await Self.with(signIn: .loginPage) { provider in
+            var client = try await OAuthClient(issuer: provider.issuer, clientID: "par-required")
+            client.dpop = DPoPBinding()
+            let request = try await client.pushedAuthorizationRequest(redirectURI: URL(string: Self.redirect)!, scopes: ["openid", "profile"])
+            let page = try await HeadlessBrowser().get(request.url)
+            #expect(page.status == 200 && String(decoding: page.body, as: UTF8.self).contains("openid, profile"))
+            let hidden = Self.hiddenFields(page)
+            #expect(Set(hidden.map(\.0)) == ["authflow_login", "client_id", "request_uri"])
+            let wire = Wire(provider: provider)
+            let wrong = try await wire.post("/authorize", hidden + [("username", "demo"), ("password", "nope"), ("decision", "allow")])
+            #expect(wrong.status == 200 && String(decoding: wrong.body, as: UTF8.self).contains("Wrong username or password"))
+            #expect(Self.hiddenFields(wrong).map(\.1) == hidden.map(\.1), "the page shown again still posts the request_uri")
+            let right = try await wire.post("/authorize", hidden + [("username", "demo"), ("password", "demo"), ("decision", "allow")])
+            let location = try #require(right.header("Location").flatMap(URL.init(string:)))
+            #expect(right.status == 302)
+            let grant = try request.validateCallback(location)
+            // The push named the client's key (dpop_jkt): another key cannot redeem the code.
+            var thief = try await OAuthClient(issuer: provider.issuer, clientID: "par-required")
+            thief.dpop = DPoPBinding()
+            let stolen = await #expect(throws: AuthFlowError.self) { try await thief.exchange(grant) }
+            #expect(stolen?.oauth?.errorDescription == "the DPoP proof's key is not the dpop_jkt of the authorization request")
+            // The push is used up: posting it again is refused.
+            let again = try await wire.post("/authorize", hidden + [("username", "demo"), ("password", "demo"), ("decision", "allow")])
+            #expect(again.status == 400 && String(decoding: again.body, as: UTF8.self).contains("invalid_request_uri"))
+        }
+    }
+
+    @Test("login page: a DPoP key named in a plain request (dpop_jkt) is carried through the form and binds the code")
+    func loginPageCarriesDPoPJKT() async throws {
+        try await Self.with(signIn: .loginPage) { provider in
+            var client = try await OAuthClient(issuer: provider.issuer, clientID: "authflow-demo")
+            client.dpop = DPoPBinding()
+            let request = try client.authorizationRequest(redirectURI: URL(string: Self.redirect)!, scopes: ["openid"])
+            let hidden = Self.hiddenFields(try await HeadlessBrowser().get(request.url))
+            #expect(hidden.first { $0.0 == "dpop_jkt" }?.1 == client.dpop?.key.thumbprint)
+            let right = try await Wire(provider: provider).post("/authorize", hidden + [("username", "demo"), ("password", "demo"), ("decision", "allow")])
+            let grant = try request.validateCallback(try #require(right.header("Location").flatMap(URL.init(string:))))
+            var thief = try await OAuthClient(issuer: provider.issuer, clientID: "authflow-demo")
+            thief.dpop = DPoPBinding()
+            let stolen = await #expect(throws: AuthFlowError.self) { try await thief.exchange(grant) }
+            #expect(stolen?.oauth?.errorDescription == "the DPoP proof's key is not the dpop_jkt of the authorization request")
+            #expect(try await client.exchange(grant).token.tokenType == "DPoP")
+        }
+    }
+
     @Test("signIn pushes when the metadata requires it, authenticating with private_key_jwt")
     func automaticWhenRequired() async throws {
         try await Self.with { provider in
@@ -68,6 +127,27 @@ struct PARTests {
             let error = #expect(throws: AuthFlowError.self) { try request.validateCallback(location) }
             #expect(error?.oauth?.error == "invalid_request")
             #expect(error?.oauth?.errorDescription == "this client must push its authorization requests (PAR, RFC 9126)")
+            #expect(error?.recovery == "The provider may require pushed authorization requests (RFC 9126) for this client: "
+                + "set OAuthClient.usesPushedAuthorizationRequests and sign in again.")
+
+            // The same through signIn.
+            let viaSignIn = await #expect(throws: AuthFlowError.self) {
+                try await client.signIn(redirectURI: URL(string: Self.redirect)!, scopes: ["openid"], userAgent: PlainAgent())
+            }
+            #expect(viaSignIn?.recovery == error?.recovery)
+
+            // No such advice from a provider without a PAR endpoint, or for another error.
+            var metadata = try await ProviderMetadata.discover(issuer: provider.issuer)
+            metadata.pushedAuthorizationRequestEndpoint = nil
+            let withoutPAR = try OAuthClient(metadata: metadata, clientID: "par-required")
+            let plain = try withoutPAR.authorizationRequest(redirectURI: URL(string: Self.redirect)!, scopes: ["openid"])
+            let refusal = try await HeadlessBrowser().redirectLocation(of: plain.url)
+            let noAdvice = #expect(throws: AuthFlowError.self) { try plain.validateCallback(refusal) }
+            #expect(noAdvice?.oauth?.error == "invalid_request" && noAdvice?.recovery == nil)
+            let denied = #expect(throws: AuthFlowError.self) {
+                try request.validateCallback(URL(string: Self.redirect + "?error=access_denied&state=\(request.state)&iss=\(provider.issuer.absoluteString)")!)
+            }
+            #expect(denied?.oauth?.error == "access_denied" && denied?.recovery == nil)
         }
     }
 
@@ -131,6 +211,13 @@ struct PARTests {
                 _ = try await bare.pushedAuthorizationRequest(redirectURI: URL(string: Self.redirect)!, scopes: ["openid"])
             }
             #expect(missing?.category == .configuration)
+        }
+    }
+
+    /// Follows the authorization URL, pushed or not.
+    private struct PlainAgent: AuthorizationUserAgent {
+        func authorize(_ request: AuthorizationRequest) async throws -> URL {
+            try await HeadlessBrowser().redirectLocation(of: request.url)
         }
     }
 

@@ -59,17 +59,39 @@ import Testing
         }
         #expect(seen.count == 200)
         // Not a sequence: consecutive jtis are not one apart (2^-64 chance each).
-        let (high, low) = DPoPKey.nextJTI(), (nextHigh, nextLow) = DPoPKey.nextJTI()
+        let (high, low) = RandomPool.shared.next128(), (nextHigh, nextLow) = RandomPool.shared.next128()
         #expect(!(nextHigh == high && nextLow == low &+ 1))
         #expect((high, low) != (nextHigh, nextLow))
+    }
+
+    @Test func theRandomPoolNeverHandsOutASliceTwice() {
+        // Two slices per block: a refill every other draw, across 1 000 draws.
+        let pool = RandomPool(blockSize: 32)
+        var seen = Set<[UInt64]>()
+        for _ in 0..<1_000 {
+            let (high, low) = pool.next128()
+            #expect(high != 0 || low != 0)
+            seen.insert([high, low])
+        }
+        #expect(seen.count == 1_000)
+    }
+
+    @Test func athFollowsTheAccessToken() throws {
+        // The hash of the last token is kept with the key: a new token must give a new ath.
+        let key = DPoPKey()
+        for token in ["token-a", "token-b", "token-a", "token-a", String(repeating: "é", count: 300)] {
+            let claims = try CompactJWS(try key.proof(method: "GET", url: url("https://rs.example/"), accessToken: token)).claims
+            #expect(claims["ath"]?.stringValue == Base64URL.encode(Array(SHA256.hash(data: Array(token.utf8)))))
+        }
     }
 
     @Test func proofBytesWritersMatchTheirReferences() {
         for count in 0...40 {
             let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
             var output: [UInt8] = []
-            ProofBytes.appendBase64URL(bytes, to: &output)
-            #expect(String(decoding: output, as: UTF8.self) == Base64URL.encode(bytes))
+            output.append(contentsOf: "prefix.".utf8)
+            Base64URL.append(bytes, to: &output)
+            #expect(String(decoding: output, as: UTF8.self) == "prefix." + Base64URL.encode(bytes))
         }
         for value: Int64 in [0, 7, 10, 99, 1_700_000_000, Int64.max, -5, Int64.min] {
             var output: [UInt8] = []

@@ -157,7 +157,7 @@ struct SessionLifecycleTests {
         _ = try await AuthSession.start(client: client, credentials: try SessionTests.credentials(expiresIn: 3600), store: store)
         #expect(try await store.load()?.dpopKey == key)
         let restored = try #require(try await AuthSession.restore(from: FileCredentialStore(url: store.url), transport: ScriptedTransport.unused()))
-        #expect(restored.client.dpop?.key == key)
+        #expect(restored.client.dpop?.key as? DPoPKey == key)
 
         let bearer = try OAuthClient(metadata: metadata(), clientID: "app", transport: ScriptedTransport.unused())
         let plain = Self.temporaryStore()

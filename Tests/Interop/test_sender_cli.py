@@ -1,7 +1,7 @@
 """The CLI's sender flags against the embedded provider: private_key_jwt
 (`login --private-key/--key-id`), PAR (`login --par`, and a client that
-requires it), DPoP (`login --dpop`, `token` refused, `request`), and `request`
-with a bearer profile.
+requires it), DPoP (`login --dpop`, `token` refused, `request`; `login --device
+--dpop`), and `request` with a bearer profile.
 
 `authflow provider serve --config FILE` runs as a subprocess (binary from
 AUTHFLOW_BIN; the module is skipped when unset) with automatic sign-in; the
@@ -14,7 +14,8 @@ import os
 import signal
 import subprocess
 import sys
-from urllib.parse import parse_qs, urlsplit
+import urllib.request
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 from joserfc.jwk import ECKey, RSAKey
@@ -48,6 +49,8 @@ CONFIG = {
          "jwks": {"keys": [public_jwk(EC_KEY, "ec-1"), public_jwk(RSA_KEY, "rsa-1")]}},
         {"client_id": "cli-par", "redirect_uris": CALLBACK, "grant_types": GRANTS, "scope": SCOPE,
          "require_pushed_authorization_requests": True},
+        {"client_id": "cli-device", "grant_types": ["urn:ietf:params:oauth:grant-type:device_code", "refresh_token"],
+         "scope": SCOPE},
     ],
     "users": [{"sub": "alice-1", "username": "alice", "password": "pw",
                "claims": {"name": "Alice Example", "email": "alice@example.com", "email_verified": True}}],
@@ -136,7 +139,8 @@ def test_login_with_par(provider, tmp_path):
 def test_a_client_that_requires_par(provider, tmp_path):
     """The client's registration requires PAR (RFC 9126 §6), which the
     provider's metadata cannot say: with --par it signs in; without, the
-    provider's refusal comes back as an OAuth error that names PAR."""
+    provider's refusal comes back as an OAuth error whose recovery says to
+    use --par."""
     cli = CLI(tmp_path)
     result = cli.login(provider, "cli-par", "--par")
     assert result.returncode == 0, result.stderr
@@ -147,6 +151,10 @@ def test_a_client_that_requires_par(provider, tmp_path):
     error = json.loads(plain.stdout)["error"]
     assert error["category"] == "oauth_error" and error["oauth_error"] == "invalid_request"
     assert error["description"] == "this client must push its authorization requests (PAR, RFC 9126)"
+    human = cli.run("login", "--issuer", provider["issuer"], "--client-id", "cli-par", "--scope", SCOPE, "--browser-timeout", "20")
+    assert human.returncode == 3, human.stdout + human.stderr
+    assert ("hint: The provider may require pushed authorization requests (RFC 9126) for this client: "
+            "run authflow login again with --par.") in human.stderr.splitlines()
 
 
 def test_login_with_dpop_then_token_is_refused_and_request_works(provider, tmp_path):
@@ -175,6 +183,38 @@ def test_login_with_dpop_then_token_is_refused_and_request_works(provider, tmp_p
     assert head.splitlines()[0].split()[1] == "200" if head.startswith("HTTP") else head.splitlines()[0].startswith("200")
     assert "content-type: application/json" in head.lower()
     assert json.loads(body)["sub"] == "alice-1"
+
+
+def test_device_login_with_dpop_stores_a_bound_session(provider, tmp_path):
+    cli = CLI(tmp_path)
+    process = subprocess.Popen([AUTHFLOW_BIN, "login", "--device", "--dpop", "--no-qr", "--issuer", provider["issuer"],
+                                "--client-id", "cli-device", "--scope", SCOPE, "--json"],
+                               env=cli.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+    try:
+        code, seen = None, []
+        for line in process.stderr:
+            seen.append(line)
+            if any("enter the code" in earlier for earlier in seen[:-1]) and line.strip():
+                code = line.strip()
+                break
+        assert code, "".join(seen)
+        approval = urllib.request.Request(provider["issuer"] + "/device", method="POST",
+                                          data=urlencode({"user_code": code, "decision": "allow"}).encode())
+        with urllib.request.urlopen(approval, timeout=10) as answer:
+            assert answer.status == 200
+        stdout, stderr = process.communicate(timeout=TIMEOUT)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 0, "".join(seen) + stderr
+    assert json.loads(stdout)["subject"] == "alice-1"
+
+    token = cli.run("token")
+    assert token.returncode == 1
+    assert "authflow request" in token.stdout + token.stderr
+    userinfo = cli.run("request", provider["userinfo"])
+    assert userinfo.returncode == 0, userinfo.stderr
+    assert json.loads(userinfo.stdout)["sub"] == "alice-1"
 
 
 def test_request_with_a_bearer_profile(provider, tmp_path):

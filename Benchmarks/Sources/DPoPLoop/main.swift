@@ -1,13 +1,24 @@
 import AuthFlow
 import Crypto
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 // The DPoPProof benchmark's two operations in a plain loop, without the harness:
-// steadier minimum figures on a shared machine, and a process `perf` can profile.
-// Usage: DPoPLoop [rounds] [operations per round]
+// a process `perf` can profile, and figures that hold on a shared machine.
+//
+// Each round times a block of proofs and a block of raw signatures back to back
+// (alternating which goes first), on this thread's CPU clock, so time the thread
+// spends descheduled by other load is not counted, and both halves of a round
+// see the same machine. It prints the medians and the median of the per-round
+// ratios.
+// Usage: DPoPLoop [rounds] [operations per block]
 
 let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
-let rounds = arguments.first ?? 30, perRound = arguments.dropFirst().first ?? 2_000
+let rounds = arguments.first ?? 60, perBlock = arguments.dropFirst().first ?? 500
 let key = DPoPKey()
 let rawKey = P256.Signing.PrivateKey()
 let resource = URL(string: "https://api.example.com/v1/accounts/42?expand=owner")!
@@ -15,24 +26,45 @@ let accessToken = String(repeating: "a", count: 43)
 let sample = try key.proof(method: "GET", url: resource, accessToken: accessToken)
 let signingInput = Array(sample.split(separator: ".").prefix(2).joined(separator: ".").utf8)
 
-func best(_ body: () throws -> Void) rethrows -> Double {
-    var fastest = Double.infinity
-    for _ in 0..<rounds {
-        let start = ContinuousClock.now
-        for _ in 0..<perRound { try body() }
-        let elapsed = ContinuousClock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        fastest = min(fastest, seconds / Double(perRound) * 1e6)
-    }
-    return fastest
+/// This thread's CPU time in nanoseconds.
+func threadCPUTime() -> UInt64 {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+}
+
+/// Microseconds per operation of one block of `body`.
+func block(_ body: () throws -> Void) rethrows -> Double {
+    let start = threadCPUTime()
+    for _ in 0..<perBlock { try body() }
+    return Double(threadCPUTime() - start) / Double(perBlock) / 1_000
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
 }
 
 var sink = 0
-// Interleaved, so both see the same machine load.
-var proofBest = Double.infinity, rawBest = Double.infinity
-for _ in 0..<3 {
-    proofBest = min(proofBest, try best { sink &+= try key.proof(method: "GET", url: resource, accessToken: accessToken).utf8.count })
-    rawBest = min(rawBest, try best { sink &+= try rawKey.signature(for: signingInput).rawRepresentation.count })
+let proof = { sink &+= try key.proof(method: "GET", url: resource, accessToken: accessToken).utf8.count }
+let raw = { sink &+= try rawKey.signature(for: signingInput).rawRepresentation.count }
+// Warm up both.
+_ = try block(proof)
+_ = try block(raw)
+var proofTimes: [Double] = [], rawTimes: [Double] = [], ratios: [Double] = []
+for round in 0..<rounds {
+    let p: Double, r: Double
+    if round % 2 == 0 {
+        p = try block(proof)
+        r = try block(raw)
+    } else {
+        r = try block(raw)
+        p = try block(proof)
+    }
+    proofTimes.append(p)
+    rawTimes.append(r)
+    ratios.append(p / r)
 }
-print(String(format: "proof %.2f µs  raw signature %.2f µs  ratio %.3f  (best of %d rounds × %d, sink %d)",
-             proofBest, rawBest, proofBest / rawBest, rounds * 3, perRound, sink % 10))
+print(String(format: "proof %.2f µs  raw signature %.2f µs  ratio %.3f (median of %d rounds × %d each; best %.2f / %.2f µs) sink %d",
+             median(proofTimes), median(rawTimes), median(ratios), rounds, perBlock,
+             proofTimes.min() ?? 0, rawTimes.min() ?? 0, sink % 10))

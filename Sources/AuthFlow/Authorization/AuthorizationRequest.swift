@@ -33,6 +33,10 @@ public struct AuthorizationRequest: Sendable, Codable {
     public let maxAge: Int?
     /// `response_mode`, when sent.
     public let responseMode: AuthorizationOptions.ResponseMode?
+    /// Whether the provider has a pushed authorization request endpoint
+    /// (RFC 9126), so that an `invalid_request` to a plain request can point
+    /// to PAR (nil in a request stored by an older version).
+    let providerOffersPAR: Bool?
 
     /// Whether the response comes back as a form POST to the redirect URI
     /// (`response_mode=form_post`); only then may a listener accept a POST.
@@ -56,6 +60,7 @@ public struct AuthorizationRequest: Sendable, Codable {
         requiresIssuerParameter = metadata.authorizationResponseIssParameterSupported
         maxAge = options.maxAge
         responseMode = options.effectiveResponseMode
+        providerOffersPAR = metadata.pushedAuthorizationRequestEndpoint != nil
 
         var pairs: [(String, String)] = [
             ("response_type", "code"),

@@ -12,7 +12,12 @@ extension AuthorizationRequest {
     ///    provider advertises `authorization_response_iss_parameter_supported`
     ///    (else ``AuthFlowError/Category/issuerMismatch``); when no issuer is
     ///    known (explicit endpoints), `iss` cannot be checked and is ignored;
-    /// 4. an `error` response becomes ``AuthFlowError/Category/oauthError``;
+    /// 4. an `error` response becomes ``AuthFlowError/Category/oauthError``
+    ///    (for `invalid_request` to a request that was not pushed, from a
+    ///    provider with a PAR endpoint, its `recovery` says to set
+    ///    ``OAuthClient/usesPushedAuthorizationRequests``: a provider can
+    ///    require PAR for one client without saying so in its metadata,
+    ///    RFC 9126 §5);
     /// 5. a missing `code` is ``AuthFlowError/Category/invalidResponse``.
     public func validateCallback(_ callback: URL) throws -> AuthorizationGrant {
         try grant(from: checkedParameters(callback))
@@ -56,8 +61,10 @@ extension AuthorizationRequest {
     /// Steps 4–5: an `error` response, else the code.
     func grant(from parameters: [String: String]) throws -> AuthorizationGrant {
         if let error = parameters["error"] {
+            let mayNeedPAR = error == "invalid_request" && pushedRequestExpiresAt == nil && providerOffersPAR == true
             throw AuthFlowError(.oauthError, error, oauth: OAuthErrorResponse(
-                error: error, errorDescription: parameters["error_description"], errorURI: parameters["error_uri"]))
+                error: error, errorDescription: parameters["error_description"], errorURI: parameters["error_uri"]),
+                recovery: mayNeedPAR ? AuthorizationRequest.parRecovery : nil)
         }
         guard let code = parameters["code"], !code.isEmpty else {
             throw AuthFlowError.invalidResponse("callback has neither code nor error")
@@ -67,6 +74,11 @@ extension AuthorizationRequest {
         return AuthorizationGrant(code: code, codeVerifier: pkce.verifier, redirectURI: redirectURI, clientID: clientID,
                                   nonce: nonce, issuer: issuer, requestedScopes: scopes, maxAge: maxAge, responseParameters: others)
     }
+
+    /// The advice for an `invalid_request` to a plain request when the
+    /// provider offers PAR.
+    static let parRecovery = "The provider may require pushed authorization requests (RFC 9126) for this client: "
+        + "set OAuthClient.usesPushedAuthorizationRequests and sign in again."
 
     /// Whether `iss` is the multi-tenant template `issuer` with an allowed tenant in place.
     static func instantiates(_ issuer: String, _ iss: String, _ tenants: IssuerTenants?) -> Bool {

@@ -4,15 +4,16 @@ public import Foundation
 /// gave (remembered per origin), and whether a `Bearer` answer to a DPoP
 /// token request is tolerated.
 public struct DPoPBinding: Sendable {
-    /// The key proofs are signed with.
-    public let key: DPoPKey
+    /// The key proofs are signed with: a software ``DPoPKey``, or a key
+    /// kept in hardware (any ``DPoPSigningKey``).
+    public let key: any DPoPSigningKey
     /// Accept a `Bearer` token when a proof was sent (the provider ignored
     /// DPoP). Off by default: such an answer is `invalid_response`.
     public var allowsBearerDowngrade: Bool
     let nonces: DPoPNonces
 
-    /// Binds to `key` (a new one by default).
-    public init(key: DPoPKey = DPoPKey(), allowsBearerDowngrade: Bool = false) {
+    /// Binds to `key` (a new software key by default).
+    public init(key: any DPoPSigningKey = DPoPKey(), allowsBearerDowngrade: Bool = false) {
         self.key = key
         self.allowsBearerDowngrade = allowsBearerDowngrade
         nonces = DPoPNonces()
@@ -20,7 +21,7 @@ public struct DPoPBinding: Sendable {
 
     /// A proof for `method` `url`, with the nonce last given by that server.
     public func proof(method: String, url: URL, accessToken: String? = nil) throws -> String {
-        try key.proof(method: method, url: url, accessToken: accessToken, nonce: nonces.nonce(for: url))
+        try key.proof(method: method, url: url, accessToken: accessToken, nonce: nonces.nonce(for: url), now: Date())
     }
 
     /// Remembers the `DPoP-Nonce` of `response` from `url`'s server; true when

@@ -8,16 +8,19 @@ public import Foundation
 /// and a DPoP-bound refresh token still works after a restart. The encoded
 /// form is as secret as the refresh token beside it; ``description`` shows
 /// only the thumbprint.
-public struct DPoPKey: Sendable, Equatable, Codable, CustomStringConvertible {
+public struct DPoPKey: DPoPSigningKey, Equatable, Codable, CustomStringConvertible {
     let privateKey: P256.Signing.PrivateKey
     /// The JWK SHA-256 thumbprint of the public key (RFC 7638), base64url:
     /// the `dpop_jkt` and `cnf.jkt` value.
     public let thumbprint: String
-    /// The base64url JOSE header of every proof (`typ`, `alg`, `jwk`): the
-    /// same for each, so encoded once.
-    let encodedHeader: String
-    /// ``encodedHeader`` as UTF-8 bytes, where every proof starts.
+    /// The public key as a JWK (what a proof's header carries).
+    public let publicJWK: [String: JSONMemberValue]
+    /// The base64url JOSE header of every proof (`typ`, `alg`, `jwk`), as
+    /// bytes: the same for each, so encoded once.
     let encodedHeaderBytes: [UInt8]
+    /// The `ath` of the last access token proofs were made for (shared by
+    /// copies of the key).
+    let tokenHash = AccessTokenHash()
 
     /// A new random key.
     public init() {
@@ -26,21 +29,18 @@ public struct DPoPKey: Sendable, Equatable, Codable, CustomStringConvertible {
 
     init(privateKey: P256.Signing.PrivateKey) {
         self.privateKey = privateKey
-        let point = Array(privateKey.publicKey.x963Representation)
-        let x = Base64URL.encode(point[1...32]), y = Base64URL.encode(point[33...64])
-        // RFC 7638 §3.2: the required members in lexicographic order, no whitespace.
-        let canonical = #"{"crv":"P-256","kty":"EC","x":"\#(x)","y":"\#(y)"}"#
-        thumbprint = Base64URL.encode(Array(SHA256.hash(data: Array(canonical.utf8))))
-        let header = #"{"alg":"ES256","jwk":{"crv":"P-256","kty":"EC","x":"\#(x)","y":"\#(y)"},"typ":"dpop+jwt"}"#
-        encodedHeader = Base64URL.encode(Array(header.utf8))
-        encodedHeaderBytes = Array(encodedHeader.utf8)
+        let publicKey = DPoPPublicKey(x963: Array(privateKey.publicKey.x963Representation))
+        thumbprint = publicKey.thumbprint
+        encodedHeaderBytes = publicKey.encodedHeaderBytes
+        publicJWK = publicKey.jwk
     }
 
-    /// The public key as a JWK (what a proof's header carries).
-    public var publicJWK: [String: JSONMemberValue] {
-        let point = Array(privateKey.publicKey.x963Representation)
-        return ["kty": .string("EC"), "crv": .string("P-256"),
-                "x": .string(Base64URL.encode(point[1...32])), "y": .string(Base64URL.encode(point[33...64]))]
+    /// The uncompressed public point (`0x04`, x, y).
+    public var publicKeyX963: [UInt8] { Array(privateKey.publicKey.x963Representation) }
+
+    /// The ES256 signature of `signingInput`, raw `r` and `s`.
+    public func signature(for signingInput: [UInt8]) throws -> [UInt8] {
+        Array(try privateKey.signature(for: signingInput).rawRepresentation)
     }
 
     /// A DPoP proof (RFC 9449 §4.2) for one request: `htm`, `htu` (the URL
@@ -49,61 +49,26 @@ public struct DPoPKey: Sendable, Equatable, Codable, CustomStringConvertible {
     /// server gave one.
     ///
     /// Written straight as bytes into one buffer (claims, then the signing
-    /// input, then the signature): the signature is the only real cost.
+    /// input, then the signature): the signature is the only real cost. The
+    /// `ath` of the last access token is kept with the key, since a session
+    /// sends many requests with the same token.
     public func proof(method: String, url: URL, accessToken: String? = nil, nonce: String? = nil, now: Date = Date()) throws -> String {
-        let target = DPoPKey.target(of: url)
-        var claims: [UInt8] = []
-        // Room for the fixed members plus escaping headroom: one allocation in the usual case.
-        claims.reserveCapacity(192 + method.utf8.count + target.utf8.count + (nonce?.utf8.count ?? 0))
-        claims.append(contentsOf: #"{"htm":"#.utf8)
-        ProofBytes.appendJSONString(method, to: &claims)
-        claims.append(contentsOf: #","htu":"#.utf8)
-        ProofBytes.appendJSONString(target, to: &claims)
-        claims.append(contentsOf: #","iat":"#.utf8)
-        ProofBytes.appendDecimal(Int64(now.timeIntervalSince1970.rounded(.down)), to: &claims)
-        claims.append(contentsOf: #","jti":""#.utf8)
-        let (high, low) = DPoPKey.nextJTI()
-        ProofBytes.appendBase64URL(ProofBytes.bytes(high, low), to: &claims)
-        claims.append(UInt8(ascii: "\""))
-        if let accessToken {
-            claims.append(contentsOf: #","ath":""#.utf8)
-            ProofBytes.appendBase64URL(SHA256.hash(data: Array(accessToken.utf8)), to: &claims)
-            claims.append(UInt8(ascii: "\""))
+        try DPoPProof.build(header: encodedHeaderBytes, method: method, url: url, accessToken: accessToken, tokenHash: tokenHash,
+                            nonce: nonce, now: now) { output in
+            let signature = try privateKey.signature(for: output)
+            output.append(UInt8(ascii: "."))
+            signature.rawRepresentation.withUnsafeBytes { Base64URL.append(buffer: $0.assumingMemoryBound(to: UInt8.self), to: &output) }
         }
-        if let nonce {
-            claims.append(contentsOf: #","nonce":"#.utf8)
-            ProofBytes.appendJSONString(nonce, to: &claims)
-        }
-        claims.append(UInt8(ascii: "}"))
-
-        var output: [UInt8] = []
-        output.reserveCapacity(encodedHeaderBytes.count + 1 + (claims.count + 2) / 3 * 4 + 1 + 86)
-        output.append(contentsOf: encodedHeaderBytes)
-        output.append(UInt8(ascii: "."))
-        ProofBytes.appendBase64URL(claims, to: &output)
-        let signature = try privateKey.signature(for: output)
-        output.append(UInt8(ascii: "."))
-        // Copied out of `Data` once: iterating `Data` byte by byte is slower than the copy.
-        ProofBytes.appendBase64URL(Array(signature.rawRepresentation), to: &output)
-        return String(decoding: output, as: UTF8.self)
     }
 
-    /// Every proof's `jti` (RFC 9449 §4.2: at least 96 bits of pseudorandom
-    /// data): 128 bits from the system's secure generator, fresh for each
-    /// proof, so no proof's `jti` can be predicted from another's.
-    static func nextJTI() -> (UInt64, UInt64) {
-        var generator = SystemRandomNumberGenerator()
-        return (generator.next(), generator.next())
-    }
-
-    /// `htu`: scheme, authority and path; no query, no fragment (RFC 9449 §4.2).
-    static func target(of url: URL) -> String {
+    /// `htu` of an absolute URL's text: scheme, authority and path; no query,
+    /// no fragment (RFC 9449 §4.2).
+    static func target(of text: String) -> Substring {
         // In an absolute URL the first "?" or "#" starts the query or fragment
         // (neither may appear unescaped before them).
         // Searched as UTF-8 bytes: both are ASCII, and no grapheme breaking is needed.
-        let text = url.absoluteString
-        guard let end = text.utf8.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) else { return text }
-        return String(text[..<end])
+        guard let end = text.utf8.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) else { return text[...] }
+        return text[..<end]
     }
 
     // MARK: Codable, as a private JWK

@@ -6,7 +6,10 @@ extension OAuthClient {
     /// device authorization endpoint for a device code and a user code.
     ///
     /// The request carries `client_id` and `scope` and authenticates like a
-    /// token request (``authentication``).
+    /// token request (``authentication``). A DPoP-bound client (``dpop``)
+    /// also sends `dpop_jkt`, and its polls carry DPoP proofs, so the tokens
+    /// are bound to its key; a `Bearer` answer is then `invalid_response`
+    /// unless the binding allows the downgrade.
     ///
     /// - Parameters:
     ///   - scopes: the scopes to ask for (none when empty).
@@ -27,6 +30,9 @@ extension OAuthClient {
         try URLPolicy.requireSecure(url, "device_authorization_endpoint")
         var form: [(String, String)] = []
         if !scopes.isEmpty { form.append(("scope", scopes.joined(separator: " "))) }
+        // The key the device code is for, as RFC 9449 §10 names it for a code
+        // (servers ignore a parameter they do not know, RFC 6749 §3.2).
+        if let dpop { form.append(("dpop_jkt", dpop.key.thumbprint)) }
         let deviceEndpoint = TokenEndpoint(url: url, clientID: clientID, authentication: authentication,
                                            transport: transport, timeout: timeout, logger: logger,
                                            purpose: .deviceAuthorization)

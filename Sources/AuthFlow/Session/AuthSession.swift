@@ -14,7 +14,7 @@ public import Logging
 /// ```
 ///
 /// - ``start(client:credentials:store:leeway:)`` writes the sign-in to the
-///   store before it returns; ``restore(from:authentication:transport:logger:leeway:)``
+///   store before it returns; ``restore(from:authentication:dpopKey:transport:logger:leeway:)``
 ///   needs no network.
 /// - The rotated refresh token is saved to the store before any caller sees
 ///   the new access token.
@@ -103,10 +103,14 @@ public actor AuthSession {
     /// A record stored in the first format (credentials only) is completed by
     /// discovery once, and saved again.
     ///
+    /// A DPoP-bound session is bound again to the software key the record
+    /// keeps; for a key the record cannot hold (a hardware
+    /// ``DPoPSigningKey``), pass it as `dpopKey`.
+    ///
     /// - Throws: ``AuthFlowError/Category/configuration`` when `authentication`
     ///   is not the stored method.
     public static func restore(from store: any CredentialStore, authentication: ClientAuthentication = .none,
-                               transport: any HTTPTransport = URLSessionTransport(), logger: Logger = Logger(label: "AuthFlow"),
+                               dpopKey: (any DPoPSigningKey)? = nil, transport: any HTTPTransport = URLSessionTransport(), logger: Logger = Logger(label: "AuthFlow"),
                                leeway: TimeInterval = 60) async throws -> AuthSession? {
         guard var record = try await store.load() else { return nil }
         if record.hasMetadata {
@@ -127,7 +131,7 @@ public actor AuthSession {
         }
         var client = try OAuthClient(metadata: record.metadata, clientID: record.clientID, authentication: authentication,
                                      transport: transport, logger: logger)
-        client.dpop = record.dpopKey.map { DPoPBinding(key: $0) }
+        client.dpop = (record.dpopKey ?? dpopKey).map { DPoPBinding(key: $0) }
         return AuthSession(client: client, store: store, stored: record.credentials, leeway: leeway, now: { Date() })
     }
 

@@ -41,7 +41,7 @@ extension ClientAuthentication {
 /// Everything a session needs without the network: the credentials, the
 /// provider metadata it uses (issuer, token, revocation, userinfo and
 /// end-session endpoints, JWKS URI) and how the client authenticates — never
-/// the client secret. ``AuthSession/restore(from:authentication:transport:logger:leeway:)``
+/// the client secret. ``AuthSession/restore(from:authentication:dpopKey:transport:logger:leeway:)``
 /// builds a working session from it offline.
 public struct SessionRecord: Sendable, Codable, Equatable {
     /// The tokens (and the client id they belong to).
@@ -56,7 +56,10 @@ public struct SessionRecord: Sendable, Codable, Equatable {
     public internal(set) var hasMetadata: Bool = true
     /// The key DPoP-bound tokens are bound to (RFC 9449), kept with them so
     /// that a bound refresh token still works after a restart. A private key:
-    /// the record is as secret as the tokens beside it.
+    /// the record is as secret as the tokens beside it. Only a software
+    /// ``DPoPKey``: a key kept in hardware (a ``DPoPSigningKey`` such as a
+    /// Secure Enclave key) stays where it is, and is given back to
+    /// ``AuthSession/restore(from:authentication:dpopKey:transport:logger:leeway:)``.
     public var dpopKey: DPoPKey?
 
     /// Creates a record.
@@ -71,7 +74,7 @@ public struct SessionRecord: Sendable, Codable, Equatable {
     /// The record of `credentials` obtained through `client` (with its DPoP key, if it has one).
     public init(credentials: OAuthCredentials, client: OAuthClient) {
         self.init(credentials: credentials, metadata: client.metadata, clientAuthenticationMethod: client.authentication.method,
-                  dpopKey: client.dpop?.key)
+                  dpopKey: client.dpop?.key as? DPoPKey)
     }
 
     /// The client identifier.

@@ -42,38 +42,61 @@ package enum Base64URL {
         return encoded ?? Array(bytes).withUnsafeBufferPointer { encode(buffer: $0) }
     }
 
+    /// Appends the base64url encoding of `bytes` (no padding) to `output`,
+    /// sized once and written in place: for callers that build a larger
+    /// byte string, such as a JWS.
+    package static func append<Bytes: Sequence>(_ bytes: Bytes, to output: inout [UInt8]) where Bytes.Element == UInt8 {
+        let appended: Void? = bytes.withContiguousStorageIfAvailable { append(buffer: $0, to: &output) }
+        if appended == nil { Array(bytes).withUnsafeBufferPointer { append(buffer: $0, to: &output) } }
+    }
+
+    /// ``append(_:to:)`` for bytes already in contiguous memory.
+    package static func append(buffer input: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        let start = output.count, length = encodedLength(input.count)
+        output.append(contentsOf: repeatElement(0, count: length))
+        output.withUnsafeMutableBufferPointer { whole in
+            _ = encode(input, into: UnsafeMutableBufferPointer(rebasing: whole[start...]))
+        }
+    }
+
+    /// The number of characters `count` bytes encode to.
+    static func encodedLength(_ count: Int) -> Int { count / 3 * 4 + [0, 2, 3][count % 3] }
+
     private static func encode(buffer input: UnsafeBufferPointer<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: encodedLength(input.count)) { encode(input, into: $0) }
+    }
+
+    /// Writes the encoding of `input` at the start of `output` (which holds
+    /// at least ``encodedLength(_:)`` bytes); returns the count written.
+    private static func encode(_ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> Int {
         let count = input.count
-        let length = count / 3 * 4 + [0, 2, 3][count % 3]
-        return String(unsafeUninitializedCapacity: length) { output in
-            alphabet.withUnsafeBufferPointer { table in
-                var i = 0, o = 0
-                while i + 3 <= count {
-                    let chunk = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8 | UInt32(input[i + 2])
-                    output[o] = table[Int(chunk >> 18)]
-                    output[o + 1] = table[Int(chunk >> 12 & 63)]
-                    output[o + 2] = table[Int(chunk >> 6 & 63)]
-                    output[o + 3] = table[Int(chunk & 63)]
-                    i += 3
-                    o += 4
-                }
-                switch count - i {
-                case 1:
-                    let chunk = UInt32(input[i]) << 16
-                    output[o] = table[Int(chunk >> 18)]
-                    output[o + 1] = table[Int(chunk >> 12 & 63)]
-                    o += 2
-                case 2:
-                    let chunk = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8
-                    output[o] = table[Int(chunk >> 18)]
-                    output[o + 1] = table[Int(chunk >> 12 & 63)]
-                    output[o + 2] = table[Int(chunk >> 6 & 63)]
-                    o += 3
-                default:
-                    break
-                }
-                return o
+        return alphabet.withUnsafeBufferPointer { table in
+            var i = 0, o = 0
+            while i + 3 <= count {
+                let chunk = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8 | UInt32(input[i + 2])
+                output[o] = table[Int(chunk >> 18)]
+                output[o + 1] = table[Int(chunk >> 12 & 63)]
+                output[o + 2] = table[Int(chunk >> 6 & 63)]
+                output[o + 3] = table[Int(chunk & 63)]
+                i += 3
+                o += 4
             }
+            switch count - i {
+            case 1:
+                let chunk = UInt32(input[i]) << 16
+                output[o] = table[Int(chunk >> 18)]
+                output[o + 1] = table[Int(chunk >> 12 & 63)]
+                o += 2
+            case 2:
+                let chunk = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8
+                output[o] = table[Int(chunk >> 18)]
+                output[o + 1] = table[Int(chunk >> 12 & 63)]
+                output[o + 2] = table[Int(chunk >> 6 & 63)]
+                o += 3
+            default:
+                break
+            }
+            return o
         }
     }
 

@@ -25,16 +25,21 @@ struct AuthorizeEndpoint: Sendable {
         guard var pairs = FormEncoding.decode(text) else { return HTML.errorPage("invalid_request", "the parameters are malformed") }
         var clientIDs = pairs.filter { $0.0 == "client_id" }.map(\.1)
         let requestURIs = pairs.filter { $0.0 == "request_uri" }.map(\.1)
+        var pushedURI: String?
         if !requestURIs.isEmpty {
             // RFC 9126 §4: only the pushed parameters count; the URL carries client_id and request_uri.
+            // Read here, used up when the request ends in a code or a refusal: the login page
+            // posts client_id and request_uri back with the user's answer.
             guard requestURIs.count == 1, clientIDs.count == 1,
-                  let pushed = await state.takePushedRequest(requestURIs[0], clientID: clientIDs[0]) else {
+                  let pushed = await state.pushedRequest(requestURIs[0], clientID: clientIDs[0]) else {
                 return HTML.errorPage("invalid_request_uri", "the request_uri is unknown, expired, already used or another client's")
             }
-            pairs = pushed
+            let answer = request.method == "POST" ? pairs.filter { LoginPage.answerFields.contains($0.0) } : []
+            pairs = pushed.filter { !LoginPage.answerFields.contains($0.0) } + answer
             clientIDs = pairs.filter { $0.0 == "client_id" }.map(\.1)
+            pushedURI = requestURIs[0]
         }
-        let wasPushed = !requestURIs.isEmpty
+        let wasPushed = pushedURI != nil
         let redirects = pairs.filter { $0.0 == "redirect_uri" }.map(\.1)
         guard clientIDs.count == 1, let client = state.configuration.client(clientIDs[0]) else {
             return HTML.errorPage("invalid_request", clientIDs.count > 1 ? "client_id is repeated" : "unknown or missing client_id")
@@ -53,7 +58,8 @@ struct AuthorizeEndpoint: Sendable {
                 throw OAuthFailure.invalidRequest("this client must push its authorization requests (PAR, RFC 9126)")
             }
             let checked = try AuthorizeEndpoint.validate(form, client: client)
-            return try await signIn(checked, form: form, client: client, reply: reply, isPost: request.method == "POST")
+            return try await signIn(checked, form: form, client: client, reply: reply, isPost: request.method == "POST",
+                                    pushedURI: pushedURI)
         } catch {
             return reply.error(error.code, error.description)
         }
@@ -91,7 +97,7 @@ struct AuthorizeEndpoint: Sendable {
 
     /// Signs the user in (automatically, or by the login page) and redirects with a code.
     private func signIn(_ checked: CheckedRequest, form: StrictForm, client: ProviderClient, reply: AuthorizationReply,
-                        isPost: Bool) async throws(OAuthFailure) -> ProviderResponse {
+                        isPost: Bool, pushedURI: String?) async throws(OAuthFailure) -> ProviderResponse {
         let configuration = state.configuration
         let subject: String
         switch configuration.signIn {
@@ -99,13 +105,22 @@ struct AuthorizeEndpoint: Sendable {
             subject = automatic
         case .loginPage:
             if checked.prompt.contains("none") { throw OAuthFailure("login_required", "the user is not signed in") }
-            guard isPost, form["authflow_login"] == "1" else { return LoginPage.render(form: form, client: client, message: nil) }
-            guard form["decision"] == "allow" else { throw OAuthFailure("access_denied", "the user declined") }
+            guard isPost, form["authflow_login"] == "1" else {
+                return LoginPage.render(form: form, client: client, requestURI: pushedURI, message: nil)
+            }
+            guard form["decision"] == "allow" else {
+                if let pushedURI { _ = await state.takePushedRequest(pushedURI, clientID: client.id) }
+                throw OAuthFailure("access_denied", "the user declined")
+            }
             guard let user = configuration.users.first(where: { $0.username == form["username"] }),
                   SecretComparison.equal(form["password"] ?? "", user.password) else {
-                return LoginPage.render(form: form, client: client, message: "Wrong username or password.")
+                return LoginPage.render(form: form, client: client, requestURI: pushedURI, message: "Wrong username or password.")
             }
             subject = user.subject
+        }
+        // A pushed request gives one code at most, even to concurrent requests with its request_uri.
+        if let pushedURI, await state.takePushedRequest(pushedURI, clientID: client.id) == nil {
+            return HTML.errorPage("invalid_request_uri", "the request_uri is unknown, expired, already used or another client's")
         }
         let code = await state.issueCode(clientID: client.id, subject: subject, scopes: checked.scopes, authTime: Date(),
                                          redirectURI: reply.redirectURI, challenge: checked.challenge, nonce: checked.nonce,

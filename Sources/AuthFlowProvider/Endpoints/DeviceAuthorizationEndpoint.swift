@@ -2,7 +2,9 @@
 import AuthFlow
 import Foundation
 
-/// The device authorization endpoint (RFC 8628 §3.1–3.2).
+/// The device authorization endpoint (RFC 8628 §3.1–3.2). A `dpop_jkt`
+/// parameter binds the device code to that DPoP key: each poll must carry a
+/// proof of it, and the tokens are bound to it.
 struct DeviceAuthorizationEndpoint: Sendable {
     let state: ProviderState
 
@@ -17,7 +19,7 @@ struct DeviceAuthorizationEndpoint: Sendable {
             if let scope = scopes.first(where: { !client.scopes.contains($0) }) {
                 throw OAuthFailure.invalidScope("the client may not request the scope \(scope)")
             }
-            let (deviceCode, record) = await state.startDeviceAuthorization(client: client, scopes: scopes)
+            let (deviceCode, record) = await state.startDeviceAuthorization(client: client, scopes: scopes, dpopJKT: form["dpop_jkt"])
             let verification = await state.issuer + EndpointPaths.device
             let lifetimes = state.configuration.lifetimes
             return .json(.object([

@@ -44,9 +44,9 @@ struct TokenEndpointHandler: Sendable {
             if let scope = scopes.first(where: { !client.scopes.contains($0) || $0 == "openid" || $0 == "offline_access" }) {
                 throw OAuthFailure.invalidScope("the scope \(scope) cannot be granted to a client acting for itself")
             }
-            return try await state.clientCredentials(client: client, scopes: scopes)
+            return try await state.clientCredentials(client: client, scopes: scopes, dpopJKT: dpopJKT)
         default:
-            return try await state.pollDevice(try form.required("device_code"), client: client)
+            return try await state.pollDevice(try form.required("device_code"), client: client, dpopJKT: dpopJKT)
         }
     }
 }

@@ -3,14 +3,20 @@
 /// authorization request back with the user's name, password and decision.
 enum LoginPage {
     static let carried = ["response_type", "client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge",
-                          "code_challenge_method", "prompt", "max_age", "login_hint"]
+                          "code_challenge_method", "prompt", "max_age", "login_hint", "dpop_jkt"]
+    /// What the page adds to the request: taken from the posted form only,
+    /// never from pushed parameters.
+    static let answerFields: Set<String> = ["authflow_login", "username", "password", "decision"]
 
-    static func render(form: StrictForm, client: ProviderClient, message: String?) -> ProviderResponse {
+    /// The page for the request in `form`; for a pushed request
+    /// (`requestURI`), the form posts back only `client_id` and the
+    /// `request_uri`, and the provider reads the rest from what was pushed.
+    static func render(form: StrictForm, client: ProviderClient, requestURI: String? = nil, message: String?) -> ProviderResponse {
         var hidden = "<input type=\"hidden\" name=\"authflow_login\" value=\"1\">"
-        for name in carried {
-            if let value = form[name] {
-                hidden += "<input type=\"hidden\" name=\"\(name)\" value=\"\(HTML.escape(value))\">"
-            }
+        let posted: [(String, String?)] = if let requestURI { [("client_id", client.id), ("request_uri", requestURI)] }
+                                          else { carried.map { ($0, form[$0]) } }
+        for case let (name, value?) in posted {
+            hidden += "<input type=\"hidden\" name=\"\(name)\" value=\"\(HTML.escape(value))\">"
         }
         let scopes = form.scopes?.joined(separator: ", ") ?? "(none)"
         let error = message.map { "<p class=\"error\">\(HTML.escape($0))</p>" } ?? ""

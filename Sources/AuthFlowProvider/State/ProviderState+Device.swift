@@ -4,11 +4,13 @@ import Foundation
 
 extension ProviderState {
     /// Starts a device authorization (RFC 8628 §3.1–3.2); returns the device code.
-    func startDeviceAuthorization(client: ProviderClient, scopes: [String], now: Date = Date()) -> (deviceCode: String, record: DeviceRecord) {
+    func startDeviceAuthorization(client: ProviderClient, scopes: [String], dpopJKT: String? = nil,
+                                  now: Date = Date()) -> (deviceCode: String, record: DeviceRecord) {
         sweep(now: now)
         let lifetimes = configuration.lifetimes
         let record = DeviceRecord(clientID: client.id, userCode: RandomToken.userCode(), scopes: scopes,
-                                  expiresAt: now.addingTimeInterval(lifetimes.deviceCode), interval: lifetimes.devicePollingInterval)
+                                  expiresAt: now.addingTimeInterval(lifetimes.deviceCode), interval: lifetimes.devicePollingInterval,
+                                  dpopJKT: dpopJKT)
         let deviceCode = RandomToken.make()
         devices[deviceCode] = record
         return (deviceCode, record)
@@ -31,11 +33,15 @@ extension ProviderState {
     /// The device-code grant (RFC 8628 §3.4–3.5): `authorization_pending`
     /// until the user decides, `slow_down` (and a longer interval) when
     /// polled too fast, `access_denied`, `expired_token`; redeemed once.
-    func pollDevice(_ deviceCode: String, client: ProviderClient, now: Date = Date()) throws -> IssuedTokens {
+    func pollDevice(_ deviceCode: String, client: ProviderClient, dpopJKT: String? = nil, now: Date = Date()) throws -> IssuedTokens {
         guard var record = devices[deviceCode] else { throw OAuthFailure.invalidGrant("the device code is unknown") }
         guard record.clientID == client.id else { throw OAuthFailure.invalidGrant("the device code was issued to another client") }
         guard !record.redeemed else { throw OAuthFailure.invalidGrant("the device code was already used") }
         guard record.expiresAt > now else { throw OAuthFailure("expired_token", "the device code has expired") }
+        if let bound = record.dpopJKT, bound != dpopJKT {
+            throw OAuthFailure.invalidGrant(dpopJKT == nil ? "the device authorization request named a DPoP key (dpop_jkt); a DPoP proof is required"
+                                                           : "the DPoP proof's key is not the dpop_jkt of the device authorization request")
+        }
         defer { devices[deviceCode] = record }
         if let last = record.lastPoll, now.timeIntervalSince(last) < record.interval {
             record.interval += configuration.lifetimes.deviceSlowDownIncrement
@@ -51,7 +57,8 @@ extension ProviderState {
             throw OAuthFailure("access_denied", "the user denied the request")
         case .approved(let subject, let authTime):
             record.redeemed = true
-            let grantID = addGrant(GrantRecord(clientID: client.id, subject: subject, scopes: record.scopes, authTime: authTime))
+            // Bound to the key of the poll's DPoP proof, if it had one (RFC 9449 §5).
+            let grantID = addGrant(GrantRecord(clientID: client.id, subject: subject, scopes: record.scopes, authTime: authTime, dpopJKT: dpopJKT))
             return try issueTokens(grantID: grantID, nonce: nil, refresh: true, now: now)
         }
     }

@@ -18,6 +18,14 @@ extension ProviderState {
         return uri
     }
 
+    /// The parameters pushed under `uri` for `clientID`, left in place (the
+    /// login page shows them and posts the `request_uri` back); nil when
+    /// unknown, used, expired or another client's.
+    func pushedRequest(_ uri: String, clientID: String, now: Date = Date()) -> [(String, String)]? {
+        guard let record = pushedRequests[uri], record.clientID == clientID, record.expiresAt > now else { return nil }
+        return record.parameters
+    }
+
     /// The parameters pushed under `uri` for `clientID`, consumed (one use,
     /// RFC 9126 §4); nil when unknown, used, expired or another client's.
     func takePushedRequest(_ uri: String, clientID: String, now: Date = Date()) -> [(String, String)]? {

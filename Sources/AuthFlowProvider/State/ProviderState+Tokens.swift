@@ -37,9 +37,11 @@ extension ProviderState {
         }
     }
 
-    /// The client-credentials grant (RFC 6749 §4.4): an access token, no refresh or ID token.
-    func clientCredentials(client: ProviderClient, scopes: [String]) throws -> IssuedTokens {
-        let grantID = addGrant(GrantRecord(clientID: client.id, subject: nil, scopes: scopes, authTime: nil))
+    /// The client-credentials grant (RFC 6749 §4.4): an access token, no
+    /// refresh or ID token; bound to `dpopJKT` (`cnf.jkt`) when the request
+    /// carried a DPoP proof (RFC 9449 §5).
+    func clientCredentials(client: ProviderClient, scopes: [String], dpopJKT: String? = nil) throws -> IssuedTokens {
+        let grantID = addGrant(GrantRecord(clientID: client.id, subject: nil, scopes: scopes, authTime: nil, dpopJKT: dpopJKT))
         return try issueTokens(grantID: grantID, nonce: nil, refresh: false)
     }
 }

@@ -61,6 +61,9 @@ struct DeviceRecord: Sendable {
     var lastPoll: Date?
     var decision: Decision = .pending
     var redeemed = false
+    /// `dpop_jkt` of the device authorization request: every poll must then
+    /// carry a DPoP proof of that key (as RFC 9449 §10 binds a code).
+    var dpopJKT: String? = nil
 }
 
 /// What a valid access token stands for (userinfo, introspection).

@@ -1,0 +1,9 @@
+// LocalAuthentication, only what the Secure Enclave key API names, from
+// Apple's documented Swift declaration.
+import Foundation
+
+/// https://developer.apple.com/documentation/localauthentication/lacontext
+@available(iOS 8.0, macCatalyst 13.1, macOS 10.10, visionOS 1.0, watchOS 9.0, *)
+open class LAContext: NSObject {
+    public override init() { fatalError("stand-in") }
+}

@@ -1,0 +1,78 @@
+import Crypto
+public import Foundation
+
+/// A P-256 key that signs DPoP proofs (RFC 9449, ES256) without giving out
+/// its private key: the seam for keys kept in hardware, such as a Secure
+/// Enclave key (`SecureEnclaveDPoPKey` in AuthFlowApple).
+///
+/// A conforming type gives its public key and signs; AuthFlow builds the
+/// proofs, the JWK and the thumbprint. ``DPoPKey`` is the software key.
+public protocol DPoPSigningKey: Sendable {
+    /// The uncompressed public point (ANSI X9.63: `0x04`, then x and y,
+    /// 32 bytes each, big-endian), as CryptoKit's `x963Representation`.
+    var publicKeyX963: [UInt8] { get }
+
+    /// The ES256 signature of `signingInput` (ECDSA P-256 over its SHA-256):
+    /// `r` then `s`, 32 bytes each, as CryptoKit's `rawRepresentation`.
+    func signature(for signingInput: [UInt8]) throws -> [UInt8]
+
+    /// The JWK SHA-256 thumbprint of the public key (RFC 7638), base64url:
+    /// the `dpop_jkt` and `cnf.jkt` value. Derived from ``publicKeyX963``.
+    var thumbprint: String { get }
+
+    /// A DPoP proof for one request (see ``DPoPKey/proof(method:url:accessToken:nonce:now:)``).
+    func proof(method: String, url: URL, accessToken: String?, nonce: String?, now: Date) throws -> String
+}
+
+extension DPoPSigningKey {
+    public var thumbprint: String { DPoPPublicKey(x963: publicKeyX963).thumbprint }
+
+    /// The public key as a JWK (what a proof's header carries).
+    public var publicJWK: [String: JSONMemberValue] { DPoPPublicKey(x963: publicKeyX963).jwk }
+
+    public func proof(method: String, url: URL, accessToken: String? = nil, nonce: String? = nil, now: Date = Date()) throws -> String {
+        let publicKey = DPoPPublicKey(x963: publicKeyX963)
+        guard publicKey.isWellFormed else {
+            throw AuthFlowError(.configuration, "the DPoP key's public point is not 65 bytes, uncompressed (X9.63)")
+        }
+        return try DPoPProof.build(header: publicKey.encodedHeaderBytes, method: method, url: url,
+                            accessToken: accessToken, tokenHash: nil, nonce: nonce, now: now) { output in
+            let signature = try self.signature(for: output)
+            guard signature.count == 64 else {
+                throw AuthFlowError(.configuration, "the DPoP key's signature is not 64 bytes (raw r and s)")
+            }
+            output.append(UInt8(ascii: "."))
+            Base64URL.append(signature, to: &output)
+        }
+    }
+}
+
+/// The public half of a DPoP key in the forms proofs need.
+struct DPoPPublicKey {
+    let x: String, y: String
+    /// Whether the point was 65 bytes, uncompressed; a proof refuses another.
+    let isWellFormed: Bool
+
+    init(x963: [UInt8]) {
+        isWellFormed = x963.count == 65 && x963[0] == 4
+        x = Base64URL.encode(x963.dropFirst().prefix(32))
+        y = Base64URL.encode(x963.dropFirst(33).prefix(32))
+    }
+
+    /// RFC 7638 §3.2: the required members in lexicographic order, no whitespace.
+    var thumbprint: String {
+        Base64URL.encode(Array(SHA256.hash(data: Array(#"{"crv":"P-256","kty":"EC","x":"\#(x)","y":"\#(y)"}"#.utf8))))
+    }
+
+    var jwk: [String: JSONMemberValue] {
+        ["kty": .string("EC"), "crv": .string("P-256"), "x": .string(x), "y": .string(y)]
+    }
+
+    /// The base64url JOSE header of every proof (`typ`, `alg`, `jwk`), as bytes.
+    var encodedHeaderBytes: [UInt8] {
+        let header = #"{"alg":"ES256","jwk":{"crv":"P-256","kty":"EC","x":"\#(x)","y":"\#(y)"},"typ":"dpop+jwt"}"#
+        var bytes: [UInt8] = []
+        Base64URL.append(Array(header.utf8), to: &bytes)
+        return bytes
+    }
+}
