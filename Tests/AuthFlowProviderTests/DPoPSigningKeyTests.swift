@@ -1,3 +1,4 @@
+#if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 import AuthFlowProvider
 import Crypto
@@ -65,3 +66,4 @@ struct DPoPSigningKeyTests {
         #expect(short?.message == "the DPoP key's signature is not 64 bytes (raw r and s)")
     }
 }
+#endif
