@@ -1,14 +1,29 @@
 import AuthFlow
 import Foundation
+import ProfileToken
 
 /// The CLI's stored profile records (`Sources/authflow/Profile.swift`, read
 /// through `VersionedFile`): any bytes end in a profile or a typed error;
-/// a profile that loads stores and loads again to the same record.
+/// a profile that loads stores and loads again to the same record. The
+/// `authflow` front end's reading of the same bytes (`StoredProfile.token(in:)`,
+/// FoundationEssentials only) may decline, but when both read a token they
+/// read the same one.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzProfile(_ data: UnsafeRawPointer?, _ size: Int) -> CInt {
     let bytes = Data(fuzzBytes(data, size))
+    let fast = StoredProfile.token(in: bytes)
     do {
         let profile = try VersionedFile.decode(Profile.self, from: bytes, current: Profile.currentVersion, path: "fuzz.json")
+        if let fast, let token = profile.credentials?.token {
+            let sameExpiry = switch (fast.expiresAt, token.expiresAt) {
+            case (nil, nil): true
+            case let (a?, b?): abs(a.timeIntervalSince(b)) < 0.001
+            default: false
+            }
+            fuzzCheck(fast.accessToken == token.accessToken && fast.tokenType == token.tokenType
+                      && fast.expiresIn == token.expiresIn && sameExpiry,
+                      "the front end reads another token than the full profile")
+        }
         let stored = try VersionedFile.encode(profile)
         let again = try VersionedFile.decode(Profile.self, from: stored, current: Profile.currentVersion, path: "fuzz.json")
         fuzzCheck(try VersionedFile.encode(again) == stored, "a stored profile does not load back the same")
