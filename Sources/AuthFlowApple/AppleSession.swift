@@ -84,26 +84,62 @@ public struct AppleSignIn: Sendable {
 
     /// The session saved in the Keychain, without the network; nil when
     /// nobody is signed in.
+    ///
+    /// A session bound to a Secure Enclave DPoP key is bound to it again,
+    /// from the key handle kept beside the record (``AppleDPoPKeyChoice/restoring(_:secureEnclaveHandle:)``).
+    ///
+    /// - Throws: ``AuthFlowError/Category/reauthenticationRequired`` when the
+    ///   session's DPoP key handle is missing or this device's Secure Enclave
+    ///   cannot open it: the tokens are unusable without their key.
     public func restore() async throws -> AuthSession? {
-        try await AuthSession.restore(from: store, transport: transport)
+        guard let record = try await store.load() else { return nil }
+        let handle = try store.readSecureEnclaveDPoPKeyHandle()
+        switch try AppleDPoPKeyChoice.restoring(record, secureEnclaveHandle: handle) {
+        case .none, .software:
+            return try await AuthSession.restore(from: store, transport: transport)
+        case .secureEnclave:
+            return try await AuthSession.restore(from: store, dpopKey: try Self.openSecureEnclaveKey(handle), transport: transport)
+        }
     }
 
     /// Signs in through `presenter` and saves the session to the Keychain.
+    ///
+    /// With ``AppleSignInSettings/usesDPoP`` the tokens are bound to a new
+    /// DPoP key: a Secure Enclave key where ``SecureEnclaveDPoPKey/isAvailable``
+    /// (its handle is saved before the session record), a software
+    /// ``DPoPKey`` kept in the record otherwise.
     public func signIn(using presenter: some WebAuthenticationPresenter) async throws -> AuthSession {
         let redirectURI = try settings.redirects.redirectURI(httpsCallbacksAvailable: WebAuthenticationFailure.httpsCallbacksAvailable)
-        let client = try await OAuthClient(configuration: settings.client, transport: transport)
+        var client = try await OAuthClient(configuration: settings.client, transport: transport)
+        var enclaveHandle: Data?
+        switch AppleDPoPKeyChoice(dpop: settings.usesDPoP, secureEnclaveAvailable: Self.secureEnclaveAvailable) {
+        case .none: break
+        case .software: client.dpop = DPoPBinding(key: DPoPKey())
+        case .secureEnclave:
+            let (key, handle) = try Self.makeSecureEnclaveKey()
+            client.dpop = DPoPBinding(key: key)
+            enclaveHandle = handle
+        }
         let credentials = try await client.signIn(redirectURI: redirectURI, scopes: settings.client.scopes, userAgent: presenter)
+        // The handle first, so a stored record never names a key whose handle is not stored.
+        if let enclaveHandle {
+            try store.writeSecureEnclaveDPoPKeyHandle(enclaveHandle)
+        } else {
+            try store.deleteSecureEnclaveDPoPKeyHandle()
+        }
         return try await AuthSession.start(client: client, credentials: credentials, store: store)
     }
 
     /// Signs out: the engine revokes the tokens and deletes the Keychain
-    /// item, then the provider's end-session page (if it has one) opens in
+    /// item (and the Secure Enclave DPoP key handle beside it, which makes
+    /// that key unusable), then the provider's end-session page (if it has one) opens in
     /// `presenter` until it redirects to the post-logout redirect URI. A user
     /// who closes that page is signed out all the same. Throws only when the
-    /// Keychain item cannot be deleted.
+    /// Keychain items cannot be deleted.
     @discardableResult
     public func signOut(_ session: AuthSession, using presenter: some WebAuthenticationPresenter) async throws -> SignOutResult {
         let result = try await session.signOut(postLogoutRedirectURI: settings.postLogoutRedirectURI)
+        try store.deleteSecureEnclaveDPoPKeyHandle()
         guard let endSession = result.endSessionURL else { return result }
         let returnURI = try settings.postLogoutRedirectURI
             ?? settings.redirects.redirectURI(httpsCallbacksAvailable: WebAuthenticationFailure.httpsCallbacksAvailable)
@@ -113,6 +149,43 @@ public struct AppleSignIn: Sendable {
             // The local sign-out is complete; closing the page only skips the provider's confirmation.
         }
         return result
+    }
+}
+
+extension AppleSignIn {
+    /// Whether this device can hold a DPoP key in its Secure Enclave.
+    static var secureEnclaveAvailable: Bool {
+        #if canImport(CryptoKit) && !os(tvOS)
+        SecureEnclaveDPoPKey.isAvailable
+        #else
+        false
+        #endif
+    }
+
+    /// A new Secure Enclave DPoP key and its handle.
+    static func makeSecureEnclaveKey() throws -> (any DPoPSigningKey, Data) {
+        #if canImport(CryptoKit) && !os(tvOS)
+        let key = try SecureEnclaveDPoPKey()
+        return (key, key.dataRepresentation)
+        #else
+        throw AuthFlowError(.configuration, "this platform has no Secure Enclave DPoP key", recovery: "Use a software DPoPKey.")
+        #endif
+    }
+
+    /// The session's Secure Enclave DPoP key, from the handle kept beside the record.
+    static func openSecureEnclaveKey(_ handle: Data?) throws -> any DPoPSigningKey {
+        #if canImport(CryptoKit) && !os(tvOS)
+        guard let handle else {
+            throw AppleDPoPKeyChoice.unusableSecureEnclaveHandle(nil)
+        }
+        do {
+            return try SecureEnclaveDPoPKey(dataRepresentation: handle)
+        } catch let error as AuthFlowError {
+            throw AppleDPoPKeyChoice.unusableSecureEnclaveHandle(error)
+        }
+        #else
+        throw AppleDPoPKeyChoice.unusableSecureEnclaveHandle(nil)
+        #endif
     }
 }
 

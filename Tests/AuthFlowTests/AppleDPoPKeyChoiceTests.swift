@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+@testable import AuthFlow
+
+@Suite struct AppleDPoPKeyChoiceTests {
+    static func record(tokenType: String, dpopKey: DPoPKey? = nil) throws -> SessionRecord {
+        let token = try TokenResponse(json: json(#"{"access_token":"AT","token_type":"\#(tokenType)","expires_in":3600,"refresh_token":"RT"}"#),
+                                      requestedScopes: ["openid"], allowDPoP: true)
+        return SessionRecord(credentials: OAuthCredentials(issuer: "https://idp.example", clientID: "app", token: token, idToken: nil),
+                             metadata: metadata(), clientAuthenticationMethod: .none, dpopKey: dpopKey)
+    }
+
+    let handle = Data([0x30, 0x81, 0x01, 0x02])
+
+    @Test func signInKeyFollowsTheSettingAndTheEnclave() {
+        #expect(AppleDPoPKeyChoice(dpop: false, secureEnclaveAvailable: false) == .none)
+        #expect(AppleDPoPKeyChoice(dpop: false, secureEnclaveAvailable: true) == .none)
+        #expect(AppleDPoPKeyChoice(dpop: true, secureEnclaveAvailable: false) == .software)
+        #expect(AppleDPoPKeyChoice(dpop: true, secureEnclaveAvailable: true) == .secureEnclave)
+    }
+
+    @Test func aBoundSessionWithoutItsOwnKeyIsRestoredWithTheEnclaveHandle() throws {
+        #expect(try AppleDPoPKeyChoice.restoring(Self.record(tokenType: "DPoP"), secureEnclaveHandle: handle) == .secureEnclave)
+    }
+
+    @Test func theRecordsOwnSoftwareKeyWins() throws {
+        let record = try Self.record(tokenType: "DPoP", dpopKey: DPoPKey())
+        #expect(try AppleDPoPKeyChoice.restoring(record, secureEnclaveHandle: nil) == .software)
+        #expect(try AppleDPoPKeyChoice.restoring(record, secureEnclaveHandle: handle) == .software)
+    }
+
+    @Test func aBearerSessionIgnoresALeftOverHandle() throws {
+        #expect(try AppleDPoPKeyChoice.restoring(Self.record(tokenType: "Bearer"), secureEnclaveHandle: handle) == AppleDPoPKeyChoice.none)
+        #expect(try AppleDPoPKeyChoice.restoring(Self.record(tokenType: "Bearer"), secureEnclaveHandle: nil) == AppleDPoPKeyChoice.none)
+    }
+
+    @Test func aBoundSessionWhoseHandleIsMissingNeedsASignInNotABearerSession() throws {
+        for missing in [nil, Data()] {
+            let error = try #require(throws: AuthFlowError.self) {
+                try AppleDPoPKeyChoice.restoring(Self.record(tokenType: "DPoP"), secureEnclaveHandle: missing)
+            }
+            #expect(error.category == .reauthenticationRequired)
+            #expect(error.message == "the stored session is bound to a Secure Enclave DPoP key whose Keychain item is missing")
+            #expect(error.recovery == "Sign in again.")
+        }
+    }
+
+    @Test func anUnusableHandleNeedsASignInAndKeepsTheCause() throws {
+        let cause = AuthFlowError(.configuration, "this device's Secure Enclave cannot use the stored DPoP key")
+        let error = AppleDPoPKeyChoice.unusableSecureEnclaveHandle(cause)
+        #expect(error.category == .reauthenticationRequired)
+        #expect(error.message == "the stored session's Secure Enclave DPoP key cannot be opened on this device")
+        #expect(error.recovery == "Sign in again.")
+        #expect((error.underlyingError as? AuthFlowError)?.category == .configuration)
+    }
+
+    @Test func theHandleHasItsOwnKeychainAccountPerSession() {
+        let key = CredentialKey(issuer: "https://idp.example", clientID: "app")
+        let other = CredentialKey(issuer: "https://idp.example", clientID: "app", profile: "work")
+        #expect(key.secureEnclaveDPoPKeyAccount != key.account)
+        #expect(key.secureEnclaveDPoPKeyAccount.hasPrefix(key.account + " "))
+        #expect(key.secureEnclaveDPoPKeyAccount != other.secureEnclaveDPoPKeyAccount)
+        // A profile named like the suffix still cannot collide: parts are percent-encoded.
+        let tricky = CredentialKey(issuer: "https://idp.example", clientID: "app", profile: "default secure-enclave-dpop-key")
+        #expect(tricky.account != key.secureEnclaveDPoPKeyAccount)
+    }
+}
