@@ -86,20 +86,15 @@ public struct AppleSignIn: Sendable {
     /// nobody is signed in.
     ///
     /// A session bound to a Secure Enclave DPoP key is bound to it again,
-    /// from the key handle kept beside the record (``AppleDPoPKeyChoice/restoring(_:secureEnclaveHandle:)``).
+    /// from the key handle kept beside the record
+    /// (``AppleDPoPKeyChoice/restoreSession(from:secureEnclaveHandle:transport:openSecureEnclaveKey:)``).
     ///
     /// - Throws: ``AuthFlowError/Category/reauthenticationRequired`` when the
     ///   session's DPoP key handle is missing or this device's Secure Enclave
     ///   cannot open it: the tokens are unusable without their key.
     public func restore() async throws -> AuthSession? {
-        guard let record = try await store.load() else { return nil }
-        let handle = try store.readSecureEnclaveDPoPKeyHandle()
-        switch try AppleDPoPKeyChoice.restoring(record, secureEnclaveHandle: handle) {
-        case .none, .software:
-            return try await AuthSession.restore(from: store, transport: transport)
-        case .secureEnclave:
-            return try await AuthSession.restore(from: store, dpopKey: try Self.openSecureEnclaveKey(handle), transport: transport)
-        }
+        try await AppleDPoPKeyChoice.restoreSession(from: store, secureEnclaveHandle: try store.readSecureEnclaveDPoPKeyHandle(),
+                                                    transport: transport, openSecureEnclaveKey: Self.openSecureEnclaveKey)
     }
 
     /// Signs in through `presenter` and saves the session to the Keychain.
@@ -173,18 +168,11 @@ extension AppleSignIn {
     }
 
     /// The session's Secure Enclave DPoP key, from the handle kept beside the record.
-    static func openSecureEnclaveKey(_ handle: Data?) throws -> any DPoPSigningKey {
+    static func openSecureEnclaveKey(_ handle: Data) throws -> any DPoPSigningKey {
         #if canImport(CryptoKit) && !os(tvOS)
-        guard let handle else {
-            throw AppleDPoPKeyChoice.unusableSecureEnclaveHandle(nil)
-        }
-        do {
-            return try SecureEnclaveDPoPKey(dataRepresentation: handle)
-        } catch let error as AuthFlowError {
-            throw AppleDPoPKeyChoice.unusableSecureEnclaveHandle(error)
-        }
+        try SecureEnclaveDPoPKey(dataRepresentation: handle)
         #else
-        throw AppleDPoPKeyChoice.unusableSecureEnclaveHandle(nil)
+        throw AuthFlowError(.configuration, "this platform has no Secure Enclave DPoP key", recovery: "Sign in again.")
         #endif
     }
 }

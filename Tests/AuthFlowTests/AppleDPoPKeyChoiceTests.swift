@@ -64,4 +64,58 @@ import Testing
         let tricky = CredentialKey(issuer: "https://idp.example", clientID: "app", profile: "default secure-enclave-dpop-key")
         #expect(tricky.account != key.secureEnclaveDPoPKeyAccount)
     }
+
+    // restoreSession: what AppleSignIn.restore() runs, with the Keychain and the enclave given here.
+
+    static func restore(_ record: SessionRecord?, handle: Data?,
+                        open: (Data) throws -> any DPoPSigningKey) async throws -> AuthSession? {
+        try await AppleDPoPKeyChoice.restoreSession(from: MemoryCredentialStore(record), secureEnclaveHandle: handle,
+                                                    transport: ScriptedTransport.unused(), openSecureEnclaveKey: open)
+    }
+
+    @Test func restoringBindsTheSessionToTheKeyOpenedFromTheHandle() async throws {
+        let enclaveKey = DPoPKey()
+        var opened: [Data] = []
+        let session = try #require(try await Self.restore(Self.record(tokenType: "DPoP"), handle: handle) { handle in
+            opened.append(handle)
+            return enclaveKey
+        })
+        #expect(opened == [handle])
+        #expect(session.client.dpop?.key.thumbprint == enclaveKey.thumbprint)
+    }
+
+    @Test func restoringABearerOrSelfContainedSessionDoesNotOpenTheHandle() async throws {
+        let bearer = try #require(try await Self.restore(Self.record(tokenType: "Bearer"), handle: handle) { _ in
+            Issue.record("the handle was opened for a bearer session")
+            return DPoPKey()
+        })
+        #expect(bearer.client.dpop == nil)
+        let softwareKey = DPoPKey()
+        let software = try #require(try await Self.restore(Self.record(tokenType: "DPoP", dpopKey: softwareKey), handle: handle) { _ in
+            Issue.record("the handle was opened for a record that holds its key")
+            return DPoPKey()
+        })
+        #expect(software.client.dpop?.key.thumbprint == softwareKey.thumbprint)
+        #expect(try await Self.restore(nil, handle: handle) { _ in DPoPKey() } == nil)
+    }
+
+    @Test func restoringWithoutTheHandleGivesNoSession() async throws {
+        let error = try await #require(throws: AuthFlowError.self) {
+            try await Self.restore(Self.record(tokenType: "DPoP"), handle: nil) { _ in DPoPKey() }
+        }
+        #expect(error.category == .reauthenticationRequired)
+        #expect(error.message == "the stored session is bound to a Secure Enclave DPoP key whose Keychain item is missing")
+    }
+
+    @Test func restoringWithAHandleTheEnclaveRefusesGivesNoSession() async throws {
+        let error = try await #require(throws: AuthFlowError.self) {
+            try await Self.restore(Self.record(tokenType: "DPoP"), handle: handle) { _ in
+                throw AuthFlowError(.configuration, "this device's Secure Enclave cannot use the stored DPoP key", recovery: "Sign in again with a new key.")
+            }
+        }
+        #expect(error.category == .reauthenticationRequired)
+        #expect(error.message == "the stored session's Secure Enclave DPoP key cannot be opened on this device")
+        #expect(error.recovery == "Sign in again.")
+        #expect((error.underlyingError as? AuthFlowError)?.message == "this device's Secure Enclave cannot use the stored DPoP key")
+    }
 }

@@ -59,6 +59,39 @@ public enum AppleDPoPKeyChoice: Sendable, Equatable {
     }
 }
 
+extension AppleDPoPKeyChoice {
+    /// Restores the session kept in `store`, without the network, bound to
+    /// the DPoP key its tokens are bound to: the record's own software key,
+    /// or the Secure Enclave key that `openSecureEnclaveKey` opens from the
+    /// stored `secureEnclaveHandle` (``restoring(_:secureEnclaveHandle:)``
+    /// decides). Nil when nothing is stored. What `AppleSignIn.restore()`
+    /// does, with the Keychain and the enclave given from outside.
+    ///
+    /// - Throws: ``AuthFlowError/Category/reauthenticationRequired`` when the
+    ///   tokens are DPoP-bound and the handle is missing or
+    ///   `openSecureEnclaveKey` fails (its ``AuthFlowError`` is kept as the
+    ///   underlying error); otherwise what
+    ///   ``AuthSession/restore(from:authentication:dpopKey:transport:logger:leeway:)`` throws.
+    public static func restoreSession(from store: any CredentialStore, secureEnclaveHandle: Data?,
+                                      transport: any HTTPTransport = URLSessionTransport(),
+                                      openSecureEnclaveKey: (Data) throws -> any DPoPSigningKey) async throws -> AuthSession? {
+        guard let record = try await store.load() else { return nil }
+        switch try restoring(record, secureEnclaveHandle: secureEnclaveHandle) {
+        case .none, .software:
+            return try await AuthSession.restore(from: store, transport: transport)
+        case .secureEnclave:
+            guard let handle = secureEnclaveHandle else { throw unusableSecureEnclaveHandle(nil) }
+            let key: any DPoPSigningKey
+            do {
+                key = try openSecureEnclaveKey(handle)
+            } catch {
+                throw unusableSecureEnclaveHandle(error as? AuthFlowError)
+            }
+            return try await AuthSession.restore(from: store, dpopKey: key, transport: transport)
+        }
+    }
+}
+
 extension CredentialKey {
     /// The Keychain account of the Secure Enclave DPoP key handle of the
     /// session stored under ``account``: the same parts and a fourth,
