@@ -56,6 +56,10 @@ import AuthenticationServices
 /// the Keychain item, even when the provider cannot be reached), then opens
 /// the provider's end-session page in the same kind of browser session as
 /// sign-in and waits for the post-logout redirect.
+///
+/// With the `DPoP` setting, the tokens are bound to a Secure Enclave key
+/// where the device has one (a software key otherwise); its handle is kept
+/// in the Keychain beside the session (``AppleDPoPKeyChoice``).
 public struct AppleSignIn: Sendable {
     /// The settings.
     public let settings: AppleSignInSettings

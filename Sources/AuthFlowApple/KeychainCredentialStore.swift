@@ -17,6 +17,9 @@ import Security
 /// share a lock file in their app group container (``appGroup``): refreshes
 /// take turns across processes, so exactly one refreshes and the others read
 /// its result from the item.
+///
+/// A session bound to a Secure Enclave DPoP key also has a second item, the
+/// key's handle (``readSecureEnclaveDPoPKeyHandle()``).
 public struct KeychainCredentialStore: Sendable {
     /// When the item is readable.
     public enum Accessibility: Sendable {
