@@ -106,27 +106,18 @@ public struct AppleSignIn: Sendable {
     /// With ``AppleSignInSettings/usesDPoP`` the tokens are bound to a new
     /// DPoP key: a Secure Enclave key where ``SecureEnclaveDPoPKey/isAvailable``
     /// (its handle is saved before the session record), a software
-    /// ``DPoPKey`` kept in the record otherwise.
+    /// ``DPoPKey`` kept in the record otherwise
+    /// (``AppleDPoPKeyChoice/startSession(client:store:makeSecureEnclaveKey:storeSecureEnclaveHandle:authorize:)``).
     public func signIn(using presenter: some WebAuthenticationPresenter) async throws -> AuthSession {
         let redirectURI = try settings.redirects.redirectURI(httpsCallbacksAvailable: WebAuthenticationFailure.httpsCallbacksAvailable)
-        var client = try await OAuthClient(configuration: settings.client, transport: transport)
-        var enclaveHandle: Data?
-        switch AppleDPoPKeyChoice(dpop: settings.usesDPoP, secureEnclaveAvailable: Self.secureEnclaveAvailable) {
-        case .none: break
-        case .software: client.dpop = DPoPBinding(key: DPoPKey())
-        case .secureEnclave:
-            let (key, handle) = try Self.makeSecureEnclaveKey()
-            client.dpop = DPoPBinding(key: key)
-            enclaveHandle = handle
-        }
-        let credentials = try await client.signIn(redirectURI: redirectURI, scopes: settings.client.scopes, userAgent: presenter)
-        // The handle first, so a stored record never names a key whose handle is not stored.
-        if let enclaveHandle {
-            try store.writeSecureEnclaveDPoPKeyHandle(enclaveHandle)
-        } else {
-            try store.deleteSecureEnclaveDPoPKeyHandle()
-        }
-        return try await AuthSession.start(client: client, credentials: credentials, store: store)
+        let client = try await OAuthClient(configuration: settings.client, transport: transport)
+        let choice = AppleDPoPKeyChoice(dpop: settings.usesDPoP, secureEnclaveAvailable: Self.secureEnclaveAvailable)
+        return try await choice.startSession(client: client, store: store, makeSecureEnclaveKey: Self.makeSecureEnclaveKey,
+                                             storeSecureEnclaveHandle: { handle in
+            if let handle { try store.writeSecureEnclaveDPoPKeyHandle(handle) } else { try store.deleteSecureEnclaveDPoPKeyHandle() }
+        }, authorize: { client in
+            try await client.signIn(redirectURI: redirectURI, scopes: settings.client.scopes, userAgent: presenter)
+        })
     }
 
     /// Signs out: the engine revokes the tokens and deletes the Keychain
@@ -162,7 +153,7 @@ extension AppleSignIn {
     }
 
     /// A new Secure Enclave DPoP key and its handle.
-    static func makeSecureEnclaveKey() throws -> (any DPoPSigningKey, Data) {
+    static func makeSecureEnclaveKey() throws -> (key: any DPoPSigningKey, handle: Data) {
         #if canImport(CryptoKit) && !os(tvOS)
         let key = try SecureEnclaveDPoPKey()
         return (key, key.dataRepresentation)

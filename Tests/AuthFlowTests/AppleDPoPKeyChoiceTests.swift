@@ -2,6 +2,14 @@ import Foundation
 import Testing
 @testable import AuthFlow
 
+/// Stands in for a Secure Enclave key: a DPoPSigningKey that is not a
+/// software DPoPKey, so a SessionRecord cannot hold it.
+struct EnclaveKeyStandIn: DPoPSigningKey {
+    let key = DPoPKey()
+    var publicKeyX963: [UInt8] { key.publicKeyX963 }
+    func signature(for signingInput: [UInt8]) throws -> [UInt8] { try key.signature(for: signingInput) }
+}
+
 @Suite struct AppleDPoPKeyChoiceTests {
     static func record(tokenType: String, dpopKey: DPoPKey? = nil) throws -> SessionRecord {
         let token = try TokenResponse(json: json(#"{"access_token":"AT","token_type":"\#(tokenType)","expires_in":3600,"refresh_token":"RT"}"#),
@@ -74,7 +82,7 @@ import Testing
     }
 
     @Test func restoringBindsTheSessionToTheKeyOpenedFromTheHandle() async throws {
-        let enclaveKey = DPoPKey()
+        let enclaveKey = EnclaveKeyStandIn()
         var opened: [Data] = []
         let session = try #require(try await Self.restore(Self.record(tokenType: "DPoP"), handle: handle) { handle in
             opened.append(handle)
@@ -118,4 +126,85 @@ import Testing
         #expect(error.recovery == "Sign in again.")
         #expect((error.underlyingError as? AuthFlowError)?.message == "this device's Secure Enclave cannot use the stored DPoP key")
     }
+
+    // startSession: what AppleSignIn.signIn runs around the browser, with the Keychain and the enclave given here.
+
+    static func dpopCredentials() throws -> OAuthCredentials {
+        try record(tokenType: "DPoP").credentials
+    }
+
+    static func client() throws -> OAuthClient {
+        try OAuthClient(metadata: metadata(), clientID: "app", transport: ScriptedTransport.unused())
+    }
+
+    @Test func anEnclaveSignInStoresTheHandleBeforeTheRecordAndRestoresWithIt() async throws {
+        let store = MemoryCredentialStore()
+        let enclaveKey = EnclaveKeyStandIn()
+        var events: [String] = []
+        let session = try await AppleDPoPKeyChoice.secureEnclave.startSession(
+            client: Self.client(), store: store,
+            makeSecureEnclaveKey: { (enclaveKey, handle) },
+            storeSecureEnclaveHandle: { stored in
+                let recordSaved = try await store.load() != nil
+                events.append("handle \(stored == handle), record saved \(recordSaved)")
+            },
+            authorize: { client in
+                events.append("authorize")
+                #expect(client.dpop?.key.thumbprint == enclaveKey.thumbprint)
+                return try Self.dpopCredentials()
+            })
+        #expect(events == ["authorize", "handle true, record saved false"])
+        #expect(session.client.dpop?.key.thumbprint == enclaveKey.thumbprint)
+        let record = try #require(try await store.load())
+        #expect(record.dpopKey == nil, "an enclave key is never put in the record")
+        // The stored pair restores to the same key; without the handle it does not restore at all.
+        let restored = try #require(try await AppleDPoPKeyChoice.restoreSession(
+            from: store, secureEnclaveHandle: handle, transport: ScriptedTransport.unused()) { _ in enclaveKey })
+        #expect(restored.client.dpop?.key.thumbprint == enclaveKey.thumbprint)
+        await #expect(throws: AuthFlowError.self) {
+            try await AppleDPoPKeyChoice.restoreSession(from: store, secureEnclaveHandle: nil, transport: ScriptedTransport.unused()) { _ in enclaveKey }
+        }
+    }
+
+    @Test func softwareAndBearerSignInsRemoveALeftOverHandle() async throws {
+        for choice in [AppleDPoPKeyChoice.software, .none] {
+            let store = MemoryCredentialStore()
+            var storedHandles: [Data?] = []
+            var boundKey: String?
+            let session = try await choice.startSession(
+                client: Self.client(), store: store,
+                makeSecureEnclaveKey: {
+                    Issue.record("an enclave key was made for \(choice)")
+                    return (DPoPKey(), Data())
+                },
+                storeSecureEnclaveHandle: { storedHandles.append($0) },
+                authorize: { client in
+                    boundKey = client.dpop?.key.thumbprint
+                    return try choice == .software ? Self.dpopCredentials() : Self.record(tokenType: "Bearer").credentials
+                })
+            #expect(storedHandles == [nil])
+            let record = try #require(try await store.load())
+            if choice == .software {
+                #expect(boundKey != nil)
+                #expect(record.dpopKey?.thumbprint == boundKey, "the software key is kept in the record")
+            } else {
+                #expect(boundKey == nil)
+                #expect(record.dpopKey == nil)
+            }
+            #expect(session.client.dpop?.key.thumbprint == boundKey)
+        }
+    }
+
+    @Test func aFailedSignInStoresNothing() async throws {
+        let store = MemoryCredentialStore()
+        await #expect(throws: AuthFlowError.self) {
+            try await AppleDPoPKeyChoice.secureEnclave.startSession(
+                client: Self.client(), store: store,
+                makeSecureEnclaveKey: { (DPoPKey(), Data([1])) },
+                storeSecureEnclaveHandle: { _ in Issue.record("a handle was stored for a failed sign-in") },
+                authorize: { _ in throw AuthFlowError(.cancelled, "the user closed the sign-in page") })
+        }
+        #expect(try await store.load() == nil)
+    }
 }
+

@@ -92,6 +92,35 @@ extension AppleDPoPKeyChoice {
     }
 }
 
+extension AppleDPoPKeyChoice {
+    /// The sign-in steps around the browser, with this key choice: binds
+    /// `client` to a new key (a software ``DPoPKey``, or the Secure Enclave
+    /// key `makeSecureEnclaveKey` makes), runs `authorize` (the browser
+    /// sign-in and code exchange) with it, then stores the Secure Enclave
+    /// key's handle — or nil, which removes a left-over one — and only then
+    /// starts the session in `store`, so a stored record never names a key
+    /// whose handle is not stored. What `AppleSignIn.signIn` does, with the
+    /// Keychain and the enclave given from outside.
+    public func startSession(client: OAuthClient, store: any CredentialStore,
+                             makeSecureEnclaveKey: () throws -> (key: any DPoPSigningKey, handle: Data),
+                             storeSecureEnclaveHandle: (Data?) async throws -> Void,
+                             authorize: (OAuthClient) async throws -> OAuthCredentials) async throws -> AuthSession {
+        var client = client
+        var handle: Data?
+        switch self {
+        case .none: client.dpop = nil
+        case .software: client.dpop = DPoPBinding(key: DPoPKey())
+        case .secureEnclave:
+            let made = try makeSecureEnclaveKey()
+            client.dpop = DPoPBinding(key: made.key)
+            handle = made.handle
+        }
+        let credentials = try await authorize(client)
+        try await storeSecureEnclaveHandle(handle)
+        return try await AuthSession.start(client: client, credentials: credentials, store: store)
+    }
+}
+
 extension CredentialKey {
     /// The Keychain account of the Secure Enclave DPoP key handle of the
     /// session stored under ``account``: the same parts and a fourth,
