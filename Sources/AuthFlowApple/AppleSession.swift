@@ -56,6 +56,10 @@ import AuthenticationServices
 /// the Keychain item, even when the provider cannot be reached), then opens
 /// the provider's end-session page in the same kind of browser session as
 /// sign-in and waits for the post-logout redirect.
+///
+/// With the `DPoP` setting, the tokens are bound to a Secure Enclave key
+/// where the device has one (a software key otherwise); its handle is kept
+/// in the Keychain beside the session (``AppleDPoPKeyChoice``).
 public struct AppleSignIn: Sendable {
     /// The settings.
     public let settings: AppleSignInSettings
@@ -84,26 +88,48 @@ public struct AppleSignIn: Sendable {
 
     /// The session saved in the Keychain, without the network; nil when
     /// nobody is signed in.
+    ///
+    /// A session bound to a Secure Enclave DPoP key is bound to it again,
+    /// from the key handle kept beside the record
+    /// (``AppleDPoPKeyChoice/restoreSession(from:secureEnclaveHandle:transport:openSecureEnclaveKey:)``).
+    ///
+    /// - Throws: ``AuthFlowError/Category/reauthenticationRequired`` when the
+    ///   session's DPoP key handle is missing or this device's Secure Enclave
+    ///   cannot open it: the tokens are unusable without their key.
     public func restore() async throws -> AuthSession? {
-        try await AuthSession.restore(from: store, transport: transport)
+        try await AppleDPoPKeyChoice.restoreSession(from: store, secureEnclaveHandle: try store.readSecureEnclaveDPoPKeyHandle(),
+                                                    transport: transport, openSecureEnclaveKey: Self.openSecureEnclaveKey)
     }
 
     /// Signs in through `presenter` and saves the session to the Keychain.
+    ///
+    /// With ``AppleSignInSettings/usesDPoP`` the tokens are bound to a new
+    /// DPoP key: a Secure Enclave key where ``SecureEnclaveDPoPKey/isAvailable``
+    /// (its handle is saved before the session record), a software
+    /// ``DPoPKey`` kept in the record otherwise
+    /// (``AppleDPoPKeyChoice/startSession(client:store:makeSecureEnclaveKey:storeSecureEnclaveHandle:authorize:)``).
     public func signIn(using presenter: some WebAuthenticationPresenter) async throws -> AuthSession {
         let redirectURI = try settings.redirects.redirectURI(httpsCallbacksAvailable: WebAuthenticationFailure.httpsCallbacksAvailable)
         let client = try await OAuthClient(configuration: settings.client, transport: transport)
-        let credentials = try await client.signIn(redirectURI: redirectURI, scopes: settings.client.scopes, userAgent: presenter)
-        return try await AuthSession.start(client: client, credentials: credentials, store: store)
+        let choice = AppleDPoPKeyChoice(dpop: settings.usesDPoP, secureEnclaveAvailable: Self.secureEnclaveAvailable)
+        return try await choice.startSession(client: client, store: store, makeSecureEnclaveKey: Self.makeSecureEnclaveKey,
+                                             storeSecureEnclaveHandle: { handle in
+            if let handle { try store.writeSecureEnclaveDPoPKeyHandle(handle) } else { try store.deleteSecureEnclaveDPoPKeyHandle() }
+        }, authorize: { client in
+            try await client.signIn(redirectURI: redirectURI, scopes: settings.client.scopes, userAgent: presenter)
+        })
     }
 
     /// Signs out: the engine revokes the tokens and deletes the Keychain
-    /// item, then the provider's end-session page (if it has one) opens in
+    /// item (and the Secure Enclave DPoP key handle beside it, which makes
+    /// that key unusable), then the provider's end-session page (if it has one) opens in
     /// `presenter` until it redirects to the post-logout redirect URI. A user
     /// who closes that page is signed out all the same. Throws only when the
-    /// Keychain item cannot be deleted.
+    /// Keychain items cannot be deleted.
     @discardableResult
     public func signOut(_ session: AuthSession, using presenter: some WebAuthenticationPresenter) async throws -> SignOutResult {
         let result = try await session.signOut(postLogoutRedirectURI: settings.postLogoutRedirectURI)
+        try store.deleteSecureEnclaveDPoPKeyHandle()
         guard let endSession = result.endSessionURL else { return result }
         let returnURI = try settings.postLogoutRedirectURI
             ?? settings.redirects.redirectURI(httpsCallbacksAvailable: WebAuthenticationFailure.httpsCallbacksAvailable)
@@ -113,6 +139,36 @@ public struct AppleSignIn: Sendable {
             // The local sign-out is complete; closing the page only skips the provider's confirmation.
         }
         return result
+    }
+}
+
+extension AppleSignIn {
+    /// Whether this device can hold a DPoP key in its Secure Enclave.
+    static var secureEnclaveAvailable: Bool {
+        #if canImport(CryptoKit) && !os(tvOS)
+        SecureEnclaveDPoPKey.isAvailable
+        #else
+        false
+        #endif
+    }
+
+    /// A new Secure Enclave DPoP key and its handle.
+    static func makeSecureEnclaveKey() throws -> (key: any DPoPSigningKey, handle: Data) {
+        #if canImport(CryptoKit) && !os(tvOS)
+        let key = try SecureEnclaveDPoPKey()
+        return (key, key.dataRepresentation)
+        #else
+        throw AuthFlowError(.configuration, "this platform has no Secure Enclave DPoP key", recovery: "Use a software DPoPKey.")
+        #endif
+    }
+
+    /// The session's Secure Enclave DPoP key, from the handle kept beside the record.
+    static func openSecureEnclaveKey(_ handle: Data) throws -> any DPoPSigningKey {
+        #if canImport(CryptoKit) && !os(tvOS)
+        try SecureEnclaveDPoPKey(dataRepresentation: handle)
+        #else
+        throw AuthFlowError(.configuration, "this platform has no Secure Enclave DPoP key", recovery: "Sign in again.")
+        #endif
     }
 }
 

@@ -17,6 +17,9 @@ import Security
 /// share a lock file in their app group container (``appGroup``): refreshes
 /// take turns across processes, so exactly one refreshes and the others read
 /// its result from the item.
+///
+/// A session bound to a Secure Enclave DPoP key also has a second item, the
+/// key's handle (``readSecureEnclaveDPoPKeyHandle()``).
 public struct KeychainCredentialStore: Sendable {
     /// When the item is readable.
     public enum Accessibility: Sendable {
@@ -56,9 +59,9 @@ public struct KeychainCredentialStore: Sendable {
         self.accessibility = accessibility
     }
 
-    private var query: [String: Any] {
+    private func query(account: String) -> [String: Any] {
         var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
-                                    kSecAttrAccount as String: key.account,
+                                    kSecAttrAccount as String: account,
                                     kSecUseDataProtectionKeychain as String: true]
         if let accessGroup { query[kSecAttrAccessGroup as String] = accessGroup }
         return query
@@ -66,7 +69,11 @@ public struct KeychainCredentialStore: Sendable {
 
     /// The stored item's bytes, or nil when there is none.
     public func readItem() throws -> Data? {
-        var request = query
+        try readItem(account: key.account)
+    }
+
+    private func readItem(account: String) throws -> Data? {
+        var request = query(account: account)
         request[kSecReturnData as String] = true
         request[kSecMatchLimit as String] = kSecMatchLimitOne
         var result: CFTypeRef?
@@ -81,13 +88,18 @@ public struct KeychainCredentialStore: Sendable {
 
     /// Replaces the item's bytes (adding the item when missing).
     public func writeItem(_ data: Data) throws {
+        try writeItem(data, account: key.account)
+    }
+
+    private func writeItem(_ data: Data, account: String) throws {
+        let item = query(account: account)
         let update: [String: Any] = [kSecValueData as String: data, kSecAttrAccessible as String: accessibility.value]
-        var status = SecItemUpdate(query as CFDictionary, update as CFDictionary)
+        var status = SecItemUpdate(item as CFDictionary, update as CFDictionary)
         if status == errSecItemNotFound {
-            status = SecItemAdd(query.merging(update) { $1 } as CFDictionary, nil)
+            status = SecItemAdd(item.merging(update) { $1 } as CFDictionary, nil)
             if status == errSecDuplicateItem {
                 // Another process added it between the two calls: update theirs.
-                status = SecItemUpdate(query as CFDictionary, update as CFDictionary)
+                status = SecItemUpdate(item as CFDictionary, update as CFDictionary)
             }
         }
         guard status == errSecSuccess else { throw KeychainStatus(status).error(operation: "write", item: service) }
@@ -95,10 +107,36 @@ public struct KeychainCredentialStore: Sendable {
 
     /// Deletes the item (nothing to do when missing).
     public func deleteItem() throws {
-        let status = SecItemDelete(query as CFDictionary)
+        try deleteItem(account: key.account)
+    }
+
+    private func deleteItem(account: String) throws {
+        let status = SecItemDelete(query(account: account) as CFDictionary)
         guard status == errSecSuccess || status == errSecItemNotFound else {
             throw KeychainStatus(status).error(operation: "delete", item: service)
         }
+    }
+
+    /// The handle of the session's Secure Enclave DPoP key
+    /// (``SecureEnclaveDPoPKey/dataRepresentation``), or nil when none is
+    /// stored. It is kept in an item of its own
+    /// (``CredentialKey/secureEnclaveDPoPKeyAccount``) with the same service,
+    /// access group and accessibility as the session record, so it never
+    /// leaves this device. The handle is not the private key: only this
+    /// device's Secure Enclave can use it.
+    public func readSecureEnclaveDPoPKeyHandle() throws -> Data? {
+        try readItem(account: key.secureEnclaveDPoPKeyAccount)
+    }
+
+    /// Stores the handle of the session's Secure Enclave DPoP key.
+    public func writeSecureEnclaveDPoPKeyHandle(_ handle: Data) throws {
+        try writeItem(handle, account: key.secureEnclaveDPoPKeyAccount)
+    }
+
+    /// Deletes the stored Secure Enclave DPoP key handle (nothing to do when
+    /// missing). Without its handle the enclave key cannot be used again.
+    public func deleteSecureEnclaveDPoPKeyHandle() throws {
+        try deleteItem(account: key.secureEnclaveDPoPKeyAccount)
     }
 
     /// Runs `body` holding the cross-process lock of the app group (when

@@ -242,6 +242,27 @@ final class RecordingBackgroundHost: BackgroundExecutionHost, @unchecked Sendabl
         #expect(error.message.contains("FallbackRedirectURI is only used with an https RedirectURI"))
     }
 
+    @Test func dpopIsOffUnlessTheKeySaysYes() throws {
+        #expect(try !AppleSignInSettings(dictionary: base).usesDPoP)
+        var on = base
+        on["DPoP"] = true
+        #expect(try AppleSignInSettings(dictionary: on).usesDPoP)
+        var off = base
+        off["DPoP"] = false
+        #expect(try !AppleSignInSettings(dictionary: off).usesDPoP)
+    }
+
+    @Test func dpopThatIsNotABooleanIsRefused() throws {
+        for value: Any in ["YES", 1, ["true"]] {
+            var dictionary = base
+            dictionary["DPoP"] = value
+            let error = try #require(throws: AuthFlowError.self) { try AppleSignInSettings(dictionary: dictionary) }
+            #expect(error.category == .configuration)
+            #expect(error.message == "DPoP must be a Boolean")
+            #expect(error.recovery == "Set DPoP to YES or NO.")
+        }
+    }
+
     @Test func malformedKeysAreNamed() throws {
         var notBool = base
         notBool["EphemeralBrowserSession"] = "yes"

@@ -14,6 +14,7 @@ public import Foundation
 /// | `EphemeralBrowserSession` | `true` for a private browser session (no shared cookies, no single sign-on); default `false` |
 /// | `KeychainAccessGroup` | a Keychain access group shared with app extensions |
 /// | `AppGroup` | the app group whose container holds the lock that lets the app and its extensions take turns refreshing |
+/// | `DPoP` | `true` to bind the tokens to a DPoP key (RFC 9449): a Secure Enclave key where the device has one, a software key otherwise (``AppleDPoPKeyChoice``); default `false` |
 public struct AppleSignInSettings: Sendable, Equatable {
     /// The provider, client, scopes and the primary redirect URI.
     public var client: ClientConfiguration
@@ -27,6 +28,9 @@ public struct AppleSignInSettings: Sendable, Equatable {
     public var keychainAccessGroup: String?
     /// The app group identifier shared with extensions.
     public var appGroup: String?
+    /// Whether sign-in binds the tokens to a DPoP key (the `DPoP` key; see
+    /// ``AppleDPoPKeyChoice`` for which key and where it is kept).
+    public var usesDPoP: Bool
 
     /// Reads the settings; a malformed key is a `configuration` error naming it.
     public init(dictionary: [String: Any]) throws {
@@ -58,19 +62,23 @@ public struct AppleSignInSettings: Sendable, Equatable {
         }
         let postLogout = try url("PostLogoutRedirectURI")
         if let postLogout { try RedirectURIPolicy.validate(postLogout) }
-        let ephemeral: Bool
-        switch dictionary["EphemeralBrowserSession"] {
-        case nil: ephemeral = false
-        case let flag as Bool: ephemeral = flag
-        default:
-            throw AuthFlowError(.configuration, "EphemeralBrowserSession must be a Boolean", recovery: "Set EphemeralBrowserSession to YES or NO.")
+        func flag(_ key: String) throws -> Bool {
+            switch dictionary[key] {
+            case nil: return false
+            case let flag as Bool: return flag
+            default:
+                throw AuthFlowError(.configuration, "\(key) must be a Boolean", recovery: "Set \(key) to YES or NO.")
+            }
         }
+        let ephemeral = try flag("EphemeralBrowserSession")
+        let dpop = try flag("DPoP")
         self.client = client
         self.redirects = redirects
         self.postLogoutRedirectURI = postLogout
         self.prefersEphemeralBrowserSession = ephemeral
         self.keychainAccessGroup = try string("KeychainAccessGroup")
         self.appGroup = try string("AppGroup")
+        self.usesDPoP = dpop
     }
 
     /// The Keychain item identity: issuer (or token endpoint) and client ID,
