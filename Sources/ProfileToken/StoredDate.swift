@@ -16,7 +16,9 @@ enum StoredDate {
         guard let year = scanner.digits(4), scanner.skip("-"), let month = scanner.digits(2), scanner.skip("-"),
               let day = scanner.digits(2), scanner.skip("T"), let hour = scanner.digits(2), scanner.skip(":"),
               let minute = scanner.digits(2), scanner.skip(":"), let second = scanner.digits(2),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61,
+              // Earlier dates are written in the Julian calendar: left to authflow-core.
+              year >= 1583 else { return nil }
         var fraction = 0.0
         if scanner.skip(".") {
             guard let value = scanner.fraction() else { return nil }

@@ -8,6 +8,26 @@ import Testing
     /// www-authenticate: `error=""` was read as a challenge with an empty
     /// error code, which became an `oauth_error` naming no error. An empty
     /// code is not a challenge (RFC 6750 §3.1: `error` names one of the codes).
+    /// credentials, profile: a stored date before the Gregorian calendar
+    /// (`"authTime":"1013-11-24T07:54:39.000"`) moved by days on each save,
+    /// because Foundation writes such dates in the Julian calendar and the
+    /// hand parser read them as Gregorian. Such dates are now read by
+    /// Foundation's parser, so a record loads back as it was stored.
+    @Test(arguments: ["1013-11-24T07:54:39.000", "1582-10-04T12:00:00.500", "0001-01-01T00:00:00.000"])
+    func preGregorianStoredDatesReadBackAsWritten(_ text: String) throws {
+        // The hand parser leaves them to Foundation, which read them before it
+        // (Sources/AuthFlow/Storage/FileCredentialStore.swift, the stored date coding) ...
+        #expect(StoredDate.parse(text) == nil)
+        // ... and Foundation reads back what it writes.
+        let style = Date.ISO8601FormatStyle.iso8601.year().month().day().time(includingFractionalSeconds: true)
+        let date = try Date(text, strategy: style)
+        #expect(date.formatted(style) == text)
+        #expect(try Date(date.formatted(style), strategy: style) == date)
+        // Gregorian dates keep the fast path, and agree with Foundation.
+        let gregorian = "1583-01-01T00:00:00.000"
+        #expect(StoredDate.parse(gregorian) == (try Date(gregorian, strategy: style)))
+    }
+
     @Test func bearerChallengeWithEmptyErrorIsNoChallenge() {
         let header = "Bearer r\u{FFFD}\u{FFFD}@\u{FFFD}\u{FFFD}\u{FFFD}, error=\"\", e=\"expired\""
         #expect(BearerChallenge(header) == nil)

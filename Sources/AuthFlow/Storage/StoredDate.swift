@@ -28,7 +28,10 @@ enum StoredDate {
             }
             guard let year = number(4), expect(0x2D), let month = number(2), expect(0x2D), let day = number(2),
                   expect(0x54), let hour = number(2), expect(0x3A), let minute = number(2), expect(0x3A), let second = number(2),
-                  (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+                  (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61,
+                  // Foundation writes earlier dates in the Julian calendar; they are left
+                  // to its own parser, so that such a date reads back as it was written.
+                  year >= StoredDate.firstGregorianYear else { return nil }
             var fraction = 0.0
             if index < bytes.count, bytes[index] == 0x2E {
                 index += 1
@@ -57,6 +60,11 @@ enum StoredDate {
             return Date(timeIntervalSince1970: TimeInterval(seconds) + fraction)
         }
     }
+
+    /// The first whole year of the Gregorian calendar, the one this parser
+    /// reads; Foundation's ISO 8601 style writes dates before 1582-10-15 in
+    /// the Julian calendar.
+    static let firstGregorianYear = 1583
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
     static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
