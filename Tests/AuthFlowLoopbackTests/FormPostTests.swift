@@ -13,24 +13,10 @@ import Darwin
 /// status code (nil when none came), the whole answer, and whether the
 /// server closed the connection (false: the read timed out).
 func rawHTTP(port: Int, _ request: [UInt8]) -> (status: Int?, text: String, closed: Bool) {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { return (nil, "", false) }
+    guard let fd = connectedLoopbackSocket(port: port) else { return (nil, "", false) }
     defer { close(fd) }
     var timeout = timeval(tv_sec: 5, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    var noSignal: Int32 = 1
-    #if canImport(Darwin)
-    setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &noSignal, socklen_t(MemoryLayout<Int32>.size))
-    #endif
-    _ = noSignal
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = UInt16(port).bigEndian
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard connected == 0 else { return (nil, "", false) }
     var sent = 0
     while sent < request.count {
         #if canImport(Darwin)

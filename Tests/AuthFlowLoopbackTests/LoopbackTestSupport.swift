@@ -77,15 +77,30 @@ func blockingGet(_ url: URL) -> Int? {
 
 /// Whether a TCP connection to 127.0.0.1:`port` is accepted.
 func canConnect(port: Int) -> Bool {
+    guard let fd = connectedLoopbackSocket(port: port) else { return false }
+    close(fd)
+    return true
+}
+
+/// A TCP socket connected to 127.0.0.1:`port` (SIGPIPE off on Darwin; on
+/// Linux each send passes MSG_NOSIGNAL); nil when refused. The caller closes it.
+func connectedLoopbackSocket(port: Int) -> Int32? {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { return false }
-    defer { close(fd) }
+    guard fd >= 0 else { return nil }
+    #if canImport(Darwin)
+    var on: Int32 = 1
+    setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+    #endif
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = UInt16(port).bigEndian
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let result = withUnsafePointer(to: &address) {
+    let connected = withUnsafePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }
-    return result == 0
+    guard connected == 0 else {
+        close(fd)
+        return nil
+    }
+    return fd
 }
