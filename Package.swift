@@ -56,12 +56,16 @@ let package = Package(
         .target(
             name: "AuthFlow",
             dependencies: [
+                "AuthFlowStoredDate",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
+        // The stored-date form, read and written in one place: FoundationEssentials
+        // only, for the engine's stored files and `authflow`'s token check.
+        .target(name: "AuthFlowStoredDate", swiftSettings: strict),
         .target(
             name: "AuthFlowApple",
             dependencies: ["AuthFlow"],
@@ -106,7 +110,7 @@ let package = Package(
         ),
         // Foundation-free (FoundationEssentials only): the profile location and
         // the stored-token check, shared by `authflow` and `authflow-core`.
-        .target(name: "ProfileToken", swiftSettings: strict),
+        .target(name: "ProfileToken", dependencies: ["AuthFlowStoredDate"], swiftSettings: strict),
         // Imports no Foundation and no ArgumentParser, so that it maps neither
         // (nor libcurl). No dependency on `authflow-core`: SwiftPM would link
         // that target's libraries into it; `swift build` builds both.
@@ -133,6 +137,7 @@ let package = Package(
             name: "AuthFlowTests",
             dependencies: [
                 "AuthFlow",
+                "AuthFlowStoredDate",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -146,7 +151,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ProfileTokenTests",
-            dependencies: ["ProfileToken", "AuthFlow"],
+            dependencies: ["ProfileToken", "AuthFlow", "AuthFlowStoredDate"],
             swiftSettings: strict
         ),
         .testTarget(

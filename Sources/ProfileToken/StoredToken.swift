@@ -3,6 +3,7 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
+import AuthFlowStoredDate
 
 /// The members of a stored profile that `authflow token` reads for a token
 /// that is still valid: the access token, its type and its expiry.

@@ -80,23 +80,3 @@ struct FileCredentialStoreTests {
         #expect(maximum.current == 1)
     }
 }
-
-/// The hand-written parser of stored dates agrees with Foundation's ISO 8601 format style.
-@Suite("Stored dates")
-struct StoredDateTests {
-    @Test("written dates parse back to the millisecond; offsets and Z are honoured; anything else is nil")
-    func parse() throws {
-        let style = Date.ISO8601FormatStyle.iso8601.year().month().day().time(includingFractionalSeconds: true)
-        for seconds in [0.0, 951_782_400.5, 1_700_000_000.123, 4_070_908_800.999, -86_400.25] {
-            let date = Date(timeIntervalSince1970: seconds)
-            let parsed = try #require(StoredDate.parse(date.formatted(style)))
-            #expect(abs(parsed.timeIntervalSince1970 - seconds) < 0.001)
-        }
-        #expect(StoredDate.parse("2000-01-01T00:00:00Z")?.timeIntervalSince1970 == 946_684_800)
-        #expect(StoredDate.parse("2000-01-01T01:30:00+01:30")?.timeIntervalSince1970 == 946_684_800)
-        #expect(StoredDate.parse("1999-12-31T23:00:00-01:00")?.timeIntervalSince1970 == 946_684_800)
-        for bad in ["", "2000-01-01", "2000-13-01T00:00:00", "2000-01-01T00:00:00.", "2000-01-01T00:00:00Zjunk", "２000-01-01T00:00:00"] {
-            #expect(StoredDate.parse(bad) == nil, "\(bad)")
-        }
-    }
-}

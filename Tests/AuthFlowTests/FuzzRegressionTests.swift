@@ -1,3 +1,4 @@
+import AuthFlowStoredDate
 import Foundation
 import Testing
 @testable import AuthFlow
@@ -5,9 +6,6 @@ import Testing
 /// Inputs the libFuzzer targets (`Fuzz/`, `scripts/fuzz`) found, each kept
 /// with the fix it led to.
 @Suite struct FuzzRegressionTests {
-    /// www-authenticate: `error=""` was read as a challenge with an empty
-    /// error code, which became an `oauth_error` naming no error. An empty
-    /// code is not a challenge (RFC 6750 §3.1: `error` names one of the codes).
     /// credentials, profile: a stored date before the Gregorian calendar
     /// (`"authTime":"1013-11-24T07:54:39.000"`) moved by days on each save,
     /// because Foundation writes such dates in the Julian calendar and the
@@ -28,6 +26,27 @@ import Testing
         #expect(StoredDate.parse(gregorian) == (try Date(gregorian, strategy: style)))
     }
 
+    /// credentials, profile: a stored date with milliseconds
+    /// (`"expiresAt":"2026-11-24T17:54:40.100"`) lost a millisecond on each
+    /// save: the hand parser summed the fraction into a `Double` just below
+    /// .100, and Foundation's formatter, which truncates, wrote `.099`.
+    /// Foundation's own parser does the same for the years it reads
+    /// (`"1013-11-24T17:54:40.100"`, found next). `StoredDate.write` now
+    /// writes the date rounded to the millisecond, in both forms.
+    @Test(arguments: ["2026-11-24T17:54:40.100", "2026-11-24T17:54:40.999", "2026-11-24T17:54:40.001", "2026-11-24T17:54:40.300",
+                      "1013-11-24T17:54:40.100", "0001-01-01T00:00:00.300", "1582-12-31T23:59:59.100", "12026-11-24T17:54:40.100"])
+    func storedMillisecondsSurviveSaving(_ text: String) throws {
+        struct Dated: Codable { var version = 2; var date: Date }
+        var data = Data(#"{"version":2,"date":"\#(text)"}"#.utf8)
+        for _ in 0..<3 {
+            data = try VersionedFile.encode(try VersionedFile.decode(Dated.self, from: data, current: 2, path: "t"))
+            #expect(String(decoding: data, as: UTF8.self).contains(#""date" : "\#(text)""#))
+        }
+    }
+
+    /// www-authenticate: `error=""` was read as a challenge with an empty
+    /// error code, which became an `oauth_error` naming no error. An empty
+    /// code is not a challenge (RFC 6750 §3.1: `error` names one of the codes).
     @Test func bearerChallengeWithEmptyErrorIsNoChallenge() {
         let header = "Bearer r\u{FFFD}\u{FFFD}@\u{FFFD}\u{FFFD}\u{FFFD}, error=\"\", e=\"expired\""
         #expect(BearerChallenge(header) == nil)

@@ -1,4 +1,5 @@
 import AuthFlow
+import AuthFlowStoredDate
 import Foundation
 import Testing
 @testable import ProfileToken
@@ -118,24 +119,24 @@ struct StoredProfileTests {
         }
     }
 
-    @Test("stored dates parse as the engine parses them")
+    @Test("the front end reads stored dates as the engine reads them")
     func datesAgreeWithEngine() throws {
         struct Dated: Codable { var version = 2; var date: Date }
         let texts = ["2099-01-01T00:00:00.000", "2026-11-24T11:10:28.123", "2000-02-29T23:59:59.999Z", "1999-12-31T23:00:00-01:00",
                      "2000-01-01T01:30:00+01:30", "2024-06-30T12:00:60", "1970-01-01T00:00:00", "2038-01-19T03:14:08.5Z"]
         for text in texts {
-            let mine = try #require(ProfileToken.StoredDate.parse(text), "\(text)")
+            let mine = try #require(StoredDate.parse(text), "\(text)")
             let engine = try VersionedFile.decode(Dated.self, from: Data(#"{"version":2,"date":"\#(text)"}"#.utf8), current: 2, path: "t").date
             #expect(mine == engine, "\(text)")
         }
         for date in [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 1_764_000_000.25), Date(timeIntervalSince1970: 4_070_908_800)] {
             let data = try VersionedFile.encode(Dated(date: date))
             let text = try #require(String(decoding: data, as: UTF8.self).split(separator: "\"").dropFirst(3).first)
-            #expect(ProfileToken.StoredDate.parse(String(text)) == date, "\(text)")
+            #expect(StoredDate.parse(String(text)) == date, "\(text)")
         }
         for bad in ["", "2099-01-01", "2099-01-01T00:00", "2099-13-01T00:00:00", "2099-01-01T24:00:00", "2099-01-01T00:00:00.",
                     "2099-01-01T00:00:00+01", "2099-01-01T00:00:00ZZ", "2099-01-01 00:00:00", "２０99-01-01T00:00:00"] {
-            #expect(ProfileToken.StoredDate.parse(bad) == nil, "\(bad)")
+            #expect(StoredDate.parse(bad) == nil, "\(bad)")
         }
     }
 }

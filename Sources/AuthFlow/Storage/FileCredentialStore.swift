@@ -1,3 +1,4 @@
+import AuthFlowStoredDate
 public import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -86,7 +87,7 @@ package enum VersionedFile {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
-            try container.encode(date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true)))
+            try container.encode(StoredDate.write(date))
         }
         return try encoder.encode(value)
     }
@@ -97,9 +98,7 @@ package enum VersionedFile {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let text = try decoder.singleValueContainer().decode(String.self)
-            if let date = StoredDate.parse(text) { return date }
-            if let date = try? Date(text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true)) { return date }
-            if let date = try? Date(text, strategy: .iso8601) { return date }
+            if let date = StoredDate.read(text) { return date }
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an ISO 8601 date"))
         }
         guard let found = (try? decoder.decode(VersionOnly.self, from: data))?.version else {

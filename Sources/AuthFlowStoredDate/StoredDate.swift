@@ -1,0 +1,192 @@
+#if canImport(FoundationEssentials)
+package import FoundationEssentials
+#else
+package import Foundation
+#endif
+
+/// The dates AuthFlow writes to its stored files (credential records and
+/// `authflow` profiles), read and written by hand in one place.
+///
+/// The written form is `YYYY-MM-DDTHH:MM:SS.mmm` in UTC, whole milliseconds,
+/// the form Foundation's ISO 8601 style writes with fractional seconds. The
+/// reader also takes any number of fraction digits (or none) and a `Z` or
+/// `±HH:MM` suffix. Both cover the Gregorian years 1583 to 9999 only:
+/// Foundation writes earlier dates in the Julian calendar, so callers leave
+/// other years to Foundation on both sides.
+///
+/// Writing rounds to the millisecond, and reading a written date gives back
+/// that millisecond, so `format(parse(format(d)))` is `format(d)`: a record
+/// saved again and again keeps its dates. ``read(_:)`` and ``write(_:)`` add
+/// Foundation's ISO 8601 style for the other years, with the same guarantee.
+package enum StoredDate {
+    /// Foundation's form of a stored date, for years outside ``years``.
+    private static let foundationStyle = Date.ISO8601FormatStyle.iso8601.year().month().day()
+        .time(includingFractionalSeconds: true)
+
+    /// The date a stored file names: the form ``parse(_:)`` reads, else any
+    /// ISO 8601 date Foundation reads; nil when neither reads `text`.
+    package static func read(_ text: String) -> Date? {
+        if let date = parse(text) { return date }
+        if let date = try? Date(text, strategy: foundationStyle) { return date }
+        return try? Date(text, strategy: .iso8601)
+    }
+
+    /// `date` as stored files hold it: ``format(_:)``, else Foundation's form
+    /// of the same millisecond. (Foundation truncates to the millisecond, and
+    /// reads `.100` as a little less: it is given a date inside the
+    /// millisecond, so that what it reads back it writes the same.)
+    package static func write(_ date: Date) -> String {
+        if let text = format(date) { return text }
+        let seconds = date.timeIntervalSince1970
+        guard seconds.isFinite, abs(seconds) < 1e15 else { return date.formatted(foundationStyle) }
+        return Date(timeIntervalSince1970: ((seconds * 1000).rounded() + 0.2) / 1000).formatted(foundationStyle)
+    }
+
+    /// The years this type reads and writes.
+    package static let years = 1583...9999
+
+    /// The date `text` names, or nil when it is not in the form above or
+    /// its year is outside ``years``.
+    package static func parse(_ text: String) -> Date? {
+        var reader = Reader(text.utf8)
+        guard let year = reader.digits(4), reader.skip("-"), let month = reader.digits(2), reader.skip("-"),
+              let day = reader.digits(2), reader.skip("T"), let hour = reader.digits(2), reader.skip(":"),
+              let minute = reader.digits(2), reader.skip(":"), let second = reader.digits(2),
+              years.contains(year), (1...12).contains(month), (1...31).contains(day),
+              hour < 24, minute < 60, second < 61 else { return nil }
+        var nanoseconds = 0
+        if reader.skip(".") {
+            guard let value = reader.fractionInNanoseconds() else { return nil }
+            nanoseconds = value
+        }
+        var offset = 0
+        if reader.skip("Z") {
+            // UTC, as with no suffix.
+        } else if let sign = reader.sign() {
+            guard let hours = reader.digits(2), reader.skip(":"), let minutes = reader.digits(2) else { return nil }
+            offset = sign * (hours * 3600 + minutes * 60)
+        }
+        guard reader.atEnd else { return nil }
+        let seconds = daysFromCivil(year: year, month: month, day: day) * 86_400
+            + hour * 3600 + minute * 60 + second - offset
+        return Date(timeIntervalSince1970: Double(seconds) + Double(nanoseconds) / 1e9)
+    }
+
+    /// `date` rounded to the millisecond in the written form, or nil when
+    /// its year (after rounding) is outside ``years``.
+    package static func format(_ date: Date) -> String? {
+        let seconds = date.timeIntervalSince1970
+        // Well outside the years covered, and far from overflowing an Int.
+        guard seconds.isFinite, abs(seconds) < 1e12 else { return nil }
+        let milliseconds = Int((seconds * 1000).rounded())
+        let (days, millisecondOfDay) = floorDivision(milliseconds, 86_400_000)
+        let (year, month, day) = civilFromDays(days)
+        guard years.contains(year) else { return nil }
+        let second = millisecondOfDay / 1000
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(23)
+        func append(_ value: Int, width: Int) {
+            var divisor = 1
+            for _ in 1..<width { divisor *= 10 }
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+                divisor /= 10
+            }
+        }
+        append(year, width: 4); bytes.append(UInt8(ascii: "-"))
+        append(month, width: 2); bytes.append(UInt8(ascii: "-"))
+        append(day, width: 2); bytes.append(UInt8(ascii: "T"))
+        append(second / 3600, width: 2); bytes.append(UInt8(ascii: ":"))
+        append(second / 60 % 60, width: 2); bytes.append(UInt8(ascii: ":"))
+        append(second % 60, width: 2); bytes.append(UInt8(ascii: "."))
+        append(millisecondOfDay % 1000, width: 3)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar,
+    /// counted in 400-year eras of 146 097 days (Howard Hinnant's method).
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        // Years start in March here, so that the leap day ends the year.
+        let marchYear = month <= 2 ? year - 1 : year
+        let (era, yearOfEra) = floorDivision(marchYear, 400)
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The proleptic Gregorian date `days` after 1970-01-01; the inverse of
+    /// ``daysFromCivil(year:month:day:)``.
+    static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
+        let (era, dayOfEra) = floorDivision(days + 719_468, 146_097)
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthFromMarch = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
+        let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
+        let year = era * 400 + yearOfEra + (month <= 2 ? 1 : 0)
+        return (year, month, day)
+    }
+
+    /// Quotient rounded down and a remainder that is never negative.
+    private static func floorDivision(_ value: Int, _ divisor: Int) -> (quotient: Int, remainder: Int) {
+        let remainder = value % divisor
+        return remainder < 0 ? (value / divisor - 1, remainder + divisor) : (value / divisor, remainder)
+    }
+
+    /// ASCII bytes read from the front.
+    private struct Reader {
+        private let bytes: String.UTF8View
+        private var index: String.UTF8View.Index
+
+        init(_ bytes: String.UTF8View) {
+            self.bytes = bytes
+            index = bytes.startIndex
+        }
+
+        var atEnd: Bool { index == bytes.endIndex }
+
+        mutating func skip(_ character: Unicode.Scalar) -> Bool {
+            guard index != bytes.endIndex, bytes[index] == UInt8(ascii: character) else { return false }
+            bytes.formIndex(after: &index)
+            return true
+        }
+
+        /// +1 or -1 for a sign at the front, which it skips.
+        mutating func sign() -> Int? {
+            if skip("+") { return 1 }
+            if skip("-") { return -1 }
+            return nil
+        }
+
+        /// Exactly `count` decimal digits as a number.
+        mutating func digits(_ count: Int) -> Int? {
+            var value = 0
+            for _ in 0..<count {
+                guard let digit = nextDigit() else { return nil }
+                value = value * 10 + digit
+            }
+            return value
+        }
+
+        /// One or more digits after the point, in nanoseconds (digits past
+        /// the ninth are read and dropped).
+        mutating func fractionInNanoseconds() -> Int? {
+            var value = 0, count = 0
+            while let digit = nextDigit() {
+                if count < 9 { value = value * 10 + digit }
+                count += 1
+            }
+            guard count > 0 else { return nil }
+            for _ in min(count, 9)..<9 { value *= 10 }
+            return value
+        }
+
+        private mutating func nextDigit() -> Int? {
+            guard index != bytes.endIndex else { return nil }
+            let byte = bytes[index]
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            bytes.formIndex(after: &index)
+            return Int(byte - UInt8(ascii: "0"))
+        }
+    }
+}
