@@ -133,11 +133,19 @@ let package = Package(
             path: "Sources/authflow",
             swiftSettings: strict
         ),
+        // What several test targets share (a log capture); not a product.
+        .target(
+            name: "AuthFlowTestSupport",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            path: "Tests/AuthFlowTestSupport",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "AuthFlowTests",
             dependencies: [
                 "AuthFlow",
                 "AuthFlowStoredDate",
+                "AuthFlowTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -146,7 +154,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AuthFlowLoopbackTests",
-            dependencies: ["AuthFlow", "AuthFlowLoopback", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["AuthFlow", "AuthFlowLoopback", "AuthFlowTestSupport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(
@@ -167,7 +175,7 @@ let package = Package(
         ),
         .testTarget(
             name: "InteropTests",
-            dependencies: ["AuthFlow", "AuthFlowLoopback", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["AuthFlow", "AuthFlowLoopback", "AuthFlowTestSupport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
     ],

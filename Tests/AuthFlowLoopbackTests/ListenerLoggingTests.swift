@@ -1,4 +1,5 @@
 import AuthFlow
+import AuthFlowTestSupport
 import Foundation
 import Logging
 import Testing
@@ -8,28 +9,9 @@ extension LoopbackListenerTests {
     /// The listener's log, at its most verbose, never holds a code, a state or
     /// anything else a request carried.
     @Suite struct LogRedaction {
-        /// Keeps every line, with its metadata.
-        struct Capture: LogHandler {
-            let lines: LockedValue<[String]>
-            var metadata: Logger.Metadata = [:]
-            var logLevel: Logger.Level = .trace
-
-            subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-                get { metadata[key] }
-                set { metadata[key] = newValue }
-            }
-
-            func log(event: LogEvent) {
-                let all = metadata.merging(event.metadata ?? [:]) { $1 }
-                lines.withLock { $0.append("\(event.message) \(all.map { "\($0)=\($1)" }.sorted().joined(separator: " "))") }
-            }
-        }
-
         @Test func nothingFromARequestReachesTheLog() async throws {
-            let lines = LockedValue<[String]>([])
-            var logger = Logger(label: "loopback-test") { _ in Capture(lines: lines) }
-            logger.logLevel = .trace
-            let listener = try await LoopbackListener.start(logger: logger)
+            let capture = LogCapture()
+            let listener = try await LoopbackListener.start(logger: capture.logger(label: "loopback-test"))
             let request = try FormPostTests.formPostRequest(listener)
             listener.prepare(for: request)
             let secret = "s3cr3t-code-value"
@@ -45,7 +27,7 @@ extension LoopbackListenerTests {
             #expect(post(port: listener.port, body: FormEncoding.encode([("code", secret), ("state", request.state)])).status == 200)
             _ = try await waiting.value
             await listener.close()
-            let log = lines.withLock { $0 }.joined(separator: "\n")
+            let log = capture.text
             #expect(log.contains("callback received"))
             #expect(log.contains("status=405"))
             for forbidden in [secret, request.state, "wrong-"] {

@@ -1,4 +1,5 @@
 @testable import AuthFlow
+import AuthFlowTestSupport
 import Foundation
 import Testing
 

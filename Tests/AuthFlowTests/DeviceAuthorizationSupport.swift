@@ -1,5 +1,6 @@
 @testable import AuthFlow
 import Crypto
+import AuthFlowTestSupport
 import Foundation
 import Logging
 
@@ -75,19 +76,6 @@ final class FakeClock: PollingClock, @unchecked Sendable {
         }
         try Task.checkCancellation()
         lock.withLock { current = current.advanced(by: duration) }
-    }
-}
-
-/// Keeps every log line, with metadata, in memory (through ``CapturingLogHandler``).
-final class LogCapture: Sendable {
-    private let sink = Locked<[String]>([])
-
-    var text: String { sink.current.joined(separator: "\n") }
-
-    func logger() -> Logger {
-        var logger = Logger(label: "test") { [sink] _ in CapturingLogHandler(sink: sink) }
-        logger.logLevel = .trace
-        return logger
     }
 }
 

@@ -1,34 +1,8 @@
+import AuthFlowTestSupport
 import Foundation
 import Logging
 import Testing
 @testable import AuthFlow
-
-/// A swift-log handler that keeps every message and metadata value.
-struct CapturingLogHandler: LogHandler {
-    let sink: Locked<[String]>
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        let all = metadata.merging(event.metadata ?? [:]) { $1 }
-        var line = "\(event.level) \(event.message)"
-        for (key, value) in all.sorted(by: { $0.key < $1.key }) { line += " \(key)=\(value)" }
-        if let error = event.error { line += " error=\(error)" }
-        sink.withLock { $0.append(line) }
-    }
-
-    static func logger() -> (Logger, Locked<[String]>) {
-        let sink = Locked<[String]>([])
-        var logger = Logger(label: "test") { _ in CapturingLogHandler(sink: sink) }
-        logger.logLevel = .trace
-        return (logger, sink)
-    }
-}
 
 /// A user agent that answers the authorization request itself.
 struct FakeUserAgent: AuthorizationUserAgent {
@@ -50,7 +24,8 @@ struct FakeUserAgent: AuthorizationUserAgent {
     static let refreshToken = "REFRESH-TOKEN-SECRET-m4Z1"
 
     @Test func fullSignInLogsNoSecrets() async throws {
-        let (logger, sink) = CapturingLogHandler.logger()
+        let log = LogCapture()
+        let logger = log.logger()
         let seen = Locked<AuthorizationRequest?>(nil)
         let idToken = Locked<String>("")
         let discovery = """
@@ -90,7 +65,7 @@ struct FakeUserAgent: AuthorizationUserAgent {
         var secrets = [Self.code, Self.clientSecret, Self.accessToken, Self.refreshToken, request.state, nonce, request.pkce.verifier, idToken.current]
         // Parts of the ID token (its signature is unique to this run).
         secrets += idToken.current.split(separator: ".").map(String.init).suffix(1)
-        let lines = sink.current
+        let lines = log.lines
         #expect(lines.count >= 5, "expected trace/debug logging of the flow, got \(lines)")
         for line in lines {
             for secret in secrets where !secret.isEmpty {
@@ -106,7 +81,8 @@ struct FakeUserAgent: AuthorizationUserAgent {
     }
 
     @Test func errorsOnTheWayLogAndDescribeNoSecrets() async throws {
-        let (logger, sink) = CapturingLogHandler.logger()
+        let log = LogCapture()
+        let logger = log.logger()
         let transport = ScriptedTransport { request in
             .json(#"{"error":"invalid_grant","error_description":"bad code"}"#, status: 400)
         }
@@ -141,8 +117,8 @@ struct FakeUserAgent: AuthorizationUserAgent {
                 for secret in secrets { #expect(!text.contains(secret), "error text leaks a secret: \(text)") }
             }
         }
-        #expect(!sink.current.isEmpty)
-        for line in sink.current {
+        #expect(!log.lines.isEmpty)
+        for line in log.lines {
             for secret in secrets { #expect(!line.contains(secret), "log line leaks a secret: \(line)") }
         }
         #expect(!"\(grant)".contains(Self.code))

@@ -1,5 +1,6 @@
 import AuthFlow
 import AuthFlowLoopback
+import AuthFlowTestSupport
 import Foundation
 import Testing
 

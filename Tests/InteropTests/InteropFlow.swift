@@ -1,5 +1,6 @@
 import AuthFlow
 import AuthFlowLoopback
+import AuthFlowTestSupport
 import Foundation
 import Logging
 
@@ -8,7 +9,7 @@ import Logging
 struct InteropFlow {
     let config: InteropConfig
     let server: InteropConfig.Server
-    let log = CapturedLog()
+    let log = LogCapture()
 
     init(_ name: String) throws {
         config = try InteropConfig.load()
