@@ -16,10 +16,24 @@ package import Foundation
 ///
 /// Writing rounds to the millisecond, and reading a written date gives back
 /// that millisecond, so `format(parse(format(d)))` is `format(d)`: a record
-/// saved again and again keeps its dates. ``read(_:)`` and ``write(_:)`` add
-/// Foundation's ISO 8601 style for the other years, with the same guarantee.
+/// saved again and again keeps its dates.
+///
+/// ``read(_:)`` also takes what Foundation's ISO 8601 parser takes (files
+/// written before, or edited by hand); ``write(_:)`` writes every date in the
+/// form above, a date outside ``years`` as the first or last millisecond of
+/// that range. No server-given date a client compares with the clock is
+/// that far out, and the alternative, Foundation's form, neither reads back
+/// every millisecond it writes nor reads back at all beyond some years.
 package enum StoredDate {
-    /// Foundation's form of a stored date, for years outside ``years``.
+    /// The years this type reads and writes.
+    package static let years = 1583...9999
+
+    /// The first and last millisecond of ``years``, since 1970.
+    private static let writtenMilliseconds =
+        daysFromCivil(year: years.lowerBound, month: 1, day: 1) * 86_400_000
+        ... daysFromCivil(year: years.upperBound + 1, month: 1, day: 1) * 86_400_000 - 1
+
+    /// Foundation's form of a stored date, read for dates not in the form above.
     private static let foundationStyle = Date.ISO8601FormatStyle.iso8601.year().month().day()
         .time(includingFractionalSeconds: true)
 
@@ -31,19 +45,16 @@ package enum StoredDate {
         return try? Date(text, strategy: .iso8601)
     }
 
-    /// `date` as stored files hold it: ``format(_:)``, else Foundation's form
-    /// of the same millisecond. (Foundation truncates to the millisecond, and
-    /// reads `.100` as a little less: it is given a date inside the
-    /// millisecond, so that what it reads back it writes the same.)
+    /// `date` as stored files hold it: ``format(_:)``, with a date outside
+    /// ``years`` (or not a number) written as the nearest end of that range
+    /// (not a number: the first, a date long past).
     package static func write(_ date: Date) -> String {
-        if let text = format(date) { return text }
         let seconds = date.timeIntervalSince1970
-        guard seconds.isFinite, abs(seconds) < 1e15 else { return date.formatted(foundationStyle) }
-        return Date(timeIntervalSince1970: ((seconds * 1000).rounded() + 0.2) / 1000).formatted(foundationStyle)
+        guard !seconds.isNaN else { return format(milliseconds: writtenMilliseconds.lowerBound) }
+        let range = writtenMilliseconds
+        let milliseconds = abs(seconds) < 1e15 ? Int((seconds * 1000).rounded()) : (seconds < 0 ? range.lowerBound : range.upperBound)
+        return format(milliseconds: min(max(milliseconds, range.lowerBound), range.upperBound))
     }
-
-    /// The years this type reads and writes.
-    package static let years = 1583...9999
 
     /// The date `text` names, or nil when it is not in the form above or
     /// its year is outside ``years``.
@@ -77,11 +88,16 @@ package enum StoredDate {
     package static func format(_ date: Date) -> String? {
         let seconds = date.timeIntervalSince1970
         // Well outside the years covered, and far from overflowing an Int.
-        guard seconds.isFinite, abs(seconds) < 1e12 else { return nil }
+        guard seconds.isFinite, abs(seconds) < 1e15 else { return nil }
         let milliseconds = Int((seconds * 1000).rounded())
+        guard writtenMilliseconds.contains(milliseconds) else { return nil }
+        return format(milliseconds: milliseconds)
+    }
+
+    /// The written form of a millisecond in ``writtenMilliseconds``.
+    private static func format(milliseconds: Int) -> String {
         let (days, millisecondOfDay) = floorDivision(milliseconds, 86_400_000)
         let (year, month, day) = civilFromDays(days)
-        guard years.contains(year) else { return nil }
         let second = millisecondOfDay / 1000
         var bytes: [UInt8] = []
         bytes.reserveCapacity(23)

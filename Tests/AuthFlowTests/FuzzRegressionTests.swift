@@ -9,39 +9,48 @@ import Testing
     /// credentials, profile: a stored date before the Gregorian calendar
     /// (`"authTime":"1013-11-24T07:54:39.000"`) moved by days on each save,
     /// because Foundation writes such dates in the Julian calendar and the
-    /// hand parser read them as Gregorian. Such dates are now read by
-    /// Foundation's parser, so a record loads back as it was stored.
-    @Test(arguments: ["1013-11-24T07:54:39.000", "1582-10-04T12:00:00.500", "0001-01-01T00:00:00.000"])
-    func preGregorianStoredDatesReadBackAsWritten(_ text: String) throws {
-        // The hand parser leaves them to Foundation, which read them before it
-        // (Sources/AuthFlow/Storage/FileCredentialStore.swift, the stored date coding) ...
-        #expect(StoredDate.parse(text) == nil)
-        // ... and Foundation reads back what it writes.
-        let style = Date.ISO8601FormatStyle.iso8601.year().month().day().time(includingFractionalSeconds: true)
-        let date = try Date(text, strategy: style)
-        #expect(date.formatted(style) == text)
-        #expect(try Date(date.formatted(style), strategy: style) == date)
-        // Gregorian dates keep the fast path, and agree with Foundation.
-        let gregorian = "1583-01-01T00:00:00.000"
-        #expect(StoredDate.parse(gregorian) == (try Date(gregorian, strategy: style)))
+    /// hand parser read them as Gregorian. Then a stored date with
+    /// milliseconds (`"expiresAt":"2026-11-24T17:54:40.100"`) lost a
+    /// millisecond on each save: the hand parser summed the fraction into a
+    /// `Double` just below .100, and Foundation's formatter, which truncates,
+    /// wrote `.099`; Foundation's own parser does the same for the years it
+    /// reads (`"1013-11-24T17:54:40.100"`). Then Foundation's lenient parser
+    /// read `"2026-11-24T0700000000:54:40.008"` as a date in the year 81882,
+    /// where a `Double` no longer holds every millisecond.
+    /// `StoredDate.write` now writes every date itself, to the millisecond,
+    /// in the years 1583 to 9999, the ends of that range for dates beyond it:
+    /// a date written once is written the same ever after.
+    @Test(arguments: ["2026-11-24T17:54:40.100", "2026-11-24T17:54:40.999", "2026-11-24T17:54:40.001", "2026-11-24T17:54:40.300",
+                      "1583-01-01T00:00:00.000", "9999-12-31T23:59:59.999"])
+    func storedDatesSurviveSaving(_ text: String) throws {
+        #expect(try saved(text, times: 3) == [text, text, text])
     }
 
-    /// credentials, profile: a stored date with milliseconds
-    /// (`"expiresAt":"2026-11-24T17:54:40.100"`) lost a millisecond on each
-    /// save: the hand parser summed the fraction into a `Double` just below
-    /// .100, and Foundation's formatter, which truncates, wrote `.099`.
-    /// Foundation's own parser does the same for the years it reads
-    /// (`"1013-11-24T17:54:40.100"`, found next). `StoredDate.write` now
-    /// writes the date rounded to the millisecond, in both forms.
-    @Test(arguments: ["2026-11-24T17:54:40.100", "2026-11-24T17:54:40.999", "2026-11-24T17:54:40.001", "2026-11-24T17:54:40.300",
-                      "1013-11-24T17:54:40.100", "0001-01-01T00:00:00.300", "1582-12-31T23:59:59.100", "12026-11-24T17:54:40.100"])
-    func storedMillisecondsSurviveSaving(_ text: String) throws {
+    @Test(arguments: [
+        ("1013-11-24T07:54:39.000", "1583-01-01T00:00:00.000"), ("1013-11-24T17:54:40.100", "1583-01-01T00:00:00.000"),
+        ("0001-01-01T00:00:00.300", "1583-01-01T00:00:00.000"), ("1582-12-31T23:59:59.999", "1583-01-01T00:00:00.000"),
+        ("12026-11-24T17:54:40.100", "9999-12-31T23:59:59.999"), ("40522-1-24T17:54:40.100", "9999-12-31T23:59:59.999"),
+        ("2026-11-24T0700000000:54:40.008", "9999-12-31T23:59:59.999"), ("2026-11-24T17:54:40.1004", "2026-11-24T17:54:40.100"),
+        ("2026-11-24T17:54:40.9996Z", "2026-11-24T17:54:41.000"), ("2026-11-24T18:54:40+01:00", "2026-11-24T17:54:40.000"),
+    ])
+    func otherStoredDatesAreWrittenOnceInTheStoredForm(_ text: String, _ written: String) throws {
+        // Still read (as Foundation or the hand parser reads them) ...
+        #expect(StoredDate.read(text) != nil)
+        // ... and written in the stored form from the first save on.
+        #expect(try saved(text, times: 3) == [written, written, written])
+    }
+
+    /// The date member after each of `times` loads and saves of a record holding `text`.
+    private func saved(_ text: String, times: Int) throws -> [String] {
         struct Dated: Codable { var version = 2; var date: Date }
         var data = Data(#"{"version":2,"date":"\#(text)"}"#.utf8)
-        for _ in 0..<3 {
+        var written: [String] = []
+        for _ in 0..<times {
             data = try VersionedFile.encode(try VersionedFile.decode(Dated.self, from: data, current: 2, path: "t"))
-            #expect(String(decoding: data, as: UTF8.self).contains(#""date" : "\#(text)""#))
+            let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            written.append(try #require(object["date"] as? String))
         }
+        return written
     }
 
     /// www-authenticate: `error=""` was read as a challenge with an empty

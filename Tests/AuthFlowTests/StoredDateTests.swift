@@ -67,6 +67,18 @@ struct StoredDateTests {
         }
     }
 
+    @Test("write: the stored form for every date, the ends of the years covered beyond them")
+    func writeClamps() throws {
+        let first = "1583-01-01T00:00:00.000", last = "9999-12-31T23:59:59.999"
+        for (seconds, text) in [(Double.nan, first), (-.infinity, first), (-1e300, first), (-1e15, first), (-12_212_553_600.0006, first),
+                                (.infinity, last), (1e300, last), (1e15, last), (2_521_795_481_680.008, last), (253_402_300_799.9996, last),
+                                (1_764_000_000.1, "2025-11-24T16:00:00.100")] {
+            #expect(StoredDate.write(Date(timeIntervalSince1970: seconds)) == text, "\(seconds)")
+        }
+        #expect(StoredDate.read(first).map(StoredDate.write) == first)
+        #expect(StoredDate.read(last).map(StoredDate.write) == last)
+    }
+
     @Test("days and civil dates convert both ways")
     func civilDays() {
         var days = StoredDate.daysFromCivil(year: 1583, month: 1, day: 1)

@@ -70,7 +70,7 @@ import Testing
         #expect(token.expiresAt == now.addingTimeInterval(TimeInterval(value)))
     }
 
-    @Test(arguments: [#""abc""#, "-1", "1.5", #""-5""#, "true", "[]", #""""#, "1e300"])
+    @Test(arguments: [#""abc""#, "-1", "1.5", #""-5""#, "true", "[]", #""""#, "1e300", "10000000000", #""10000000000""#, #""9223372036854775807""#])
     func invalidExpiresIn(_ value: String) {
         expectError(.invalidResponse) { try parse(#"{"access_token":"AT","token_type":"Bearer","expires_in":\#(value)}"#) }
     }

@@ -81,7 +81,8 @@ private func readDescriptor(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ co
 
 /// Reading and writing versioned JSON files strictly.
 package enum VersionedFile {
-    /// Encodes `value` as sorted, pretty JSON with ISO 8601 dates.
+    /// Encodes `value` as sorted, pretty JSON with ISO 8601 dates in UTC, to
+    /// the millisecond (`StoredDate.write`: a date read back writes the same).
     public static func encode(_ value: some Encodable) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

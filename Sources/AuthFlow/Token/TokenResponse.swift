@@ -52,7 +52,7 @@ public struct TokenResponse: Sendable, Equatable, Codable {
             expiresIn = nil
         case .number(let value)? where value >= 0 && value < 1e10 && value.rounded() == value:
             expiresIn = Int(value)
-        case .string(let text)? where Int(text).map({ $0 >= 0 }) == true:
+        case .string(let text)? where Int(text).map({ $0 >= 0 && $0 < 10_000_000_000 }) == true:
             expiresIn = Int(text)
         default:
             throw AuthFlowError.invalidResponse("token response has an invalid expires_in")
