@@ -13,6 +13,11 @@ import Darwin
 /// cross-process lock (`FileLock` on `<file>.lock`) around refreshes and
 /// sign-out.
 ///
+/// Dates are stored in UTC to the millisecond (`2026-11-24T17:54:40.100`),
+/// so a record that is loaded and saved again keeps them exactly. The years
+/// 1583 to 9999 are stored as they are; a date beyond them, which no real
+/// token carries, is stored as the nearest end of that range.
+///
 /// A corrupt file or one written by a newer version is a
 /// ``AuthFlowError/Category/configuration`` error; it is never overwritten
 /// silently and never crashes. Failing file-system calls are
