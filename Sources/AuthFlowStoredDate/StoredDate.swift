@@ -8,25 +8,23 @@ package import Foundation
 /// `authflow` profiles), read and written by hand in one place.
 ///
 /// The written form is `YYYY-MM-DDTHH:MM:SS.mmm` in UTC, whole milliseconds,
-/// the form Foundation's ISO 8601 style writes with fractional seconds. The
-/// reader also takes any number of fraction digits (or none) and a `Z` or
-/// `±HH:MM` suffix. Both cover the Gregorian years 1583 to 9999 only:
-/// Foundation writes earlier dates in the Julian calendar, so callers leave
-/// other years to Foundation on both sides.
-///
-/// Writing rounds to the millisecond, and reading a written date gives back
-/// that millisecond, so `format(parse(format(d)))` is `format(d)`: a record
-/// saved again and again keeps its dates.
-///
+/// the form Foundation's ISO 8601 style writes with fractional seconds, for
+/// the Gregorian years 1583 to 9999. ``parse(_:)`` reads that form, with any
+/// number of fraction digits (or none) and a `Z` or `±HH:MM` suffix;
 /// ``read(_:)`` also takes what Foundation's ISO 8601 parser takes (files
-/// written before, or edited by hand); ``write(_:)`` writes every date in the
-/// form above, a date outside ``years`` as the first or last millisecond of
-/// that range. No server-given date a client compares with the clock is
-/// that far out, and the alternative, Foundation's form, neither reads back
-/// every millisecond it writes nor reads back at all beyond some years.
+/// written before, or edited by hand, and Foundation's Julian dates before
+/// 1583).
+///
+/// ``write(_:)`` rounds to the millisecond, and reading a written date gives
+/// back that millisecond, so `write(read(write(d)))` is `write(d)`: a record
+/// saved again and again keeps its dates. A date outside those years is
+/// written as the first or last millisecond of the range. No server-given
+/// date a client compares with the clock is that far out, and the
+/// alternative, Foundation's form, neither reads back every millisecond it
+/// writes nor reads back at all beyond some years.
 package enum StoredDate {
     /// The years this type reads and writes.
-    package static let years = 1583...9999
+    static let years = 1583...9999
 
     /// The first and last millisecond of ``years``, since 1970.
     private static let writtenMilliseconds =
@@ -45,14 +43,15 @@ package enum StoredDate {
         return try? Date(text, strategy: .iso8601)
     }
 
-    /// `date` as stored files hold it: ``format(_:)``, with a date outside
-    /// ``years`` (or not a number) written as the nearest end of that range
-    /// (not a number: the first, a date long past).
+    /// `date` as stored files hold it, rounded to the millisecond; a date
+    /// outside ``years`` is written as the nearest end of that range (not a
+    /// number: the first, a date long past).
     package static func write(_ date: Date) -> String {
         let seconds = date.timeIntervalSince1970
-        guard !seconds.isNaN else { return format(milliseconds: writtenMilliseconds.lowerBound) }
         let range = writtenMilliseconds
-        let milliseconds = abs(seconds) < 1e15 ? Int((seconds * 1000).rounded()) : (seconds < 0 ? range.lowerBound : range.upperBound)
+        // Beyond 1e15 s (and for infinities and NaN) the date is far outside
+        // the range, and the milliseconds would not fit an Int.
+        let milliseconds = abs(seconds) < 1e15 ? Int((seconds * 1000).rounded()) : (seconds > 0 ? range.upperBound : range.lowerBound)
         return format(milliseconds: min(max(milliseconds, range.lowerBound), range.upperBound))
     }
 
@@ -81,17 +80,6 @@ package enum StoredDate {
         let seconds = daysFromCivil(year: year, month: month, day: day) * 86_400
             + hour * 3600 + minute * 60 + second - offset
         return Date(timeIntervalSince1970: Double(seconds) + Double(nanoseconds) / 1e9)
-    }
-
-    /// `date` rounded to the millisecond in the written form, or nil when
-    /// its year (after rounding) is outside ``years``.
-    package static func format(_ date: Date) -> String? {
-        let seconds = date.timeIntervalSince1970
-        // Well outside the years covered, and far from overflowing an Int.
-        guard seconds.isFinite, abs(seconds) < 1e15 else { return nil }
-        let milliseconds = Int((seconds * 1000).rounded())
-        guard writtenMilliseconds.contains(milliseconds) else { return nil }
-        return format(milliseconds: milliseconds)
     }
 
     /// The written form of a millisecond in ``writtenMilliseconds``.

@@ -78,7 +78,7 @@ extension AppleDPoPKeyChoice {
         guard let record = try await store.load() else { return nil }
         switch try restoring(record, secureEnclaveHandle: secureEnclaveHandle) {
         case .none, .software:
-            return try await AuthSession.restore(from: store, transport: transport)
+            return try await AuthSession.restore(record, from: store, transport: transport)
         case .secureEnclave:
             guard let handle = secureEnclaveHandle else { throw unusableSecureEnclaveHandle(nil) }
             let key: any DPoPSigningKey
@@ -87,7 +87,7 @@ extension AppleDPoPKeyChoice {
             } catch {
                 throw unusableSecureEnclaveHandle(error as? AuthFlowError)
             }
-            return try await AuthSession.restore(from: store, dpopKey: key, transport: transport)
+            return try await AuthSession.restore(record, from: store, dpopKey: key, transport: transport)
         }
     }
 }

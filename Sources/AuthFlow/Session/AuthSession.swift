@@ -112,7 +112,17 @@ public actor AuthSession {
     public static func restore(from store: any CredentialStore, authentication: ClientAuthentication = .none,
                                dpopKey: (any DPoPSigningKey)? = nil, transport: any HTTPTransport = URLSessionTransport(), logger: Logger = Logger(label: "AuthFlow"),
                                leeway: TimeInterval = 60) async throws -> AuthSession? {
-        guard var record = try await store.load() else { return nil }
+        guard let record = try await store.load() else { return nil }
+        return try await restore(record, from: store, authentication: authentication, dpopKey: dpopKey, transport: transport,
+                                 logger: logger, leeway: leeway)
+    }
+
+    /// ``restore(from:authentication:dpopKey:transport:logger:leeway:)`` with
+    /// the record already loaded from `store`.
+    static func restore(_ record: SessionRecord, from store: any CredentialStore, authentication: ClientAuthentication = .none,
+                        dpopKey: (any DPoPSigningKey)? = nil, transport: any HTTPTransport, logger: Logger = Logger(label: "AuthFlow"),
+                        leeway: TimeInterval = 60) async throws -> AuthSession {
+        var record = record
         if record.hasMetadata {
             guard record.clientAuthenticationMethod == authentication.method else {
                 throw AuthFlowError(.configuration,
