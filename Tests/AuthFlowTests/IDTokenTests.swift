@@ -130,10 +130,19 @@ import Testing
     }
 
     @Test func duplicateNamesInNestedObjectsAndArraysAreFound() {
-        #expect(DuplicateKeyScanner.hasDuplicateKeys(Array(#"{"a":{"b":1,"b":2}}"#.utf8)))
-        #expect(DuplicateKeyScanner.hasDuplicateKeys(Array(#"{"a":[{"b":1,"b":2}]}"#.utf8)))
-        #expect(!DuplicateKeyScanner.hasDuplicateKeys(Array(#"{"a":{"b":1},"c":{"b":2},"d":["a","a"]}"#.utf8)))
-        #expect(!DuplicateKeyScanner.hasDuplicateKeys(Array(#"{"a":"x\"a","b":"a"}"#.utf8)))
+        func refusedForDuplicate(_ text: String) -> Bool {
+            do throws(JSONParser.Failure) {
+                _ = try JSONParser.parse(Array(text.utf8))
+                return false
+            } catch {
+                if case .duplicateName = error.kind { return true }
+                return false
+            }
+        }
+        #expect(refusedForDuplicate(#"{"a":{"b":1,"b":2}}"#))
+        #expect(refusedForDuplicate(#"{"a":[{"b":1,"b":2}]}"#))
+        #expect(!refusedForDuplicate(#"{"a":{"b":1},"c":{"b":2},"d":["a","a"]}"#))
+        #expect(!refusedForDuplicate(#"{"a":"x\"a","b":"a"}"#))
     }
 
     @Test func missingAlgIsMalformed() async throws {

@@ -63,13 +63,10 @@ package struct CompactJWS: Sendable, Equatable {
 
     /// The three base64url segments of a compact JWS's UTF-8 and the length of
     /// what was signed (up to the second dot); nil unless there are exactly two dots.
-    ///
-    /// `checkingSignature: false` skips the search for a third dot, for a caller
-    /// that base64url-decodes the signature, which refuses a dot anyway.
-    static func segments(of token: UnsafeBufferPointer<UInt8>, checkingSignature: Bool = true)
+    static func segments(of token: UnsafeBufferPointer<UInt8>)
         -> (header: UnsafeBufferPointer<UInt8>, payload: UnsafeBufferPointer<UInt8>, signature: UnsafeBufferPointer<UInt8>, signingInputCount: Int)? {
         guard let first = firstDot(in: token, from: 0), let second = firstDot(in: token, from: first + 1),
-              !checkingSignature || firstDot(in: token, from: second + 1) == nil else { return nil }
+              firstDot(in: token, from: second + 1) == nil else { return nil }
         return (UnsafeBufferPointer(rebasing: token[..<first]), UnsafeBufferPointer(rebasing: token[(first + 1)..<second]),
                 UnsafeBufferPointer(rebasing: token[(second + 1)...]), second)
     }
@@ -79,21 +76,5 @@ package struct CompactJWS: Sendable, Equatable {
         guard start < token.count, let base = token.baseAddress,
               let found = memchr(base + start, Int32(UInt8(ascii: ".")), token.count - start) else { return nil }
         return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-    }
-}
-
-/// Finds duplicate member names in any object of a JSON text. The check is
-/// ``JSONParser``'s own (names compared after unescaping); this only reports
-/// whether the parser refused the text for that reason.
-enum DuplicateKeyScanner {
-    /// True when `bytes` is refused because an object repeats a member name.
-    static func hasDuplicateKeys(_ bytes: [UInt8]) -> Bool {
-        do throws(JSONParser.Failure) {
-            _ = try JSONParser.parse(bytes)
-            return false
-        } catch {
-            if case .duplicateName = error.kind { return true }
-            return false
-        }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Base64url without padding (RFC 4648 §5), as used by PKCE and JOSE: the one
-/// implementation the engine, the ID-token scan and the embedded provider share.
+/// implementation the engine and the embedded provider share.
 ///
 /// Decoding is canonical: nil for a character outside the alphabet (padding
 /// included), an impossible length, or non-zero leftover bits.
@@ -15,22 +15,6 @@ package enum Base64URL {
         let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
         table.initialize(repeating: 0xFF, count: 256)
         for (value, byte) in alphabet.enumerated() { table[Int(byte)] = UInt8(value) }
-        return UnsafePointer(table)
-    }()
-
-    /// Two characters at a time: indexed by the pair as a little-endian
-    /// 16-bit load gives it (second character << 8 | first), their 12 bits
-    /// plus one; 0 for a pair with any byte outside the alphabet. 128 KB of
-    /// address space, zeroed by `calloc`, of which only the rows of alphabet
-    /// characters (about 40 KB) are ever written or read.
-    nonisolated(unsafe) private static let pairs: UnsafePointer<UInt16> = {
-        guard let memory = calloc(65_536, MemoryLayout<UInt16>.stride) else { fatalError("out of memory") }
-        let table = memory.bindMemory(to: UInt16.self, capacity: 65_536)
-        for (first, c0) in alphabet.enumerated() {
-            for (second, c1) in alphabet.enumerated() {
-                table[Int(c1) << 8 | Int(c0)] = UInt16(first << 6 | second) + 1
-            }
-        }
         return UnsafePointer(table)
     }()
 
@@ -146,27 +130,8 @@ package enum Base64URL {
         let tail = count % 4
         guard tail != 1 else { return false }
         guard count > 0, let source = input.baseAddress, let target = out.baseAddress else { return true }
-        let table = values, pairTable = pairs
-        let raw = UnsafeRawPointer(source)
+        let table = values
         var inIndex = 0, outIndex = 0
-        // Eight characters (six bytes) per round as four pairs, then four (three bytes).
-        while inIndex + 8 <= count {
-            let p0 = pairTable[Int(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: inIndex, as: UInt16.self)))]
-            let p1 = pairTable[Int(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: inIndex + 2, as: UInt16.self)))]
-            let p2 = pairTable[Int(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: inIndex + 4, as: UInt16.self)))]
-            let p3 = pairTable[Int(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: inIndex + 6, as: UInt16.self)))]
-            guard p0 != 0, p1 != 0, p2 != 0, p3 != 0 else { return false }
-            let first = UInt32(p0 &- 1) << 12 | UInt32(p1 &- 1)
-            let second = UInt32(p2 &- 1) << 12 | UInt32(p3 &- 1)
-            target[outIndex] = UInt8(truncatingIfNeeded: first >> 16)
-            target[outIndex + 1] = UInt8(truncatingIfNeeded: first >> 8)
-            target[outIndex + 2] = UInt8(truncatingIfNeeded: first)
-            target[outIndex + 3] = UInt8(truncatingIfNeeded: second >> 16)
-            target[outIndex + 4] = UInt8(truncatingIfNeeded: second >> 8)
-            target[outIndex + 5] = UInt8(truncatingIfNeeded: second)
-            inIndex += 8
-            outIndex += 6
-        }
         while inIndex + 4 <= count {
             let a = table[Int(source[inIndex])], b = table[Int(source[inIndex + 1])]
             let c = table[Int(source[inIndex + 2])], d = table[Int(source[inIndex + 3])]
