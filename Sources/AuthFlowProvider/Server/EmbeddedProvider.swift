@@ -95,11 +95,6 @@ public final class EmbeddedProvider: Sendable {
     public func retireOldSigningKeys() async -> [String] {
         await state.retireKeys()
     }
-
-    /// The ids of the keys that sign now, by algorithm.
-    public func activeSigningKeyIDs() async -> [SigningAlgorithm: String] {
-        await state.keys.active.mapValues(\.keyID)
-    }
 }
 
 /// The provider could not start.

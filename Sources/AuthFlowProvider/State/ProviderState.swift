@@ -48,8 +48,6 @@ actor ProviderState {
         logger.info("grant revoked", metadata: ["reason": "\(reason)"])
     }
 
-    func isLive(_ grantID: String) -> Bool { grants[grantID].map { !$0.revoked } ?? false }
-
     /// Key rotation: a new active key per algorithm; the old ones stay published.
     func rotateKeys() throws -> [String] { try keys.rotate() }
 
