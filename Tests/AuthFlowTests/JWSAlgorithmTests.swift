@@ -8,6 +8,7 @@ import Testing
         #expect(names == ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "EdDSA", "HS256", "HS384", "HS512"])
         for algorithm in JWSAlgorithm.allCases {
             #expect(JWSAlgorithm(name: algorithm.name) == algorithm)
+            #expect(JWSAlgorithm(utf8: Array(algorithm.name.utf8)) == algorithm)
             #expect(algorithm.isSymmetric == algorithm.name.hasPrefix("HS"))
         }
     }

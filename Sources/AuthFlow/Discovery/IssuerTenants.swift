@@ -62,7 +62,8 @@ public enum IssuerTenants: Sendable, Equatable, Codable, CustomStringConvertible
 
     /// Whether `issuer` is a template (holds ``placeholder`` exactly once).
     public static func isTemplate(_ issuer: String) -> Bool {
-        issuer.components(separatedBy: placeholder).count == 2
+        // Checked on every ID token: an issuer without a brace is no template.
+        issuer.utf8.contains(UInt8(ascii: "{")) && issuer.components(separatedBy: placeholder).count == 2
     }
 
     /// The issuer `template` names for `tenant`.

@@ -63,10 +63,13 @@ package struct CompactJWS: Sendable, Equatable {
 
     /// The three base64url segments of a compact JWS's UTF-8 and the length of
     /// what was signed (up to the second dot); nil unless there are exactly two dots.
-    static func segments(of token: UnsafeBufferPointer<UInt8>)
+    ///
+    /// `checkingSignature: false` skips the search for a third dot, for a caller
+    /// that base64url-decodes the signature, which refuses a dot anyway.
+    static func segments(of token: UnsafeBufferPointer<UInt8>, checkingSignature: Bool = true)
         -> (header: UnsafeBufferPointer<UInt8>, payload: UnsafeBufferPointer<UInt8>, signature: UnsafeBufferPointer<UInt8>, signingInputCount: Int)? {
         guard let first = firstDot(in: token, from: 0), let second = firstDot(in: token, from: first + 1),
-              firstDot(in: token, from: second + 1) == nil else { return nil }
+              !checkingSignature || firstDot(in: token, from: second + 1) == nil else { return nil }
         return (UnsafeBufferPointer(rebasing: token[..<first]), UnsafeBufferPointer(rebasing: token[(first + 1)..<second]),
                 UnsafeBufferPointer(rebasing: token[(second + 1)...]), second)
     }

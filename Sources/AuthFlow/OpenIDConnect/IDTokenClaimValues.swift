@@ -1,5 +1,7 @@
 /// The payload members that ``IDTokenClaims`` types, read into typed storage
-/// but not yet checked, from a parsed dictionary.
+/// but not yet checked, from a parsed dictionary. (The verifier's scan keeps
+/// places in the payload instead, ``PayloadClaims``; its ``PayloadClaims/values``
+/// gives this reading, and the tests hold the two to it.)
 struct IDTokenClaimValues: Sendable, Equatable {
     /// A claim ``IDTokenClaims`` has a property for.
     enum Claim: CaseIterable {
@@ -22,6 +24,31 @@ struct IDTokenClaimValues: Sendable, Equatable {
             case .name: "name"
             case .email: "email"
             case .preferredUsername: "preferred_username"
+            }
+        }
+
+        /// The claim named by `bytes` (the exact member name), if it is one of these.
+        /// Names up to eight bytes are compared as one integer (``packedName(_:maxCount:)``).
+        init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+            guard let packed = packedName(bytes, maxCount: 8) else {
+                if bytes.equals("auth_time") { self = .authTime; return }
+                if bytes.equals("preferred_username") { self = .preferredUsername; return }
+                return nil
+            }
+            switch packed {
+            case 0x69_73_73: self = .iss // "iss"
+            case 0x73_75_62: self = .sub // "sub"
+            case 0x61_75_64: self = .aud // "aud"
+            case 0x65_78_70: self = .exp // "exp"
+            case 0x69_61_74: self = .iat // "iat"
+            case 0x61_7A_70: self = .azp // "azp"
+            case 0x61_63_72: self = .acr // "acr"
+            case 0x61_6D_72: self = .amr // "amr"
+            case 0x6E_61_6D_65: self = .name // "name"
+            case 0x6E_6F_6E_63_65: self = .nonce // "nonce"
+            case 0x65_6D_61_69_6C: self = .email // "email"
+            case 0x61_74_5F_68_61_73_68: self = .atHash // "at_hash"
+            default: return nil
             }
         }
     }

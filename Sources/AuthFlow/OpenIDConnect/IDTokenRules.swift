@@ -32,16 +32,16 @@ public struct IDTokenRules: Sendable {
     /// Checks `claims`, in the order of OIDC Core §3.1.3.7, each failure with its reason.
     public func check(_ claims: IDTokenClaims, now: Date) throws {
         let expected = try expectedIssuer(claims)
-        guard claims.issuer == expected else {
+        guard claims.issuerEquals(expected) else {
             throw AuthFlowError.idToken(.issuer, "the ID token's iss is \(claims.issuer), expected \(expected)")
         }
-        guard claims.audience.contains(clientID) else {
+        guard claims.audienceContains(clientID) else {
             throw AuthFlowError.idToken(.audience, "the ID token is not addressed to this client")
         }
-        if claims.audience.count > 1, claims.authorizedParty == nil {
+        if claims.audienceCount > 1, !claims.hasAuthorizedParty {
             throw AuthFlowError.idToken(.authorizedParty, "the ID token has several audiences and no azp")
         }
-        if let authorizedParty = claims.authorizedParty, authorizedParty != clientID {
+        if claims.hasAuthorizedParty, !claims.authorizedPartyEquals(clientID) {
             throw AuthFlowError.idToken(.authorizedParty, "the ID token's azp is another client")
         }
         guard now.timeIntervalSince(claims.expiresAt) < leeway else {
@@ -51,7 +51,7 @@ public struct IDTokenRules: Sendable {
             throw AuthFlowError.idToken(.issuedAt, "the ID token was issued in the future")
         }
         if let nonce {
-            guard let matches = claims.nonce.map({ constantTimeEquals($0, nonce) }) else { throw AuthFlowError.idToken(.nonce, "the ID token has no nonce") }
+            guard let matches = claims.nonceMatches(nonce) else { throw AuthFlowError.idToken(.nonce, "the ID token has no nonce") }
             guard matches else { throw AuthFlowError.idToken(.nonce, "the ID token's nonce does not match") }
         }
         if let maxAge {

@@ -10,19 +10,27 @@ enum JWSAlgorithm: UInt8, CaseIterable, Sendable {
 
     /// The algorithm named `name`, or nil when AuthFlow cannot verify it (`none` included).
     init?(name: String) {
-        switch name {
-        case "RS256": self = .rs256
-        case "RS384": self = .rs384
-        case "RS512": self = .rs512
-        case "PS256": self = .ps256
-        case "PS384": self = .ps384
-        case "PS512": self = .ps512
-        case "ES256": self = .es256
-        case "ES384": self = .es384
-        case "EdDSA": self = .edDSA
-        case "HS256": self = .hs256
-        case "HS384": self = .hs384
-        case "HS512": self = .hs512
+        self.init(utf8: name.utf8)
+    }
+
+    /// The algorithm whose name is these UTF-8 bytes (a JSON string's content
+    /// without escapes), or nil.
+    init?(utf8 name: some Sequence<UInt8>) {
+        // Every name is five ASCII characters: compare them as one integer.
+        guard let packed = packedName(name, maxCount: 5) else { return nil }
+        switch packed {
+        case 0x52_53_32_35_36: self = .rs256 // RS256
+        case 0x52_53_33_38_34: self = .rs384 // RS384
+        case 0x52_53_35_31_32: self = .rs512 // RS512
+        case 0x50_53_32_35_36: self = .ps256 // PS256
+        case 0x50_53_33_38_34: self = .ps384 // PS384
+        case 0x50_53_35_31_32: self = .ps512 // PS512
+        case 0x45_53_32_35_36: self = .es256 // ES256
+        case 0x45_53_33_38_34: self = .es384 // ES384
+        case 0x45_64_44_53_41: self = .edDSA // EdDSA
+        case 0x48_53_32_35_36: self = .hs256 // HS256
+        case 0x48_53_33_38_34: self = .hs384 // HS384
+        case 0x48_53_35_31_32: self = .hs512 // HS512
         default: return nil
         }
     }

@@ -5,7 +5,7 @@ import Foundation
 /// Verifies compact JWS signatures with swift-crypto.
 enum JWSVerifier {
     /// Checks the signature of `jws` with `key`. RSA keys under 2048 bits are refused.
-    static func verify(_ jws: CompactJWS, algorithm: JWSAlgorithm, key: JSONWebKey) throws -> Bool {
+    static func verify(_ jws: some SignedJWS, algorithm: JWSAlgorithm, key: JSONWebKey) throws -> Bool {
         try jws.withSignedParts { input, signatureBytes in
             switch (key.material, algorithm) {
             case (.weakRSA(let bits), _):
@@ -36,7 +36,7 @@ enum JWSVerifier {
     }
 
     /// Checks an HMAC signature with the client secret as the key.
-    static func verifyHMAC(_ jws: CompactJWS, algorithm: JWSAlgorithm, secret: String) -> Bool {
+    static func verifyHMAC(_ jws: some SignedJWS, algorithm: JWSAlgorithm, secret: String) -> Bool {
         let key = SymmetricKey(data: Array(secret.utf8))
         return jws.withSignedParts { input, signature in
             switch algorithm {
