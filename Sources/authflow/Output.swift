@@ -57,8 +57,9 @@ enum Output {
         if json {
             self.json(ErrorEnvelope(error: .init(failure)))
         } else {
-            stderr("error: \(failure.description)")
-            if let hint = failure.recoverySuggestion { stderr("hint: \(hint)") }
+            // One line each, whatever the server put in its description.
+            stderr("error: \(TerminalText.field(failure.description))")
+            if let hint = failure.recoverySuggestion { stderr("hint: \(TerminalText.field(hint))") }
         }
         return ExitCode(exitCode(for: failure.category))
     }

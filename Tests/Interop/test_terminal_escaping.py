@@ -106,6 +106,8 @@ def test_error_description_in_the_callback_is_escaped(hostile, tmp_path):
     assert human.returncode == 3, human.stderr
     assert_clean(human)
     assert "\\u001b]0;pwned\\u0007\\u001b[2J\\u009b31m\\u202eevil" in human.stderr
+    # The error stays one line: the description's line feed cannot fake a hint.
+    assert "\nhint: fake line" not in human.stderr and "evil\\u000ahint: fake line" in human.stderr
 
     machine = login(hostile, tmp_path, "--json")
     assert machine.returncode == 3, machine.stderr
@@ -119,6 +121,7 @@ def test_error_description_from_the_token_endpoint_is_escaped(hostile, tmp_path)
     assert human.returncode == 3, human.stderr
     assert_clean(human)
     assert "pwned" in human.stderr
+    assert "\nhint: fake line" not in human.stderr
     machine = login(hostile, tmp_path, "--json")
     assert_clean(machine)
     assert json.loads(machine.stdout)["error"]["description"] == HOSTILE
