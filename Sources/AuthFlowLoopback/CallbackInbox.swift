@@ -4,7 +4,9 @@ import Foundation
 /// Hands the first matching callback from the listener's thread to the waiting task.
 final class CallbackInbox: Sendable {
     private struct State: Sendable {
-        var request: AuthorizationRequest?
+        var expected: CallbackExpectation?
+        /// A page served once at its path (the RP-initiated logout form).
+        var oneTimePage: (path: String, response: Response)?
         var delivered: String?
         var closed: AuthFlowError?
         var waiter: (id: UUID, continuation: CheckedContinuation<String, any Error>)?
@@ -12,29 +14,47 @@ final class CallbackInbox: Sendable {
 
     private let state = LockedValue(State())
 
-    func expect(_ request: AuthorizationRequest) {
-        state.withLock { $0.request = request }
+    func expect(_ expectation: CallbackExpectation) {
+        state.withLock { $0.expected = expectation }
     }
 
     /// Whether the expected request asked for `response_mode=form_post`.
     var expectsFormPost: Bool {
-        state.withLock { $0.request?.expectsFormPost ?? false }
+        state.withLock { $0.expected?.expectsFormPost ?? false }
     }
 
-    /// Offers a request target (path and query). Returns true when it carried
-    /// the expected state and is the first such request.
-    func offer(target: String, state received: String?) -> Bool {
-        let (accepted, waiter) = state.withLock { box -> (Bool, CheckedContinuation<String, any Error>?) in
-            guard box.delivered == nil, box.closed == nil, let request = box.request, let received,
-                  request.matchesState(received) else {
-                return (false, nil)
+    /// Serves `response` at `path` to the first GET, and never again.
+    func serveOnce(_ response: Response, at path: String) {
+        state.withLock { $0.oneTimePage = (path, response) }
+    }
+
+    /// The one-time page when `path` is its path (removing it), else nil.
+    func takeOneTimePage(at path: String) -> Response? {
+        state.withLock { box in
+            guard let page = box.oneTimePage, page.path == path else { return nil }
+            box.oneTimePage = nil
+            return page.response
+        }
+    }
+
+    /// Offers a request target (path and query). The first request that
+    /// carries the expected state is delivered, whatever it holds; its
+    /// verdict is the engine's own validation of it
+    /// (``AuthFlow/AuthorizationRequest/validateCallback(_:)``,
+    /// ``AuthFlow/EndSessionRequest/validateRedirect(_:)``), so the page the
+    /// browser shows is the outcome the application will report.
+    func offer(target: String, state received: String?) -> CallbackVerdict {
+        let (verdict, waiter) = state.withLock { box -> (CallbackVerdict, CheckedContinuation<String, any Error>?) in
+            guard box.delivered == nil, box.closed == nil, let expected = box.expected, let received,
+                  expected.matchesState(received) else {
+                return (.ignored, nil)
             }
             box.delivered = target
             defer { box.waiter = nil }
-            return (true, box.waiter?.continuation)
+            return (expected.verdict(target: target), box.waiter?.continuation)
         }
         waiter?.resume(returning: target)
-        return accepted
+        return verdict
     }
 
     /// Resumes `continuation` with the callback once it has arrived (at once

@@ -8,7 +8,10 @@ import Logging
 /// only when the authorization request asked for `response_mode=form_post`,
 /// as a POST with an `application/x-www-form-urlencoded` body. Both pass the
 /// same rule before they are handed on: the first request carrying the
-/// expected `state` wins, everything else is refused. Other paths get 404,
+/// expected `state` wins, everything else is refused. The winner's page is
+/// the engine's verdict on it (``CallbackVerdict``): "Signed in" only for a
+/// code that passes the callback validation, an error page for an error
+/// response or anything else. Other paths get 404,
 /// other methods 405. Nothing secret reaches the log.
 struct CallbackResponder: Sendable {
     let path: String
@@ -39,6 +42,10 @@ struct CallbackResponder: Sendable {
     /// The answer to a complete request; `body` is the body when it was kept.
     func respond(to head: RequestHead, body: [UInt8]?) -> Response {
         if let body { return respondToFormPost(body) }
+        if head.method == "GET", let page = inbox.takeOneTimePage(at: head.path) {
+            logger.debug("loopback listener: one-time page served")
+            return page
+        }
         guard head.path == path, head.method == "GET" else {
             logger.debug("loopback listener: not the callback", metadata: ["path": "\(head.path.prefix(64))", "method": "\(head.method)"])
             return Response(.notFound, page: Pages.notFound)
@@ -75,11 +82,16 @@ struct CallbackResponder: Sendable {
 
     private func deliver(target: String, query: String) -> Response {
         let state = FormEncoding.decode(query)?.first { $0.0 == "state" }?.1
-        if inbox.offer(target: target, state: state) {
-            logger.debug("loopback listener: callback received")
-            return Response(.ok, page: Pages.done)
+        let verdict = inbox.offer(target: target, state: state)
+        guard let page = verdict.page else {
+            logger.debug("loopback listener: callback ignored (state missing, wrong, or already answered)")
+            return Response(.badRequest, page: Pages.unexpected)
         }
-        logger.debug("loopback listener: callback ignored (state missing, wrong, or already answered)")
-        return Response(.badRequest, page: Pages.unexpected)
+        if verdict == .failed {
+            logger.debug("loopback listener: callback received (an error response or one that fails validation)")
+        } else {
+            logger.debug("loopback listener: callback received")
+        }
+        return Response(.ok, page: page)
     }
 }

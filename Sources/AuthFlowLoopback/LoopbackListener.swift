@@ -16,7 +16,9 @@ public import Logging
 /// It binds the literal IPv4 loopback address (never `localhost`, which may
 /// resolve elsewhere), on an ephemeral port unless one is given. Requests for
 /// any other path get 404; callback requests whose `state` does not match are
-/// answered with 400 and ignored. Pages never echo anything from the request.
+/// answered with 400 and ignored. The callback with the right `state` gets
+/// "Signed in" only when the engine's callback validation accepts its code,
+/// an error page otherwise. Pages never echo anything from the request.
 /// Every answer closes its connection.
 ///
 /// Connections are served side by side on one thread of the listener's own
@@ -96,10 +98,51 @@ public final class LoopbackListener: Sendable {
 
     /// Waits for the callback whose `state` is the state of `request` and returns its full URL.
     ///
+    /// The browser is answered at once with the outcome of the engine's
+    /// ``AuthFlow/AuthorizationRequest/validateCallback(_:)`` on that URL:
+    /// "Signed in" for a code it accepts, an error page (echoing nothing the
+    /// server sent) for an error response or anything else.
+    ///
     /// - Throws: `AuthFlowError` `timeout` after `timeout` seconds, `cancelled`
     ///   when the task is cancelled or the listener is closed.
     public func waitForCallback(for request: AuthorizationRequest, timeout: TimeInterval) async throws -> URL {
         prepare(for: request)
+        return try await waitForDelivery(timeout: timeout, waitingFor: "redirect", cancelled: "sign-in cancelled")
+    }
+
+    /// Serves the one-time page that POSTs `request` to the provider's
+    /// `end_session_endpoint`, and returns its URL, to open in the browser
+    /// instead of the end-session URL: the ID token stays off command lines
+    /// and out of URLs. The page is served to the first GET only. When the
+    /// request has a ``AuthFlow/EndSessionRequest/postLogoutRedirectURI``
+    /// (this listener's ``redirectURI``), the listener also starts accepting
+    /// the provider's redirect back; wait for it with
+    /// ``waitForEndSessionRedirect(for:timeout:)``.
+    public func endSessionPage(for request: EndSessionRequest) -> URL {
+        let page = EndSessionPage(request)
+        inbox.serveOnce(page.response, at: page.path)
+        if request.postLogoutRedirectURI != nil { inbox.expect(.endSession(request)) }
+        return URL(string: "http://127.0.0.1:\(port)\(page.path)")!
+    }
+
+    /// Waits for the provider's redirect back after RP-initiated logout: the
+    /// first request to ``redirectURI`` carrying the request's `state`; the
+    /// browser then sees "Signed out". Returns its full URL (check it with
+    /// ``AuthFlow/EndSessionRequest/validateRedirect(_:)``).
+    ///
+    /// - Throws: `AuthFlowError` `configuration` when the request has no
+    ///   post-logout redirect URI of this listener, `timeout` after
+    ///   `timeout` seconds, `cancelled` when the task is cancelled or the
+    ///   listener is closed.
+    public func waitForEndSessionRedirect(for request: EndSessionRequest, timeout: TimeInterval) async throws -> URL {
+        guard request.postLogoutRedirectURI == redirectURI else {
+            throw AuthFlowError(.configuration, "the end-session request's post_logout_redirect_uri is not this listener's")
+        }
+        inbox.expect(.endSession(request))
+        return try await waitForDelivery(timeout: timeout, waitingFor: "post-logout redirect", cancelled: "stopped waiting for the post-logout redirect")
+    }
+
+    private func waitForDelivery(timeout: TimeInterval, waitingFor what: String, cancelled: String) async throws -> URL {
         let id = UUID()
         return try await withTaskCancellationHandler {
             try await withThrowingTaskGroup(of: String.self) { group in
@@ -108,17 +151,17 @@ public final class LoopbackListener: Sendable {
                 }
                 group.addTask {
                     try await Task.sleep(nanoseconds: UInt64(max(timeout, 0.001) * 1_000_000_000))
-                    throw AuthFlowError(.timeout, "no redirect reached the loopback listener within \(Int(timeout.rounded(.up))) s")
+                    throw AuthFlowError(.timeout, "no \(what) reached the loopback listener within \(Int(timeout.rounded(.up))) s")
                 }
                 defer {
                     group.cancelAll()
-                    inbox.cancel(id: id, with: AuthFlowError(.cancelled, "stopped waiting for the redirect"))
+                    inbox.cancel(id: id, with: AuthFlowError(.cancelled, "stopped waiting for the \(what)"))
                 }
                 let target: String
                 do {
                     target = try await group.next()!
                 } catch is CancellationError {
-                    throw AuthFlowError(.cancelled, "sign-in cancelled")
+                    throw AuthFlowError(.cancelled, cancelled)
                 }
                 guard let url = URL(string: "http://127.0.0.1:\(port)\(target)") else {
                     throw AuthFlowError(.invalidResponse, "the callback request target is not a valid URL")
@@ -126,7 +169,7 @@ public final class LoopbackListener: Sendable {
                 return url
             }
         } onCancel: { [inbox] in
-            inbox.cancel(id: id, with: AuthFlowError(.cancelled, "sign-in cancelled"))
+            inbox.cancel(id: id, with: AuthFlowError(.cancelled, cancelled))
         }
     }
 
@@ -134,7 +177,7 @@ public final class LoopbackListener: Sendable {
     /// for it: call this before opening the browser, so that a redirect that
     /// arrives at once is kept. ``waitForCallback(for:timeout:)`` calls it too.
     public func prepare(for request: AuthorizationRequest) {
-        inbox.expect(request)
+        inbox.expect(.authorization(request))
     }
 
     /// Stops listening: closes the socket and every open connection, and

@@ -33,13 +33,34 @@ public enum SystemBrowser {
     /// returns without waiting for it. Its output goes to standard error, so
     /// standard output stays clean.
     public static func open(_ url: URL, browser: String?) throws {
+        try open(url, browser: browser, quietly: false, exited: nil)
+    }
+
+    /// Starts the browser (`$BROWSER`, else the platform's opener) for `url`
+    /// with its output discarded: `xdg-open` and many browsers print the URL
+    /// they were given, which must not reach the terminal when the URL or
+    /// what it leads to is not for display. Returns without waiting;
+    /// `exited` is called with the exit status when the command ends with
+    /// one other than 0 (the only failure worth reporting).
+    public static func openQuietly(_ url: URL, browser: String? = ProcessInfo.processInfo.environment["BROWSER"],
+                                   exited: (@Sendable (Int32) -> Void)? = nil) throws {
+        try open(url, browser: browser, quietly: true, exited: exited)
+    }
+
+    private static func open(_ url: URL, browser: String?, quietly: Bool, exited: (@Sendable (Int32) -> Void)?) throws {
         #if os(macOS) || os(Linux) || os(Windows) || os(FreeBSD) || os(OpenBSD)
         let arguments = command(for: url, browser: browser)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
-        process.standardOutput = FileHandle.standardError
+        process.standardOutput = quietly ? FileHandle.nullDevice : FileHandle.standardError
+        if quietly { process.standardError = FileHandle.nullDevice }
         process.standardInput = FileHandle.nullDevice
+        if let exited {
+            process.terminationHandler = { ended in
+                if ended.terminationStatus != 0 { exited(ended.terminationStatus) }
+            }
+        }
         do {
             try process.run()
         } catch {

@@ -15,7 +15,7 @@ struct VerboseOption: ParsableArguments {
     var verbose = false
 
     func makeLogger() -> Logger {
-        var logger = Logger(label: "authflow") { label in StreamLogHandler.standardError(label: label) }
+        var logger = Logger(label: "authflow") { label in EscapingLogHandler(StreamLogHandler.standardError(label: label)) }
         logger.logLevel = verbose ? .debug : .warning
         return logger
     }

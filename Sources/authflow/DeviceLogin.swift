@@ -39,7 +39,7 @@ struct DeviceInstructions {
             "",
             "and enter the code:",
             "",
-            "    \(pending.userCode)",
+            "    \(TerminalText.field(pending.userCode))",
             "",
         ]
         let link = pending.verificationURIComplete ?? pending.verificationURI

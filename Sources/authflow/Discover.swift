@@ -26,12 +26,12 @@ struct Discover: AsyncParsableCommand {
             if json {
                 Output.json(metadata.document)
             } else {
-                Output.stdout("issuer: \(metadata.issuer ?? "")")
+                Output.stdout("issuer: \(TerminalText.field(metadata.issuer ?? ""))")
                 if let tenants = metadata.issuerTenants {
                     Output.stdout("tenants: \(tenants)")
                 }
                 for (name, endpoint) in metadata.endpointList { Output.stdout("\(name): \(endpoint.absoluteString)") }
-                if let methods = metadata.codeChallengeMethodsSupported { Output.stdout("code_challenge_methods_supported: \(methods.joined(separator: " "))") }
+                if let methods = metadata.codeChallengeMethodsSupported { Output.stdout("code_challenge_methods_supported: \(TerminalText.field(methods.joined(separator: " ")))") }
                 Output.stdout("authorization_response_iss_parameter_supported: \(metadata.authorizationResponseIssParameterSupported)")
             }
         } catch {

@@ -241,7 +241,7 @@ struct Login: AsyncParsableCommand {
             }
             // What the provider adds beside the code (Sign in with Apple's `user`, with the name) is shown, not stored.
             for member in grant.responseParameters where !member.name.hasPrefix("error") {
-                Output.stderr("The provider also sent \(member.name): \(member.value)")
+                Output.stderr("The provider also sent \(TerminalText.field(member.name)): \(TerminalText.field(member.value))")
             }
             let credentials = try await client.exchange(grant)
             await listener.close()

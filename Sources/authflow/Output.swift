@@ -7,15 +7,27 @@ import Foundation
 enum Output {
     // `write(contentsOf:)` throws where `write(_:)` traps: a closed pipe
     // (`authflow demo | head`) must not crash the program.
+    // Every line goes through `TerminalText.escaped`: what a server sent
+    // (error descriptions, response parameters, userinfo, discovery values)
+    // never reaches the terminal as a control sequence. Only `raw` writes
+    // bytes unchanged (a response body, as curl does).
     static func stderr(_ text: String) {
-        try? FileHandle.standardError.write(contentsOf: Data((text + "\n").utf8))
+        try? FileHandle.standardError.write(contentsOf: Data((TerminalText.escaped(text) + "\n").utf8))
     }
 
     static func stdout(_ text: String) {
-        try? FileHandle.standardOutput.write(contentsOf: Data((text + "\n").utf8))
+        try? FileHandle.standardOutput.write(contentsOf: Data((TerminalText.escaped(text) + "\n").utf8))
     }
 
-    /// One JSON value on stdout, keys sorted.
+    /// Bytes on stdout unchanged: the body of `authflow request`, which is
+    /// the caller's data, not text for the terminal.
+    static func raw(_ data: Data) {
+        try? FileHandle.standardOutput.write(contentsOf: data)
+    }
+
+    /// One JSON value on stdout, keys sorted. JSONEncoder escapes the C0
+    /// controls; ``stdout(_:)`` escapes DEL, C1 and the rest as `\uXXXX`,
+    /// which is valid JSON for the same characters.
     static func json(_ value: some Encodable) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -45,8 +57,9 @@ enum Output {
         if json {
             self.json(ErrorEnvelope(error: .init(failure)))
         } else {
-            stderr("error: \(failure.description)")
-            if let hint = failure.recoverySuggestion { stderr("hint: \(hint)") }
+            // One line each, whatever the server put in its description.
+            stderr("error: \(TerminalText.field(failure.description))")
+            if let hint = failure.recoverySuggestion { stderr("hint: \(TerminalText.field(hint))") }
         }
         return ExitCode(exitCode(for: failure.category))
     }

@@ -70,9 +70,9 @@ struct Request: AsyncParsableCommand {
         if include {
             var head = "HTTP \(response.status)\n"
             for header in response.headers { head += "\(header.name): \(header.value)\n" }
-            FileHandle.standardOutput.write(Data((head + "\n").utf8))
+            Output.stdout(head)
         }
-        FileHandle.standardOutput.write(response.body)
+        Output.raw(response.body)
         if !(200..<400).contains(response.status) {
             throw AuthFlowError(.invalidResponse, "the server answered HTTP \(response.status)")
         }

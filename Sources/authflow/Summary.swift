@@ -73,7 +73,7 @@ struct Summary: Encodable {
     }
 
     static func render(_ value: JSONMemberValue) -> String {
-        if let text = value.stringValue { return text }
+        if let text = value.stringValue { return TerminalText.field(text) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "?"
@@ -90,11 +90,11 @@ struct Summary: Encodable {
         lines.append("  refresh:  \(hasRefreshToken ? "yes" : "no")")
         if let claims = idTokenClaims {
             lines.append("  verified ID token claims:")
-            for (name, value) in claims.sorted(by: { $0.key < $1.key }) { lines.append("    \(name): \(Summary.render(value))") }
+            for (name, value) in claims.sorted(by: { $0.key < $1.key }) { lines.append("    \(TerminalText.field(name)): \(Summary.render(value))") }
         }
         if let userInfo {
             lines.append("  userinfo:")
-            for (name, value) in userInfo.all.sorted(by: { $0.key < $1.key }) { lines.append("    \(name): \(Summary.render(value))") }
+            for (name, value) in userInfo.all.sorted(by: { $0.key < $1.key }) { lines.append("    \(TerminalText.field(name)): \(Summary.render(value))") }
         }
         if let tokens {
             lines.append("  access_token:  \(tokens.access)")

@@ -53,9 +53,10 @@ struct Token: AsyncParsableCommand {
     }
 }
 
-/// `authflow logout`: revoke (refresh token, then access token), open the
-/// provider's end-session page when it has one, and forget the credentials;
-/// the settings stay for the next `authflow login`, unless `--forget`.
+/// `authflow logout`: revoke (refresh token, then access token), end the
+/// provider's session when it has an end-session endpoint, and forget the
+/// credentials; the settings stay for the next `authflow login`, unless
+/// `--forget`. The end-session flow is in `EndProviderSession.swift`.
 struct Logout: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "logout",
@@ -65,70 +66,65 @@ struct Logout: AsyncParsableCommand {
     @OptionGroup var profileOption: ProfileOption
     @Option(help: "Seconds each network request may take.")
     var timeout: Double = 30
+    @Option(help: "Seconds to wait for the provider to redirect back after ending its session.")
+    var browserTimeout: Double = 300
     @Flag(help: "Delete the whole profile (settings too), not only the credentials.")
     var forget = false
     @Flag(help: "Do not open the end-session page; only print it.")
     var noBrowser = false
     @Flag(help: "Show the ID token (id_token_hint) in the printed end-session URL.")
     var showTokens = false
+    @Flag(help: "Print the result as JSON on stdout.")
+    var json = false
     @OptionGroup var verboseOption: VerboseOption
+
+    func validate() throws {
+        guard timeout > 0, browserTimeout > 0 else { throw ValidationError("timeouts must be positive") }
+    }
 
     func run() async throws {
         do {
             try await signOut()
         } catch {
-            throw Output.fail(error, json: false)
+            throw Output.fail(error, json: json)
         }
     }
 
     private func signOut() async throws {
         let name = profileOption.profile
         let profile = try Profile.load(name)
-        guard profile.credentials != nil else {
+        guard let credentials = profile.credentials else {
             if forget { try Profile.forget(name) }
-            Output.stderr(forget ? "Profile \(name) deleted (it was not signed in)." : "Profile \(name) is not signed in.")
+            if json {
+                Output.json(LogoutReport(profile: name, signedIn: false, revoked: false, profileDeleted: forget, endSession: .notSignedIn))
+            } else {
+                Output.stderr(forget ? "Profile \(name) deleted (it was not signed in)." : "Profile \(name) is not signed in.")
+            }
             return
         }
-        let session = try profile.session(timeout: timeout, logger: verboseOption.makeLogger())
+        let logger = verboseOption.makeLogger()
+        let session = try profile.session(timeout: timeout, logger: logger)
         let result = try await session.signOut()
         if forget { try Profile.forget(name) }
         let what = forget ? "profile \(name) deleted" : "credentials of profile \(name) deleted (its settings stay)"
-        if session.client.metadata.revocationEndpoint == nil {
+        let hasRevocation = session.client.metadata.revocationEndpoint != nil
+        if !hasRevocation {
             Output.stderr("Signed out; \(what). The provider has no revocation endpoint, so the tokens stay valid until they expire.")
         } else if result.revocationFailures.isEmpty {
             Output.stderr("Tokens revoked; \(what).")
         } else {
             Output.stderr("Signed out locally; \(what).")
         }
-        if let endSession = result.endSessionURL { endProviderSession(endSession) }
+        let ending = EndProviderSession(client: session.client, idToken: credentials.token.idToken, port: profile.port,
+                                        browserTimeout: browserTimeout, noBrowser: noBrowser, showTokens: showTokens, logger: logger)
+        let endSession = await ending.run(fallbackURL: result.endSessionURL)
         if let failure = result.revocationFailures.first {
             Output.stderr("Revocation failed, so the provider may accept the tokens until they expire:")
             throw failure
         }
-    }
-
-    /// Opens the end-session page, or prints it when not opening it (or
-    /// when opening fails); the printed URL carries the ID token only with
-    /// `--show-tokens`.
-    private func endProviderSession(_ url: URL) {
-        if !noBrowser {
-            do {
-                try SystemBrowser.open(url)
-                Output.stderr("Opened the provider's end-session page in the browser.")
-                return
-            } catch {
-                Output.stderr("warning: \(error)")
-            }
+        if json {
+            Output.json(LogoutReport(profile: name, signedIn: true, revoked: hasRevocation, profileDeleted: forget, endSession: endSession))
         }
-        let shown = showTokens ? url : Logout.withoutIDTokenHint(url)
-        Output.stderr("End the provider session at:\n\(shown.absoluteString)")
-    }
-
-    /// `url` without its `id_token_hint` (the provider may then ask the user to confirm).
-    static func withoutIDTokenHint(_ url: URL) -> URL {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
-        components.percentEncodedQueryItems = components.percentEncodedQueryItems?.filter { $0.name != "id_token_hint" }
-        return components.url ?? url
     }
 }
 

@@ -24,7 +24,7 @@ struct UserInfoCommand: AsyncParsableCommand {
             if json {
                 Output.json(info.all)
             } else {
-                for (name, value) in info.all.sorted(by: { $0.key < $1.key }) { Output.stdout("\(name): \(Summary.render(value))") }
+                for (name, value) in info.all.sorted(by: { $0.key < $1.key }) { Output.stdout("\(TerminalText.field(name)): \(Summary.render(value))") }
             }
         } catch {
             throw Output.fail(error, json: json)

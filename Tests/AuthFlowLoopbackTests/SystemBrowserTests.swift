@@ -40,6 +40,27 @@ import Testing
         #endif
     }
 
+    /// `openQuietly` passes the URL as one argument and reports a non-zero
+    /// exit; the opener's own output is discarded (the CLI test checks that
+    /// nothing it prints reaches the terminal).
+    @Test func openQuietlyReportsTheExitStatus() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("authflow-opener-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let record = directory.appendingPathComponent("argument").path
+        let status = LockedValue<Int32?>(nil)
+        let script = #"echo "$1" > "\#(record)"; echo "$1" >&2; exit 3"#
+        try SystemBrowser.openQuietly(link, browser: "sh -c '\(script)' opener") { code in status.withLock { $0 = code } }
+        for _ in 0..<250 where status.withLock({ $0 }) == nil { try await Task.sleep(nanoseconds: 20_000_000) }
+        #expect(status.withLock { $0 } == 3)
+        #expect(try String(contentsOfFile: record, encoding: .utf8) == link.absoluteString + "\n")
+
+        let success = LockedValue(false)
+        try SystemBrowser.openQuietly(link, browser: "true") { _ in success.withLock { $0 = true } }
+        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(!success.withLock { $0 }, "a zero exit is not reported")
+    }
+
     @Test func splitWords() {
         #expect(SystemBrowser.splitWords(#"a "b c" 'd e' f\ g"#) == ["a", "b c", "d e", "f g"])
         #expect(SystemBrowser.splitWords("") == [])

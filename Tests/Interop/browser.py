@@ -21,6 +21,7 @@ Environment:
     INTEROP_USER_CODE                     device user code to type when the page has none
     INTEROP_BROWSER_TIMEOUT               seconds for the whole flow (default 30)
     INTEROP_CHROMIUM / INTEROP_CHROMEDRIVER  binary paths (Debian defaults)
+    INTEROP_BROWSER_TITLE_FILE            where to write the title of the loopback page reached
 
 It never prints the query string of any URL (it holds the code and state), nor
 any token. It always terminates: every wait is bounded, a watchdog kills it if
@@ -246,6 +247,7 @@ def run_flow(driver, url, username, password, action, deadline):
             settle = min(deadline, time.monotonic() + 5)
             while time.monotonic() < settle and not page_ready(driver):
                 time.sleep(0.1)
+            record_title(driver)
             return True
 
         if not page_ready(driver):
@@ -325,6 +327,21 @@ def _wait_for_navigation(driver, old_url, deadline):
         except Exception:
             pass
         time.sleep(0.1)
+
+
+def record_title(driver):
+    """Writes the loopback page's title (what the user sees: "Signed in",
+    "Sign-in failed", "Signed out") to INTEROP_BROWSER_TITLE_FILE when set."""
+    path = os.environ.get("INTEROP_BROWSER_TITLE_FILE")
+    if not path:
+        return
+    try:
+        title = driver.title
+    except Exception:
+        title = "(unknown)"
+    with open(path + ".tmp", "w", encoding="utf-8") as out:
+        out.write(title)
+    os.replace(path + ".tmp", path)
 
 
 def diagnose(driver):

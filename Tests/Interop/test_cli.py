@@ -25,6 +25,7 @@ import json
 import os
 import stat
 import subprocess
+import time
 
 import pytest
 import requests
@@ -338,6 +339,15 @@ def test_deny_is_access_denied(cli, interop_config):
     server = interop_config["servers"]["authlib"]
     if not server.get("supports_deny"):
         pytest.skip("server has no deny button")
-    proc = cli.login(server, "--json", env={"INTEROP_BROWSER_ACTION": "deny"})
+    title_file = os.path.join(cli.xdg, "browser-title")
+    proc = cli.login(server, "--json", env={"INTEROP_BROWSER_ACTION": "deny", "INTEROP_BROWSER_TITLE_FILE": title_file})
     assert_failure(proc, 3, "oauth_error", "access_denied")
     assert not os.path.exists(cli.profile_path())
+    # Chromium was shown the listener's error page, not "Signed in" (the
+    # browser may still be writing the title when the CLI has returned).
+    deadline = time.monotonic() + 60
+    while not os.path.exists(title_file) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    with open(title_file, encoding="utf-8") as recorded:
+        assert recorded.read() == "Sign-in failed"
+    os.remove(title_file)

@@ -309,10 +309,13 @@ def test_logout_with_unsupported_token_type_and_end_session_url(cli, interop_con
     data["metadata"]["endSessionEndpoint"] = cognito_like.base + "/logout"
     write_profile(cli, data)
 
-    # Opened by the browser command: the URL is not printed.
-    opened = cli.run("logout", "--profile", "p", env={"BROWSER": "true"})
+    # Opened by the browser command (through the listener's one-time page):
+    # the end-session URL is not printed; `true` never comes back, so the
+    # provider does not confirm within --browser-timeout.
+    opened = cli.run("logout", "--profile", "p", "--browser-timeout", "1", env={"BROWSER": "true"})
     assert opened.returncode == 0, describe(opened)
     assert "/logout" not in opened.stderr
+    assert "did not confirm" in opened.stderr
     assert [r.get("token_type_hint") for r in cognito_like.requests] == ["refresh_token", "access_token"]
     assert "revoked" in opened.stderr
 

@@ -1,15 +1,22 @@
-/// One answer of the loopback listener: a fixed HTML page that echoes
-/// nothing from the request, sent once, after which the connection closes.
+/// One answer of the loopback listener: an HTML page that echoes nothing
+/// from the request (a fixed page, or the one-time RP-initiated logout form),
+/// sent once, after which the connection closes.
 struct Response: Sendable {
     var status: ResponseStatus
     var page: String
     /// The `Allow` header, for 405.
     var allow: String?
+    /// The `Content-Security-Policy` header.
+    var contentSecurityPolicy: String
 
-    init(_ status: ResponseStatus, page: String, allow: String? = nil) {
+    /// Fixed pages: no script, no resource, no form.
+    static let strictPolicy = "default-src 'none'; style-src 'unsafe-inline'"
+
+    init(_ status: ResponseStatus, page: String, allow: String? = nil, contentSecurityPolicy: String = Response.strictPolicy) {
         self.status = status
         self.page = page
         self.allow = allow
+        self.contentSecurityPolicy = contentSecurityPolicy
     }
 
     /// The status line, the headers and the page, as sent.
@@ -22,7 +29,7 @@ struct Response: Sendable {
         head += "Cache-Control: no-store\r\n"
         head += "Referrer-Policy: no-referrer\r\n"
         head += "X-Content-Type-Options: nosniff\r\n"
-        head += "Content-Security-Policy: default-src 'none'; style-src 'unsafe-inline'\r\n"
+        head += "Content-Security-Policy: \(contentSecurityPolicy)\r\n"
         if let allow { head += "Allow: \(allow)\r\n" }
         head += "\r\n"
         return Array(head.utf8) + body
@@ -40,6 +47,8 @@ enum Pages {
     }
 
     static let done = page("Signed in", "You can close this window and return to the application.")
+    static let failed = page("Sign-in failed", "The sign-in did not succeed. Return to the application to see why, then close this window.")
+    static let signedOut = page("Signed out", "The provider ended the session. You can close this window and return to the application.")
     static let unexpected = page("Unexpected response", "This sign-in response was not expected. Close this window and start again.")
     static let notFound = page("Not found", "Nothing here.")
 }

@@ -1,6 +1,8 @@
 """A $BROWSER stand-in for the provider fixtures: opens the authorization URL,
 then follows the provider's answer to the loopback listener — a redirect (GET)
-or, for response_mode=form_post, the auto-submitting form (POST)."""
+or, for response_mode=form_post, the auto-submitting form (POST). Given the
+logout page of `authflow logout` (a form that POSTs to the provider), it
+submits the form and follows the provider's redirect back."""
 
 import html
 import re
@@ -36,7 +38,9 @@ def main(url):
     if status == 200 and form:
         fields = re.findall(r'<input type="hidden" name="([^"]*)" value="([^"]*)">', form.group(2))
         data = urllib.parse.urlencode([(html.unescape(n), html.unescape(v)) for n, v in fields]).encode()
-        fetch(html.unescape(form.group(1)), data)
+        status, headers, _ = fetch(html.unescape(form.group(1)), data)
+        if status in (301, 302, 303):  # a form to the provider (logout) that redirects back
+            fetch(headers["Location"])
         return 0
     print(f"fixture browser: unexpected answer {status}", file=sys.stderr)
     return 1

@@ -210,6 +210,8 @@ class ProviderFixture:
                     return self.send(400, "unknown client or redirect URI", "text/plain")
                 if q.get("response_type") != "code" or q.get("code_challenge_method") != "S256" or not q.get("code_challenge"):
                     return self.redirect_error(redirect, q, "invalid_request", "PKCE S256 and response_type=code are required")
+                if p.get("authorize_error"):  # the user refused, or prompt=none found no session
+                    return self.redirect_error(redirect, q, p["authorize_error"], p.get("authorize_error_description", "refused"))
                 scopes = [s for s in q.get("scope", "").split(" ") if s]
                 mode = q.get("response_mode", "query")
                 needs_post = p.get("form_post_scopes")
