@@ -55,6 +55,25 @@ import Testing
         expectError(.invalidResponse) { try parse(text) }
     }
 
+    /// RFC 6749 Appendix A: tokens are printable ASCII. A control character
+    /// (an escape sequence, a line break that would split a header) or a
+    /// non-ASCII character is refused in either token.
+    @Test(arguments: [#"AT\u001b]0;pwned\u0007"#, #"AT\r\nX-Injected: 1"#, #"AT\u007f"#, #"AT\u00e9"#, #"AT\t"#])
+    func tokensOutsidePrintableASCIIAreRefused(_ token: String) {
+        let access = expectError(.invalidResponse) { try parse(#"{"access_token":"\#(token)","token_type":"Bearer"}"#) }
+        #expect(access?.message == "token response has access_token with characters outside printable ASCII (RFC 6749 Appendix A)")
+        let refresh = expectError(.invalidResponse) {
+            try parse(#"{"access_token":"AT","token_type":"Bearer","refresh_token":"\#(token)"}"#)
+        }
+        #expect(refresh?.message == "token response has refresh_token with characters outside printable ASCII (RFC 6749 Appendix A)")
+    }
+
+    @Test func printableTokensAreKept() throws {
+        let printable = String(decoding: (0x20...0x7E).filter { $0 != 0x22 && $0 != 0x5C }, as: UTF8.self)
+        let token = try parse(#"{"access_token":"\#(printable)","token_type":"Bearer","refresh_token":"\#(printable)"}"#)
+        #expect(token.accessToken == printable && token.refreshToken == printable)
+    }
+
     @Test func expiresInAsNumberOrNumericString() throws {
         #expect(try parse(#"{"access_token":"AT","token_type":"Bearer","expires_in":3600}"#).expiresIn == 3600)
         #expect(try parse(#"{"access_token":"AT","token_type":"Bearer","expires_in":"3600"}"#).expiresIn == 3600)

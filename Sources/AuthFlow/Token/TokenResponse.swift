@@ -40,7 +40,7 @@ public struct TokenResponse: Sendable, Equatable, Codable {
             throw AuthFlowError(.oauthError, error, oauth: OAuthErrorResponse(
                 error: error, errorDescription: try? reader.string("error_description"), errorURI: try? reader.string("error_uri")))
         }
-        accessToken = try reader.requiredString("access_token")
+        accessToken = try Self.checkedToken(reader.requiredString("access_token"), "access_token")
         let type = try reader.requiredString("token_type")
         switch type.lowercased() {
         case "bearer": tokenType = "Bearer"
@@ -58,7 +58,7 @@ public struct TokenResponse: Sendable, Equatable, Codable {
             throw AuthFlowError.invalidResponse("token response has an invalid expires_in")
         }
         expiresAt = expiresIn.map { now.addingTimeInterval(TimeInterval($0)) }
-        refreshToken = try reader.string("refresh_token")
+        refreshToken = try reader.string("refresh_token").map { try Self.checkedToken($0, "refresh_token") }
         if let scope = try reader.string("scope") {
             scopes = TokenResponse.scopes(from: scope)
         } else {
@@ -71,6 +71,17 @@ public struct TokenResponse: Sendable, Equatable, Codable {
 }
 
 extension TokenResponse {
+    /// A token as RFC 6749 Appendix A defines it: one or more VSCHAR
+    /// (printable ASCII, space included). A token with a control character
+    /// would reach a header (`Authorization`, a DPoP `ath`) or a terminal
+    /// (`authflow token`) as it came; it is refused instead.
+    static func checkedToken(_ token: String, _ name: StaticString) throws -> String {
+        guard token.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else {
+            throw AuthFlowError.invalidResponse("token response has \(name) with characters outside printable ASCII (RFC 6749 Appendix A)")
+        }
+        return token
+    }
+
     /// Reads a `scope` value as the provider means it.
     ///
     /// RFC 6749 §3.3 separates scopes with spaces, and a value with any
