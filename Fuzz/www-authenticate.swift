@@ -5,8 +5,9 @@ import Foundation
 /// one challenge parser, and what the engine reads from it: a Bearer
 /// challenge's `error`, the DPoP nonce retry, and the token endpoint's 401.
 /// Oracles: every scheme and parameter name is a lowercased token, names are
-/// unique within a challenge, and writing the challenges out again (values
-/// quoted and escaped) reads back the same challenges.
+/// unique within a challenge, writing the challenges out again (values
+/// quoted and escaped) reads back the same challenges, and the bearer error
+/// is the parsed one.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzWWWAuthenticate(_ data: UnsafeRawPointer?, _ size: Int) -> CInt {
     let header = String(decoding: fuzzBytes(data, size), as: UTF8.self)
@@ -19,9 +20,10 @@ public func fuzzWWWAuthenticate(_ data: UnsafeRawPointer?, _ size: Int) -> CInt 
         fuzzCheck(challenge.parameters.allSatisfy { isLowercasedToken($0.name) }, "a parameter name that is not a lowercased token")
     }
     fuzzCheck(AuthenticationChallenge.parse(written(challenges)) == challenges, "the written challenges read back differently")
-    if let challenge = BearerChallenge(header) {
-        fuzzCheck(!challenge.error.isEmpty && header.contains(challenge.error), "an empty error, or one not in the header")
-    }
+    // A bearer error is the first Bearer (else DPoP) challenge's non-empty `error`, as parsed (quoted-pairs unescaped).
+    let chosen = challenges.first { $0.isScheme("Bearer") } ?? challenges.first { $0.isScheme("DPoP") }
+    let expected = chosen?["error"].flatMap { $0.isEmpty ? nil : $0 }
+    fuzzCheck(BearerChallenge(header)?.error == expected, "the bearer error is not the parsed challenge's")
     let response = HTTPTransportResponse(status: 401, headers: [("WWW-Authenticate", header), ("DPoP-Nonce", "n")])
     _ = DPoPBinding().noteNonce(in: response, from: URL(string: "https://rs.example/")!)
     do {
