@@ -273,7 +273,7 @@ struct DPoPProviderTests {
         return (json["error"]?.stringValue, json["error_description"]?.stringValue, response)
     }
 
-    @Test("htu is compared normalised: scheme and host case, default port, dot segments, query and fragment ignored")
+    @Test("htu is compared normalised: scheme and host case, default port, dot segments, query and fragment ignored; userinfo refused")
     func normalisedTarget() async throws {
         try await Self.with { provider in
             let key = DPoPKey()
@@ -291,6 +291,15 @@ struct DPoPProviderTests {
             }
             let (error, _, _) = try await Self.tokenRequest(provider, proof: try key.proof(method: "POST", url: URL(string: "http://127.0.0.1:\(port)/tokens")!))
             #expect(error == "invalid_dpop_proof")
+            // Userinfo in htu is refused, not matched with it stripped.
+            let now = Date().timeIntervalSince1970.rounded(.down)
+            let signer = try ClientAssertionKey.generate(algorithm: "ES256")
+            let withUserinfo = try ClientAssertion.compact(header: ["typ": .string("dpop+jwt"), "jwk": .object(signer.publicJWK)],
+                                                           claims: ["htm": .string("POST"), "htu": .string("http://u:p@127.0.0.1:\(port)/token"),
+                                                                    "iat": .number(now), "jti": .string(UUID().uuidString)],
+                                                           signer: .key(signer))
+            let (userinfoError, userinfoDescription, _) = try await Self.tokenRequest(provider, proof: withUserinfo)
+            #expect(userinfoError == "invalid_dpop_proof" && userinfoDescription == "the DPoP proof's htu is not \(provider.issuer.absoluteString)/token")
         }
     }
 

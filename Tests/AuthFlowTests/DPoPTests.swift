@@ -188,7 +188,7 @@ import Testing
     @Test func serversCompareTheNormalisedForm() {
         let normal = "https://rs.example/a/b"
         for same in ["HTTPS://RS.Example/a/b", "https://rs.example:443/a/b", "https://rs.example/a/./c/../b", "https://rs.example/%61/b",
-                     "https://u:p@rs.example/a/b?q#f"] {
+                     "https://rs.example/a/b?q#f"] {
             #expect(DPoPTarget.normalized(same) == normal, "\(same)")
         }
         #expect(DPoPTarget.normalized("http://rs.example:80") == "http://rs.example/")
@@ -196,7 +196,8 @@ import Testing
         for different in ["https://rs.example/a/B", "http://rs.example/a/b", "https://rs.example:444/a/b", "https://other.example/a/b"] {
             #expect(DPoPTarget.normalized(different) != normal, "\(different)")
         }
-        for bad in ["ftp://rs.example/a", "https:///a", "https://rs.example:x/a", "https://rs.example/%zz", "/a/b"] {
+        for bad in ["ftp://rs.example/a", "https:///a", "https://rs.example:x/a", "https://rs.example/%zz", "/a/b",
+                    "https://u:p@rs.example/a/b", "https://u@rs.example/a/b"] {
             #expect(DPoPTarget.normalized(bad) == nil, "\(bad)")
         }
     }

@@ -23,10 +23,13 @@ package enum DPoPTarget {
     /// The form two `htu` values are compared in (RFC 9449 §4.3 item 9,
     /// RFC 3986 §6.2.2 and §6.2.3): scheme and host lowercased, the default
     /// port dropped, percent-encoding normalised, dot segments removed, an
-    /// empty path as `/`; userinfo, query and fragment ignored. Nil when
-    /// `text` is not an absolute `http` or `https` URI with a host.
+    /// empty path as `/`; query and fragment ignored. Nil when `text` is not
+    /// an absolute `http` or `https` URI with a host, or carries userinfo
+    /// (which no request target has, RFC 9110 §4.2.4).
     package static func normalized(_ text: String) -> String? {
         let absolute = htu(of: text)
+        // htu(of:) drops userinfo; a value that had some is refused, not silently matched.
+        guard absolute == text.prefix(while: { $0 != "?" && $0 != "#" }) else { return nil }
         guard let schemeEnd = absolute.range(of: "://") else { return nil }
         let scheme = absolute[..<schemeEnd.lowerBound].lowercased()
         guard scheme == "http" || scheme == "https" else { return nil }

@@ -40,7 +40,8 @@ extension ProviderState {
         }
         let claims = jws.claims
         guard claims["htm"]?.stringValue == request.method else { throw refuse("the DPoP proof's htm is not \(request.method)") }
-        // RFC 9449 §4.3: compared normalised (scheme and host case, default port, dot segments), query and fragment ignored.
+        // RFC 9449 §4.3: compared normalised (scheme and host case, default port, dot segments), query and
+        // fragment ignored; an htu with userinfo is refused.
         guard let htu = claims["htu"]?.stringValue, let target = DPoPTarget.normalized(htu), target == DPoPTarget.normalized(issuer + path) else {
             throw refuse("the DPoP proof's htu is not \(issuer + path)")
         }
