@@ -4,13 +4,15 @@ import Foundation
 
 /// The JWT client authentication a profile or `authflow login` names
 /// (`private_key_jwt` with a key file, `client_secret_jwt` with the secret),
+/// addressed to the issuer unless `token-endpoint` was chosen,
 /// apart from the argument parser so that the stored-profile fuzz target can
 /// compile ``Profile`` with it.
 enum JWTClientAuthentication {
     /// The authentication for `method`, or nil when it is not a JWT method.
     static func make(method: String, secret: String?, privateKeyPath: String?, keyID: String?,
                      audience: String?) throws -> ClientAuthentication? {
-        let aud: ClientAssertionAudience = audience == "issuer" ? .issuer : .tokenEndpoint
+        // The issuer unless the token endpoint was asked for (`token_endpoint` is the older spelling).
+        let aud: ClientAssertionAudience = audience == "token-endpoint" || audience == "token_endpoint" ? .tokenEndpoint : .issuer
         switch method {
         case "private_key_jwt":
             guard let path = privateKeyPath else {

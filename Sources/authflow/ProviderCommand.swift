@@ -43,10 +43,7 @@ struct ProviderCommand: AsyncParsableCommand {
             }
             Output.stdout("issuer: \(provider.issuer.absoluteString)")
             Output.stdout("discovery: \(provider.issuer.absoluteString)/.well-known/openid-configuration")
-            for client in configuration.clients {
-                let secret = client.secret.map { " secret=\($0) (\(client.authentication.rawValue))" } ?? " (public)"
-                Output.stdout("client: \(client.id)\(secret) redirect_uris=\(client.redirectURIs.joined(separator: ","))")
-            }
+            for client in configuration.clients { Output.stdout(client.listing) }
             for user in configuration.users { Output.stdout("user: \(user.username) password=\(user.password) sub=\(user.subject)") }
             switch configuration.signIn {
             case .automatic(let subject): Output.stdout("sign-in: automatic as \(subject)")

@@ -7,8 +7,14 @@ import Foundation
 /// OIDC Core §9: `--private-key`, `--key-id`, `--assertion-audience`) and
 /// pushed authorization requests (RFC 9126: `--par`).
 struct SenderOptions: ParsableArguments {
+    /// The `aud` of client assertions; `token_endpoint`, the spelling of
+    /// earlier versions, is still read.
     enum Audience: String, ExpressibleByArgument, CaseIterable {
-        case tokenEndpoint = "token_endpoint", issuer
+        case issuer, tokenEndpoint = "token-endpoint"
+
+        init?(argument: String) {
+            self.init(rawValue: argument == "token_endpoint" ? Audience.tokenEndpoint.rawValue : argument)
+        }
     }
 
     @Option(help: ArgumentHelp("private_key_jwt: the client's private key file, PEM or a private JWK (implies --client-auth private_key_jwt).",
@@ -16,7 +22,7 @@ struct SenderOptions: ParsableArguments {
     var privateKey: String?
     @Option(help: "private_key_jwt: the kid to put in the assertion header (default: the JWK's kid).")
     var keyID: String?
-    @Option(help: "The aud of client assertions: token_endpoint (the default) or issuer.")
+    @Option(help: "The aud of client assertions: issuer (the default) or token-endpoint (compatibility: an assertion a hostile server captures can then be replayed).")
     var assertionAudience: Audience?
     @Flag(help: "Bind the tokens to a new DPoP key (RFC 9449), kept in the profile; browser or --device sign-in.")
     var dpop = false

@@ -273,6 +273,36 @@ struct DPoPProviderTests {
         return (json["error"]?.stringValue, json["error_description"]?.stringValue, response)
     }
 
+    @Test("htu is compared normalised: scheme and host case, default port, dot segments, query and fragment ignored; userinfo refused")
+    func normalisedTarget() async throws {
+        try await Self.with { provider in
+            let key = DPoPKey()
+            let port = provider.issuer.port!
+            for variant in ["HTTP://127.0.0.1:\(port)/token", "http://127.0.0.1:\(port)/x/../token", "http://127.0.0.1:\(port)/./%74oken",
+                            "http://127.0.0.1:0\(port)/token?q=1#f"] {
+                let now = Date().timeIntervalSince1970.rounded(.down)
+                let claims: [String: JSONMemberValue] = ["htm": .string("POST"), "htu": .string(variant), "iat": .number(now),
+                                                         "jti": .string(UUID().uuidString)]
+                let signer = try ClientAssertionKey.generate(algorithm: "ES256")
+                let proof = try ClientAssertion.compact(header: ["typ": .string("dpop+jwt"), "jwk": .object(signer.publicJWK)],
+                                                        claims: claims, signer: .key(signer))
+                let (error, description, _) = try await Self.tokenRequest(provider, proof: proof)
+                #expect(error == "invalid_grant", "\(variant): \(description ?? "")")   // the proof passed; the refresh token is unknown
+            }
+            let (error, _, _) = try await Self.tokenRequest(provider, proof: try key.proof(method: "POST", url: URL(string: "http://127.0.0.1:\(port)/tokens")!))
+            #expect(error == "invalid_dpop_proof")
+            // Userinfo in htu is refused, not matched with it stripped.
+            let now = Date().timeIntervalSince1970.rounded(.down)
+            let signer = try ClientAssertionKey.generate(algorithm: "ES256")
+            let withUserinfo = try ClientAssertion.compact(header: ["typ": .string("dpop+jwt"), "jwk": .object(signer.publicJWK)],
+                                                           claims: ["htm": .string("POST"), "htu": .string("http://u:p@127.0.0.1:\(port)/token"),
+                                                                    "iat": .number(now), "jti": .string(UUID().uuidString)],
+                                                           signer: .key(signer))
+            let (userinfoError, userinfoDescription, _) = try await Self.tokenRequest(provider, proof: withUserinfo)
+            #expect(userinfoError == "invalid_dpop_proof" && userinfoDescription == "the DPoP proof's htu is not \(provider.issuer.absoluteString)/token")
+        }
+    }
+
     @Test("each proof rule refuses its bad proof with invalid_dpop_proof")
     func proofRules() async throws {
         try await Self.with { provider in
@@ -306,7 +336,23 @@ struct DPoPProviderTests {
             withPrivate["d"] = .string("AAAA")
             try await expectRefused(try ClientAssertion.compact(header: ["typ": .string("dpop+jwt"), "jwk": .object(withPrivate)],
                                                                 claims: claims, signer: .key(signer)),
-                                    "the DPoP proof's header must carry a public jwk")
+                                    "the DPoP proof's jwk is not a public key: it carries the private member \"d\"")
+            // RSA: any private member, q (which factors n) among them; a symmetric key never.
+            let rsa = try ClientAssertionKey.generate(algorithm: "RS256")
+            for member in ["q", "dp", "dq", "qi", "oth"] {
+                var jwk = rsa.publicJWK
+                jwk[member] = .string("AQAB")
+                try await expectRefused(try ClientAssertion.compact(header: ["typ": .string("dpop+jwt"), "jwk": .object(jwk)],
+                                                                    claims: claims, signer: .key(rsa)),
+                                        "the DPoP proof's jwk is not a public key: it carries the private member \"\(member)\"")
+            }
+            try await expectRefused(try ClientAssertion.compact(header: ["typ": .string("dpop+jwt"), "jwk": .object(["kty": .string("oct"), "k": .string("AAAA")])],
+                                                                claims: claims, signer: .key(signer)),
+                                    "the DPoP proof's jwk is not a public key: it is a symmetric key (kty oct)")
+            // A kid beside the jwk: refused for what it is, not as a bad signature.
+            try await expectRefused(try ClientAssertion.compact(header: ["typ": .string("dpop+jwt"), "jwk": jwk, "kid": .string("k1")],
+                                                                claims: claims, signer: .key(signer)),
+                                    "the DPoP proof's header must not carry a kid: its key is the jwk")
             let impostor = try ClientAssertionKey.generate(algorithm: "ES256")
             try await expectRefused(try ClientAssertion.compact(header: ["typ": .string("dpop+jwt"), "jwk": jwk], claims: claims,
                                                                 signer: .key(impostor)),

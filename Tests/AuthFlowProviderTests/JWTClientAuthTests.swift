@@ -1,6 +1,8 @@
 #if EmbeddedProvider  // the EmbeddedProvider package trait
 import AuthFlow
 import AuthFlowProvider
+import Crypto
+import _CryptoExtras
 import Foundation
 import Testing
 
@@ -68,7 +70,7 @@ struct JWTClientAuthTests {
     /// Claims of a good assertion for `client`; tests change one thing.
     static func claims(_ provider: EmbeddedProvider, client: String = "pkjwt-ES256") -> [String: JSONMemberValue] {
         let now = Date().timeIntervalSince1970.rounded(.down)
-        return ["iss": .string(client), "sub": .string(client), "aud": .string(provider.issuer.absoluteString + "/token"),
+        return ["iss": .string(client), "sub": .string(client), "aud": .string(provider.issuer.absoluteString),
                 "jti": .string(UUID().uuidString), "iat": .number(now), "exp": .number(now + 60)]
     }
 
@@ -101,7 +103,10 @@ struct JWTClientAuthTests {
     @Test("each claim rule refuses its bad assertion with invalid_client and says why",
           arguments: [
             ("iss", "the client assertion's iss and sub must both be the client id"),
-            ("aud", "the client assertion's aud names neither this issuer nor this endpoint"),
+            ("aud", "the client assertion's aud is not this issuer"),
+            ("token", "the client assertion's aud is not this issuer"),
+            ("par", "the client assertion's aud is not this issuer"),
+            ("array", "the client assertion's aud must be a single string, this issuer"),
             ("expired", "the client assertion has expired"),
             ("long", "the client assertion is valid for too long (exp more than 3600 s ahead)"),
             ("noexp", "the client assertion has no exp"),
@@ -116,6 +121,9 @@ struct JWTClientAuthTests {
             switch rule {
             case "iss": claims["iss"] = .string("pkjwt-RS256")
             case "aud": claims["aud"] = .string("https://elsewhere.example.com/token")
+            case "token": claims["aud"] = .string(provider.issuer.absoluteString + "/token")
+            case "par": claims["aud"] = .string(provider.issuer.absoluteString + "/par")
+            case "array": claims["aud"] = .array([.string(provider.issuer.absoluteString)])
             case "expired": claims["exp"] = .number(now - 120)
             case "long": claims["exp"] = .number(now + 7200)
             case "noexp": claims["exp"] = nil
@@ -130,13 +138,42 @@ struct JWTClientAuthTests {
         }
     }
 
-    @Test("an aud array naming the issuer is accepted")
-    func audienceArray() async throws {
-        try await Self.with { provider in
+    @Test("the token endpoint as aud only behind the compatibility setting; other endpoints and arrays never")
+    func tokenEndpointAudienceIsACompatibilitySetting() async throws {
+        var configuration = Fixture.configuration()
+        configuration.acceptsTokenEndpointAssertionAudience = true
+        configuration.clients.append(ProviderClient(id: "pkjwt-ES256", authentication: .privateKeyJWT, grantTypes: [GrantType.clientCredentials],
+                                                    jwks: Self.jwks([Self.esKey])))
+        try await Fixture.with(configuration) { provider in
             var claims = Self.claims(provider)
-            claims["aud"] = .array([.string("https://other.example.com"), .string(provider.issuer.absoluteString)])
-            let (status, _, _) = try await Self.post(provider, assertion: try Self.sign(claims))
-            #expect(status == 200)
+            claims["aud"] = .string(provider.issuer.absoluteString + "/token")
+            #expect(try await Self.post(provider, assertion: try Self.sign(claims)).0 == 200)
+            claims = Self.claims(provider)
+            #expect(try await Self.post(provider, assertion: try Self.sign(claims)).0 == 200)
+            for bad: JSONMemberValue in [.string(provider.issuer.absoluteString + "/par"),
+                                         .array([.string(provider.issuer.absoluteString + "/token")])] {
+                claims = Self.claims(provider)
+                claims["aud"] = bad
+                let (status, error, _) = try await Self.post(provider, assertion: try Self.sign(claims))
+                #expect(status == 400 && error == "invalid_client")
+            }
+        }
+    }
+
+    @Test("a client_secret_jwt secret shorter than the hash is refused: at start (HS256) and per algorithm (HS512)")
+    func shortHMACSecrets() async throws {
+        var configuration = Fixture.configuration()
+        configuration.clients.append(ProviderClient(id: "short", secret: String(repeating: "s", count: 31), authentication: .clientSecretJWT,
+                                                    grantTypes: [GrantType.clientCredentials]))
+        let refused = await #expect(throws: ProviderConfigurationError.self) { try await EmbeddedProvider.start(configuration) }
+        #expect(refused?.description == "client short: a client_secret_jwt secret needs at least 32 bytes (RFC 7518 §3.2)")
+        try await Self.with { provider in
+            // hmacSecret has 46 bytes: enough for HS256 and HS384, not for HS512.
+            let claims = Self.claims(provider, client: "csjwt")
+            let hs512 = try Self.sign(claims, header: ["alg": .string("HS512")], with: .secret(Self.hmacSecret))
+            let (status, error, description) = try await Self.post(provider, assertion: hs512)
+            #expect(status == 400 && error == "invalid_client")
+            #expect(description == "the client's secret is shorter than HS512 needs (64 bytes, RFC 7518 §3.2)")
         }
     }
 
@@ -192,12 +229,70 @@ struct JWTClientAuthTests {
         }
     }
 
+    @Test("every advertised assertion algorithm is accepted", arguments: ["RS384", "RS512", "PS384", "PS512", "ES384", "HS384", "HS512"])
+    func advertisedAlgorithmsAreAccepted(algorithm: String) async throws {
+        let secret = String(repeating: "k", count: 64)
+        let rsa = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+        let p384 = P384.Signing.PrivateKey()
+        let primitives = try rsa.publicKey.getKeyPrimitives()
+        let point = Array(p384.publicKey.x963Representation)
+        let jwks: [JSONMemberValue] = [
+            .object(["kty": .string("RSA"), "n": .string(Base64URL.encode(Array(primitives.modulus))),
+                     "e": .string(Base64URL.encode(Array(primitives.publicExponent)))]),
+            .object(["kty": .string("EC"), "crv": .string("P-384"), "x": .string(Base64URL.encode(point[1...48])),
+                     "y": .string(Base64URL.encode(point[49...96]))]),
+        ]
+        var configuration = Fixture.configuration()
+        configuration.clients += [
+            ProviderClient(id: "hmac64", secret: secret, authentication: .clientSecretJWT, grantTypes: [GrantType.clientCredentials]),
+            ProviderClient(id: "keys", authentication: .privateKeyJWT, grantTypes: [GrantType.clientCredentials],
+                           jwks: .object(["keys": .array(jwks)])),
+        ]
+        try await Fixture.with(configuration) { provider in
+            let claims = Self.claims(provider, client: algorithm.hasPrefix("HS") ? "hmac64" : "keys")
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            let input = Base64URL.encode(Array(try encoder.encode(JSONMemberValue.object(["alg": .string(algorithm), "typ": .string("JWT")]))))
+                + "." + Base64URL.encode(Array(try encoder.encode(JSONMemberValue.object(claims))))
+            let bytes = Array(input.utf8), hmacKey = SymmetricKey(data: Array(secret.utf8))
+            let signature: [UInt8] = switch algorithm {
+            case "HS384": Array(HMAC<SHA384>.authenticationCode(for: bytes, using: hmacKey))
+            case "HS512": Array(HMAC<SHA512>.authenticationCode(for: bytes, using: hmacKey))
+            case "ES384": Array(try p384.signature(for: bytes).rawRepresentation)
+            case "RS384": Array(try rsa.signature(for: SHA384.hash(data: bytes), padding: .insecurePKCS1v1_5).rawRepresentation)
+            case "RS512": Array(try rsa.signature(for: SHA512.hash(data: bytes), padding: .insecurePKCS1v1_5).rawRepresentation)
+            case "PS384": Array(try rsa.signature(for: SHA384.hash(data: bytes), padding: .PSS).rawRepresentation)
+            default: Array(try rsa.signature(for: SHA512.hash(data: bytes), padding: .PSS).rawRepresentation)
+            }
+            let (status, error, description) = try await Self.post(provider, assertion: input + "." + Base64URL.encode(signature))
+            #expect(status == 200, "\(algorithm): \(error ?? "") \(description ?? "")")
+        }
+    }
+
+    @Test("provider serve lists each client by its authentication")
+    func listing() throws {
+        let key = try ClientAssertionKey.generate(algorithm: "ES256")
+        let pkjwt = ProviderClient(id: "jwt", authentication: .privateKeyJWT, redirectURIs: ["http://127.0.0.1/cb"],
+                                   jwks: .object(["keys": .array([.object(key.publicJWK)])]))
+        #expect(pkjwt.listing == "client: jwt (private_key_jwt, 1 registered key(s)) redirect_uris=http://127.0.0.1/cb")
+        #expect(ProviderClient(id: "pub", redirectURIs: ["http://127.0.0.1/cb"]).listing == "client: pub (public) redirect_uris=http://127.0.0.1/cb")
+        #expect(ProviderClient(id: "c", secret: "s", authentication: .clientSecretPost).listing == "client: c secret=s (client_secret_post) redirect_uris=")
+    }
+
     @Test("discovery lists the JWT methods and their algorithms; a private_key_jwt client needs registered keys")
     func discoveryAndConfiguration() async throws {
         try await Self.with { provider in
             let metadata = try await ProviderMetadata.discover(issuer: provider.issuer)
             #expect(metadata.tokenEndpointAuthMethodsSupported?.contains("private_key_jwt") == true)
             #expect(metadata.tokenEndpointAuthMethodsSupported?.contains("client_secret_jwt") == true)
+            // Exactly the algorithms the checks accept, each of which is shown accepted below.
+            let raw = Wire.json(try await Wire(provider: provider).get("/.well-known/openid-configuration"))
+            let assertion = ["ES256", "ES384", "EdDSA", "HS256", "HS384", "HS512", "PS256", "PS384", "PS512", "RS256", "RS384", "RS512"]
+            for member in ["token_endpoint_auth_signing_alg_values_supported", "revocation_endpoint_auth_signing_alg_values_supported",
+                           "introspection_endpoint_auth_signing_alg_values_supported"] {
+                #expect(raw[member] == .array(assertion.map(JSONMemberValue.string)), "\(member)")
+            }
+            #expect(raw["dpop_signing_alg_values_supported"] == .array(assertion.filter { !$0.hasPrefix("HS") }.map(JSONMemberValue.string)))
         }
         var configuration = Fixture.configuration()
         configuration.clients.append(ProviderClient(id: "keyless", authentication: .privateKeyJWT))

@@ -57,7 +57,7 @@ struct PARTests {
         }
     }
 
-    @Test("login page with a PAR-only client: the form posts the request_uri back; a DPoP key named in the push binds the code; one code per push")
+    @Test("login page with a PAR-only client: the form posts an interaction handle back; a DPoP key named in the push binds the code; one code per push")
     func loginPageWithPushedRequest() async throws {
         try await Self.with(signIn: .loginPage) { provider in
             var client = try await OAuthClient(issuer: provider.issuer, clientID: "par-required")
@@ -66,11 +66,14 @@ struct PARTests {
             let page = try await HeadlessBrowser().get(request.url)
             #expect(page.status == 200 && String(decoding: page.body, as: UTF8.self).contains("openid, profile"))
             let hidden = Self.hiddenFields(page)
-            #expect(Set(hidden.map(\.0)) == ["authflow_login", "client_id", "request_uri"])
+            #expect(Set(hidden.map(\.0)) == ["authflow_login", "client_id", "authflow_interaction"])
+            // The request_uri was used up when the browser brought it (RFC 9126 §4: one use).
+            let reused = try await HeadlessBrowser().get(request.url)
+            #expect(reused.status == 400 && String(decoding: reused.body, as: UTF8.self).contains("invalid_request_uri"))
             let wire = Wire(provider: provider)
             let wrong = try await wire.post("/authorize", hidden + [("username", "demo"), ("password", "nope"), ("decision", "allow")])
             #expect(wrong.status == 200 && String(decoding: wrong.body, as: UTF8.self).contains("Wrong username or password"))
-            #expect(Self.hiddenFields(wrong).map(\.1) == hidden.map(\.1), "the page shown again still posts the request_uri")
+            #expect(Self.hiddenFields(wrong).map(\.1) == hidden.map(\.1), "the page shown again still posts the same interaction")
             let right = try await wire.post("/authorize", hidden + [("username", "demo"), ("password", "demo"), ("decision", "allow")])
             let location = try #require(right.header("Location").flatMap(URL.init(string:)))
             #expect(right.status == 302)
@@ -80,9 +83,34 @@ struct PARTests {
             thief.dpop = DPoPBinding()
             let stolen = await #expect(throws: AuthFlowError.self) { try await thief.exchange(grant) }
             #expect(stolen?.oauth?.errorDescription == "the DPoP proof's key is not the dpop_jkt of the authorization request")
-            // The push is used up: posting it again is refused.
+            // The interaction is over: posting it again is refused.
             let again = try await wire.post("/authorize", hidden + [("username", "demo"), ("password", "demo"), ("decision", "allow")])
-            #expect(again.status == 400 && String(decoding: again.body, as: UTF8.self).contains("invalid_request_uri"))
+            #expect(again.status == 400 && String(decoding: again.body, as: UTF8.self)
+                .contains("this sign-in has expired or already ended; start it again from the application"))
+        }
+    }
+
+    @Test("the login page outlives the request_uri: a user slower than its lifetime still signs in; the interaction has its own lifetime")
+    func loginPageOutlivesTheRequestURI() async throws {
+        var configuration = Fixture.configuration(signIn: .loginPage)
+        configuration.lifetimes.pushedRequest = 1
+        configuration.lifetimes.interaction = 3
+        configuration.clients.append(ProviderClient(id: "par-required", redirectURIs: [Self.redirect], requirePushedAuthorizationRequests: true))
+        try await Fixture.with(configuration) { provider in
+            let client = try await OAuthClient(issuer: provider.issuer, clientID: "par-required")
+            let wire = Wire(provider: provider)
+            let request = try await client.pushedAuthorizationRequest(redirectURI: URL(string: Self.redirect)!, scopes: ["openid"])
+            let hidden = Self.hiddenFields(try await HeadlessBrowser().get(request.url))
+            try await Task.sleep(for: .milliseconds(1500))   // past the request_uri's lifetime
+            let signedIn = try await wire.post("/authorize", hidden + [("username", "demo"), ("password", "demo"), ("decision", "allow")])
+            #expect(signedIn.status == 302)
+            _ = try await client.exchange(try request.validateCallback(try #require(signedIn.header("Location").flatMap(URL.init(string:)))))
+
+            let slow = try await client.pushedAuthorizationRequest(redirectURI: URL(string: Self.redirect)!, scopes: ["openid"])
+            let slowHidden = Self.hiddenFields(try await HeadlessBrowser().get(slow.url))
+            try await Task.sleep(for: .milliseconds(3500))   // past the interaction's lifetime
+            let expired = try await wire.post("/authorize", slowHidden + [("username", "demo"), ("password", "demo"), ("decision", "allow")])
+            #expect(expired.status == 400 && String(decoding: expired.body, as: UTF8.self).contains("this sign-in has expired"))
         }
     }
 
@@ -148,6 +176,28 @@ struct PARTests {
                 try request.validateCallback(URL(string: Self.redirect + "?error=access_denied&state=\(request.state)&iss=\(provider.issuer.absoluteString)")!)
             }
             #expect(denied?.oauth?.error == "access_denied" && denied?.recovery == nil)
+        }
+    }
+
+    @Test("the client reads pushedRequestExpiresAt: an expired push is reported, and a refusal after it says why")
+    func clientReadsTheExpiry() async throws {
+        try await Self.with(pushedLifetime: 1) { provider in
+            var client = try await OAuthClient(issuer: provider.issuer, clientID: "par-required")
+            client.usesPushedAuthorizationRequests = true
+            let request = try await client.pushedAuthorizationRequest(redirectURI: URL(string: Self.redirect)!, scopes: ["openid"])
+            #expect(!request.pushedRequestHasExpired())
+            try await Task.sleep(for: .milliseconds(1200))
+            #expect(request.pushedRequestHasExpired())
+            var callback = URLComponents(string: Self.redirect)!
+            callback.queryItems = [URLQueryItem(name: "error", value: "invalid_request_uri"), URLQueryItem(name: "state", value: request.state),
+                                   URLQueryItem(name: "iss", value: provider.issuer.absoluteString)]
+            let error = #expect(throws: AuthFlowError.self) { try request.validateCallback(callback.url!) }
+            #expect(error?.oauth?.error == "invalid_request_uri")
+            #expect(error?.recovery == "The pushed authorization request expired before the sign-in page was opened: sign in again "
+                + "(a new request is pushed), and open the page sooner.")
+            // signIn pushes and hands the user agent a live request_uri.
+            let credentials = try await client.signIn(redirectURI: URL(string: Self.redirect)!, scopes: ["openid"], userAgent: BrowserAgent())
+            #expect(credentials.subject == "demo")
         }
     }
 

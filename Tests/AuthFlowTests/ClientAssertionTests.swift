@@ -89,8 +89,8 @@ import Testing
 
     @Test func privateKeyJWTSendsAFreshShortLivedSignedAssertion() async throws {
         let key = try ClientAssertionKey.generate(algorithm: "ES256", keyID: "k-es")
-        let first = try await sentForm(.privateKeyJWT(key: key))
-        let second = try await sentForm(.privateKeyJWT(key: key))
+        let first = try await sentForm(.privateKeyJWT(key: key), issuer: "https://issuer.example")
+        let second = try await sentForm(.privateKeyJWT(key: key), issuer: "https://issuer.example")
         #expect(first.header == nil)
         #expect(first.form["client_assertion_type"] == "urn:ietf:params:oauth:client-assertion-type:jwt-bearer")
         #expect(first.form["client_id"] == "app+1")
@@ -98,7 +98,8 @@ import Testing
         let jws = try CompactJWS(try #require(first.form["client_assertion"]))
         #expect(jws.header["alg"] == .string("ES256") && jws.header["kid"] == .string("k-es"))
         #expect(jws.claims["iss"] == .string("app+1") && jws.claims["sub"] == .string("app+1"))
-        #expect(jws.claims["aud"] == .string(first.tokenURL.absoluteString))
+        // The issuer as the single aud string by default (draft-ietf-oauth-rfc7523bis).
+        #expect(jws.claims["aud"] == .string("https://issuer.example"))
         let iat = try #require(jws.claims["iat"]?.numberValue), exp = try #require(jws.claims["exp"]?.numberValue)
         #expect(exp - iat == 60)
         #expect(abs(iat - Date().timeIntervalSince1970) < 30)
@@ -115,6 +116,10 @@ import Testing
         #expect(try CompactJWS(#require(issuer.form["client_assertion"])).claims["aud"] == .string("https://issuer.example"))
         let noIssuer = try await sentForm(.privateKeyJWT(key: key, audience: .issuer))
         #expect(try CompactJWS(#require(noIssuer.form["client_assertion"])).claims["aud"] == .string(noIssuer.tokenURL.absoluteString))
+        let endpoint = try await sentForm(.privateKeyJWT(key: key, audience: .tokenEndpoint), issuer: "https://issuer.example")
+        #expect(try CompactJWS(#require(endpoint.form["client_assertion"])).claims["aud"] == .string(endpoint.tokenURL.absoluteString))
+        let byDefault = try await sentForm(.clientSecretJWT(secret: String(repeating: "s", count: 32)), issuer: "https://issuer.example")
+        #expect(try CompactJWS(#require(byDefault.form["client_assertion"])).claims["aud"] == .string("https://issuer.example"))
         let fixed = try await sentForm(.privateKeyJWT(key: key, audience: .value("urn:example:as")))
         #expect(try CompactJWS(#require(fixed.form["client_assertion"])).claims["aud"] == .string("urn:example:as"))
     }
@@ -129,6 +134,24 @@ import Testing
         #expect(!JWSVerifier.verifyHMAC(jws, algorithm: .hs256, secret: "other"))
         #expect(ClientAuthentication.clientSecretJWT(secret: secret).secret == secret)
         #expect(!"\(ClientAuthentication.clientSecretJWT(secret: secret))".contains(secret))
+    }
+
+    @Test func aClientSecretJWTSecretShorterThanTheHashIsRefused() async throws {
+        let metadata = ProviderMetadata(issuer: "https://issuer.example", authorizationEndpoint: URL(string: "https://issuer.example/a")!,
+                                        tokenEndpoint: URL(string: "https://issuer.example/token")!)
+        let short = String(repeating: "s", count: 31)
+        let error = #expect(throws: AuthFlowError.self) {
+            _ = try OAuthClient(metadata: metadata, clientID: "app", authentication: .clientSecretJWT(secret: short))
+        }
+        #expect(error?.category == .configuration && error?.reason == .secretTooShort)
+        #expect(error?.message == "the client_secret_jwt secret has 31 bytes; HS256 needs at least 32")
+        #expect(!(error?.description.contains(short) ?? true))
+        var form: [(String, String)] = [], headers: [(name: String, value: String)] = []
+        let direct = #expect(throws: AuthFlowError.self) {
+            try ClientAuthentication.clientSecretJWT(secret: short).apply(clientID: "app", endpoint: metadata.tokenEndpoint, to: &form, headers: &headers)
+        }
+        #expect(direct?.reason == .secretTooShort && form.isEmpty)
+        _ = try OAuthClient(metadata: metadata, clientID: "app", authentication: .clientSecretJWT(secret: short + "s"))
     }
 
     @Test func anEchoedAssertionIsRedactedFromTheError() async throws {

@@ -174,3 +174,56 @@ import Testing
         #expect(query["dpop_jkt"] == binding.key.thumbprint)
     }
 }
+
+/// `htu` as the client writes it and as a server compares it (RFC 9449 §4.2, §4.3).
+@Suite struct DPoPTargetTests {
+    @Test func theClientsHtuDropsUserinfoQueryAndFragment() throws {
+        let proof = try DPoPKey().proof(method: "GET", url: URL(string: "https://user:secret@rs.example:8443/api/v1?x=1#frag")!)
+        let htu = try CompactJWS(proof).claims["htu"]
+        #expect(htu == .string("https://rs.example:8443/api/v1"))
+        #expect(DPoPTarget.htu(of: "https://a@b@rs.example/p?q@x") == "https://rs.example/p")
+        #expect(DPoPTarget.htu(of: "https://rs.example/p@q") == "https://rs.example/p@q")
+    }
+
+    @Test func serversCompareTheNormalisedForm() {
+        let normal = "https://rs.example/a/b"
+        for same in ["HTTPS://RS.Example/a/b", "https://rs.example:443/a/b", "https://rs.example/a/./c/../b", "https://rs.example/%61/b",
+                     "https://rs.example/a/b?q#f"] {
+            #expect(DPoPTarget.normalized(same) == normal, "\(same)")
+        }
+        #expect(DPoPTarget.normalized("http://rs.example:80") == "http://rs.example/")
+        #expect(DPoPTarget.normalized("https://rs.example:8443/a%2fb") == "https://rs.example:8443/a%2Fb")
+        for different in ["https://rs.example/a/B", "http://rs.example/a/b", "https://rs.example:444/a/b", "https://other.example/a/b"] {
+            #expect(DPoPTarget.normalized(different) != normal, "\(different)")
+        }
+        for bad in ["ftp://rs.example/a", "https:///a", "https://rs.example:x/a", "https://rs.example/%zz", "/a/b",
+                    "https://u:p@rs.example/a/b", "https://u@rs.example/a/b"] {
+            #expect(DPoPTarget.normalized(bad) == nil, "\(bad)")
+        }
+    }
+}
+
+/// One set of public-JWK rules per key type, for the client and the provider.
+@Suite struct PublicJWKRulesTests {
+    @Test func privateMembersAndSymmetricKeysAreRefused() throws {
+        let rsa: [String: JSONMemberValue] = ["kty": .string("RSA"), "n": .string("AQAB"), "e": .string("AQAB")]
+        #expect(PublicJWKRules.violation(in: rsa) == nil)
+        for member in ["d", "p", "q", "dp", "dq", "qi", "oth"] {
+            var key = rsa
+            key[member] = .string("AQAB")
+            #expect(PublicJWKRules.violation(in: key) == .privateMember(member))
+        }
+        #expect(PublicJWKRules.violation(in: ["kty": .string("EC"), "crv": .string("P-256"), "d": .string("AA")]) == .privateMember("d"))
+        #expect(PublicJWKRules.violation(in: ["kty": .string("OKP"), "crv": .string("Ed25519"), "d": .string("AA")]) == .privateMember("d"))
+        #expect(PublicJWKRules.violation(in: ["kty": .string("oct"), "k": .string("AA")]) == .symmetric)
+        #expect(PublicJWKRules.violation(in: ["kty": .string("EC"), "crv": .string("P-256"), "q": .string("AA")]) == nil)
+    }
+
+    @Test func aJWKSetKeyWithPrivateMembersIsSkipped() throws {
+        let key = try ClientAssertionKey.generate(algorithm: "ES256", keyID: "k")
+        var leaked = key.publicJWK
+        leaked["d"] = .string("AAAA")
+        let data = try JSONEncoder().encode(JSONMemberValue.object(["keys": .array([.object(leaked), .object(key.publicJWK)])]))
+        #expect(try JSONWebKeySet(json: data).keys.count == 1)
+    }
+}

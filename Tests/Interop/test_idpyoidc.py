@@ -269,10 +269,10 @@ def test_private_key_jwt_with_a_key_the_client_did_not_register(idpy, ports, tmp
     assert seen.one("token")["outcome"] == "refused"
 
 
-@pytest.mark.parametrize("audience", ["token_endpoint", "issuer"])
+@pytest.mark.parametrize("audience", ["token-endpoint", "issuer"])
 def test_client_secret_jwt(idpy, ports, tmp_path, audience):
     """(e) `--client-auth client_secret_jwt`: HS256 with the client secret,
-    addressed to the token endpoint (the default) or the issuer."""
+    addressed to the issuer (the default) or the token endpoint."""
     cli = CLI(tmp_path, idpy, ports)
     seen = Seen(idpy["issuer"])
     signed_in(cli.login(idpy["issuer"], idpy["client_secret_jwt_client_id"], "--client-auth", "client_secret_jwt",

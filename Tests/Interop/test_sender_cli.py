@@ -101,6 +101,28 @@ def test_login_with_a_private_key_then_token(provider, tmp_path, key, kid):
     assert json.loads(userinfo.stdout)["sub"] == "alice-1"
 
 
+def test_the_token_endpoint_audience_is_refused_unless_the_provider_opts_in(provider, tmp_path_factory, tmp_path):
+    """`--assertion-audience token-endpoint` (also spelt token_endpoint): the
+    provider refuses such assertions by default and accepts them with
+    `token_endpoint_assertion_audience: true` in its configuration file."""
+    key = write_key(tmp_path, EC_KEY, "client.pem")
+    refused = CLI(tmp_path / "a").login(provider, "cli-jwt", "--private-key", key, "--key-id", "ec-1",
+                                        "--assertion-audience", "token-endpoint")
+    assert refused.returncode == 3, refused.stderr
+    assert json.loads(refused.stdout)["error"]["oauth_error"] == "invalid_client"
+    path = tmp_path_factory.mktemp("compat") / "provider.json"
+    path.write_text(json.dumps({**CONFIG, "token_endpoint_assertion_audience": True}))
+    process, issuer, _ = start(str(path))
+    try:
+        for spelling in ("token-endpoint", "token_endpoint"):
+            accepted = CLI(tmp_path / spelling).login({"issuer": issuer}, "cli-jwt", "--private-key", key, "--key-id", "ec-1",
+                                                      "--assertion-audience", spelling)
+            assert accepted.returncode == 0, accepted.stderr
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=10)
+
+
 def test_login_with_a_key_the_client_did_not_register_is_refused(provider, tmp_path):
     cli = CLI(tmp_path)
     other = ECKey.generate_key("P-256", private=True)

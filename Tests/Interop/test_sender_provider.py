@@ -55,19 +55,35 @@ def provider(tmp_path_factory):
     process.wait(timeout=10)
 
 
+# Authlib's auth classes take the assertion's audience as their first argument
+# (their `token_endpoint`); the embedded provider accepts only its issuer there
+# (draft-ietf-oauth-rfc7523bis), so the tests pass the issuer.
+
+
 def test_authlib_private_key_jwt(provider):
     token_url = provider["metadata"]["token_endpoint"]
     session = OAuth2Session("py-pkjwt", CLIENT_KEY.as_pem(private=True).decode(),
-                            token_endpoint_auth_method=PrivateKeyJWT(token_url))
+                            token_endpoint_auth_method=PrivateKeyJWT(provider["issuer"]))
     token = session.fetch_token(token_url, grant_type="client_credentials", scope="api")
     assert token["token_type"] == "Bearer"
 
 
+def test_authlib_token_endpoint_audience_is_refused(provider):
+    """An assertion addressed to the token endpoint URL could have been captured
+    by another server that named this endpoint as its own: refused by default."""
+    token_url = provider["metadata"]["token_endpoint"]
+    session = OAuth2Session("py-pkjwt", CLIENT_KEY.as_pem(private=True).decode(),
+                            token_endpoint_auth_method=PrivateKeyJWT(token_url))
+    with pytest.raises(Exception) as refused:
+        session.fetch_token(token_url, grant_type="client_credentials", scope="api")
+    assert "invalid_client" in str(refused.value)
+
+
 def test_authlib_client_secret_jwt(provider):
     token_url = provider["metadata"]["token_endpoint"]
-    session = OAuth2Session("py-csjwt", HMAC_SECRET, token_endpoint_auth_method=ClientSecretJWT(token_url))
+    session = OAuth2Session("py-csjwt", HMAC_SECRET, token_endpoint_auth_method=ClientSecretJWT(provider["issuer"]))
     assert session.fetch_token(token_url, grant_type="client_credentials", scope="api")["token_type"] == "Bearer"
-    wrong = OAuth2Session("py-csjwt", "not-the-secret", token_endpoint_auth_method=ClientSecretJWT(token_url))
+    wrong = OAuth2Session("py-csjwt", "not-the-secret", token_endpoint_auth_method=ClientSecretJWT(provider["issuer"]))
     with pytest.raises(Exception) as refused:
         wrong.fetch_token(token_url, grant_type="client_credentials", scope="api")
     assert "invalid_client" in str(refused.value)

@@ -9,8 +9,17 @@ public struct AuthorizationRequest: Sendable, Codable {
     /// The URL to open in the browser.
     public internal(set) var url: URL
     /// When the `request_uri` of a pushed request (RFC 9126) expires; nil
-    /// when the request was not pushed. Push a new request after this.
+    /// when the request was not pushed. Push a new request after this:
+    /// see ``pushedRequestHasExpired(at:)``.
     public internal(set) var pushedRequestExpiresAt: Date?
+
+    /// Whether this is a pushed request whose `request_uri` has expired
+    /// (RFC 9126 §2.2), so that opening ``url`` now would fail: push a new
+    /// request instead. ``OAuthClient/signIn(redirectURI:scopes:options:userAgent:)``
+    /// does so by itself.
+    public func pushedRequestHasExpired(at now: Date = Date()) -> Bool {
+        pushedRequestExpiresAt.map { $0 <= now } ?? false
+    }
     /// The client the request is for.
     public let clientID: String
     /// The exact redirect URI sent; the token request repeats it.

@@ -62,9 +62,11 @@ extension AuthorizationRequest {
     func grant(from parameters: [String: String]) throws -> AuthorizationGrant {
         if let error = parameters["error"] {
             let mayNeedPAR = error == "invalid_request" && pushedRequestExpiresAt == nil && providerOffersPAR == true
+            // RFC 9126 §2.2: the request_uri lives briefly; a refusal after it lapsed says why.
+            let pushExpired = (error == "invalid_request_uri" || error == "invalid_request") && pushedRequestHasExpired()
             throw AuthFlowError(.oauthError, error, oauth: OAuthErrorResponse(
                 error: error, errorDescription: parameters["error_description"], errorURI: parameters["error_uri"]),
-                recovery: mayNeedPAR ? AuthorizationRequest.parRecovery : nil)
+                recovery: mayNeedPAR ? AuthorizationRequest.parRecovery : pushExpired ? AuthorizationRequest.pushExpiredRecovery : nil)
         }
         guard let code = parameters["code"], !code.isEmpty else {
             throw AuthFlowError.invalidResponse("callback has neither code nor error")
@@ -74,6 +76,10 @@ extension AuthorizationRequest {
         return AuthorizationGrant(code: code, codeVerifier: pkce.verifier, redirectURI: redirectURI, clientID: clientID,
                                   nonce: nonce, issuer: issuer, requestedScopes: scopes, maxAge: maxAge, responseParameters: others)
     }
+
+    /// The advice for a refused pushed request whose `request_uri` had expired.
+    static let pushExpiredRecovery = "The pushed authorization request expired before the sign-in page was opened: sign in again "
+        + "(a new request is pushed), and open the page sooner."
 
     /// The advice for an `invalid_request` to a plain request when the
     /// provider offers PAR.

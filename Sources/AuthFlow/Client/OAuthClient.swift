@@ -46,6 +46,7 @@ public struct OAuthClient: Sendable {
                                                                  recovery: "Give the client ID the provider registered for this app (--client-id).") }
         guard timeout > 0 else { throw AuthFlowError.configuration("timeout must be positive") }
         try metadata.validateTransportSecurity()
+        try authentication.validate()
         if let issuer = metadata.issuer, IssuerTenants.isTemplate(issuer), metadata.issuerTenants == nil {
             throw AuthFlowError(.configuration, "the issuer \(issuer) is a multi-tenant template and no tenants were allowed",
                                 recovery: IssuerAdvice.multiTenant)
@@ -115,7 +116,14 @@ public struct OAuthClient: Sendable {
     public func signIn(redirectURI: URL, scopes: [String], options: AuthorizationOptions = .init(),
                        userAgent: some AuthorizationUserAgent) async throws -> OAuthCredentials {
         var request = try authorizationRequest(redirectURI: redirectURI, scopes: scopes, options: options)
-        if pushesAuthorizationRequests { try await push(&request) }
+        if pushesAuthorizationRequests {
+            try await push(&request)
+            // A request_uri that lapsed before the user agent got it would only fail there: push a fresh request once.
+            if request.pushedRequestHasExpired() {
+                request = try authorizationRequest(redirectURI: redirectURI, scopes: scopes, options: options)
+                try await push(&request)
+            }
+        }
         let callback = try await userAgent.authorize(request)
         let grant = try request.validateCallback(callback)
         logger.debug("callback validated")

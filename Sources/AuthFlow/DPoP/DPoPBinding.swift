@@ -30,9 +30,10 @@ public struct DPoPBinding: Sendable {
         guard let nonce = response.header("DPoP-Nonce"), !nonce.isEmpty else { return false }
         nonces.set(nonce, for: url)
         if response.status == 400, TokenEndpoint.oauthError(in: response.body)?.error == "use_dpop_nonce" { return true }
-        if response.status == 401, let challenge = response.header("WWW-Authenticate")?.lowercased(),
-           challenge.hasPrefix("dpop"), challenge.contains("use_dpop_nonce") { return true }
-        return false
+        // RFC 9449 §9: a resource server's DPoP challenge, among any others, names the error.
+        return response.status == 401 && AuthenticationChallenge.challenges(in: response).contains {
+            $0.isScheme("DPoP") && $0["error"] == "use_dpop_nonce"
+        }
     }
 
     /// RFC 9449 §5: a token request with a proof must get a DPoP token.

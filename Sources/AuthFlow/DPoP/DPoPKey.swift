@@ -44,7 +44,7 @@ public struct DPoPKey: DPoPSigningKey, Equatable, Codable, CustomStringConvertib
     }
 
     /// A DPoP proof (RFC 9449 §4.2) for one request: `htm`, `htu` (the URL
-    /// without query and fragment), `iat`, a unique `jti`, and `ath` (the
+    /// without userinfo, query and fragment), `iat`, a unique `jti`, and `ath` (the
     /// SHA-256 of `accessToken`) for resource requests, `nonce` when the
     /// server gave one.
     ///
@@ -59,16 +59,6 @@ public struct DPoPKey: DPoPSigningKey, Equatable, Codable, CustomStringConvertib
             output.append(UInt8(ascii: "."))
             signature.rawRepresentation.withUnsafeBytes { Base64URL.append(buffer: $0.assumingMemoryBound(to: UInt8.self), to: &output) }
         }
-    }
-
-    /// `htu` of an absolute URL's text: scheme, authority and path; no query,
-    /// no fragment (RFC 9449 §4.2).
-    static func target(of text: String) -> Substring {
-        // In an absolute URL the first "?" or "#" starts the query or fragment
-        // (neither may appear unescaped before them).
-        // Searched as UTF-8 bytes: both are ASCII, and no grapheme breaking is needed.
-        guard let end = text.utf8.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) else { return text[...] }
-        return text[..<end]
     }
 
     // MARK: Codable, as a private JWK

@@ -8,7 +8,7 @@ enum DPoPProof {
     static func build(header: [UInt8], method: String, url: URL, accessToken: String?, tokenHash: AccessTokenHash?,
                       nonce: String?, now: Date, sign: (inout [UInt8]) throws -> Void) throws -> String {
         let absolute = url.absoluteString
-        let target = DPoPKey.target(of: absolute)
+        let target = DPoPTarget.htu(of: absolute)
         var claims: [UInt8] = []
         // Room for the fixed members plus escaping headroom: one allocation in the usual case.
         claims.reserveCapacity(192 + method.utf8.count + target.utf8.count + (nonce?.utf8.count ?? 0))

@@ -51,6 +51,11 @@ extension AuthFlowError {
         /// The token is not a well-formed JWS or its claims are not JSON of the right types.
         public static let malformed = Reason(rawValue: "malformed")
 
+        /// A `client_secret_jwt` secret is shorter than the HMAC's hash
+        /// output (RFC 7518 §3.2: 32 bytes for HS256), with
+        /// ``Category/configuration``.
+        public static let secretTooShort = Reason(rawValue: "secret_too_short")
+
         /// The reasons an ID token can be refused for (``Category/idTokenInvalid``).
         public static let idToken: [Reason] = [
             .signature, .algorithm, .keyNotFound, .issuer, .audience, .authorizedParty, .expired,

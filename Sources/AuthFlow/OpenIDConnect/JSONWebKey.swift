@@ -28,9 +28,11 @@ public struct JSONWebKey: Sendable {
 
     /// Parses one JWK. Returns nil for keys a client cannot use for
     /// signatures (other `kty`, `use` other than `sig`, unknown curves,
-    /// broken material), so that one odd key never fails a whole set.
+    /// broken material, any private member per ``PublicJWKRules``), so that
+    /// one odd key never fails a whole set.
     init?(_ object: [String: JSONMemberValue]) {
-        guard let kty = object["kty"]?.stringValue else { return nil }
+        // A key with private members (or a symmetric one) is not a public key: skipped (PublicJWKRules).
+        guard PublicJWKRules.violation(in: object) == nil, let kty = object["kty"]?.stringValue else { return nil }
         if let use = object["use"] { guard use.stringValue == "sig" else { return nil } }
         if let ops = object["key_ops"]?.arrayValue, !ops.contains(.string("verify")) { return nil }
         func bytes(_ name: String) -> [UInt8]? { object[name]?.stringValue.flatMap { Base64URL.decode($0) } }

@@ -55,7 +55,7 @@ extension OAuthClient {
             try await transport.send(request)
         }
         logger.debug("userinfo answered", metadata: ["status": "\(response.status)"])
-        if response.status == 401 || response.status == 403, let challenge = BearerChallenge(response.header("WWW-Authenticate")) {
+        if response.status == 401 || response.status == 403, let challenge = BearerChallenge(response) {
             let oauth = OAuthErrorResponse(error: challenge.error, errorDescription: challenge.description).redacting([accessToken])
             throw AuthFlowError(.oauthError, oauth.error, oauth: oauth)
         }
@@ -90,24 +90,29 @@ extension OAuthClient {
     }
 }
 
-/// The parameters of a `WWW-Authenticate: Bearer …` challenge (RFC 6750 §3).
+/// The error of a `WWW-Authenticate` Bearer challenge (RFC 6750 §3), or of
+/// a DPoP one (RFC 9449 §7.1) when there is no Bearer challenge, read with
+/// the one challenge parser (``AuthenticationChallenge``).
 struct BearerChallenge {
     let error: String
     let description: String?
 
-    init?(_ header: String?) {
-        guard let header, header.lowercased().hasPrefix("bearer") else { return nil }
-        var values: [String: String] = [:]
-        let pattern = #"([A-Za-z_]+)\s*=\s*"([^"]*)""#
-        guard let regex = try? NSRegularExpression(pattern: pattern) else { return nil }
-        let range = NSRange(header.startIndex..., in: header)
-        for match in regex.matches(in: header, range: range) {
-            guard let name = Range(match.range(at: 1), in: header), let value = Range(match.range(at: 2), in: header) else { continue }
-            values[header[name].lowercased()] = String(header[value])
-        }
+    /// The challenge in the fields of `response`.
+    init?(_ response: HTTPTransportResponse) {
+        self.init(challenges: AuthenticationChallenge.challenges(in: response))
+    }
+
+    /// The challenge in one field value.
+    init?(_ fieldValue: String?) {
+        guard let fieldValue else { return nil }
+        self.init(challenges: AuthenticationChallenge.parse(fieldValue))
+    }
+
+    private init?(challenges: [AuthenticationChallenge]) {
+        let chosen = challenges.first { $0.isScheme("Bearer") } ?? challenges.first { $0.isScheme("DPoP") }
         // An empty `error` names no error code (RFC 6750 §3.1): not a challenge to report.
-        guard let error = values["error"], !error.isEmpty else { return nil }
+        guard let chosen, let error = chosen["error"], !error.isEmpty else { return nil }
         self.error = error
-        description = values["error_description"]
+        description = chosen["error_description"]
     }
 }

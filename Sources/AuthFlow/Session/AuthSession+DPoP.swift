@@ -11,7 +11,7 @@ extension AuthSession {
     public nonisolated func sendWithDPoP(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
         let first = try await freshCredentials()
         let response = try await authorizedSend(request, with: first)
-        guard response.status == 401, AuthSession.saysInvalidToken(response.header("WWW-Authenticate")) else { return response }
+        guard response.status == 401, AuthSession.saysInvalidToken(response) else { return response }
         client.logger.debug("resource server refused the access token; refreshing once")
         let second = try await freshCredentials(rejecting: first.accessToken)
         return try await authorizedSend(request, with: second)
@@ -29,8 +29,9 @@ extension AuthSession {
     }
 
     /// Whether a `WWW-Authenticate` challenge (Bearer or DPoP) names `invalid_token`.
-    static func saysInvalidToken(_ challenge: String?) -> Bool {
-        guard let challenge = challenge?.lowercased() else { return false }
-        return challenge.contains("error=\"invalid_token\"") || challenge.contains("error=invalid_token")
+    static func saysInvalidToken(_ response: HTTPTransportResponse) -> Bool {
+        AuthenticationChallenge.challenges(in: response).contains {
+            ($0.isScheme("Bearer") || $0.isScheme("DPoP")) && $0["error"] == "invalid_token"
+        }
     }
 }

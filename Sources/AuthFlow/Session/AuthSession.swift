@@ -310,7 +310,7 @@ public actor AuthSession {
         if client.dpop != nil { return try await sendWithDPoP(request) }
         let first = try await freshCredentials()
         let response = try await client.transport.send(AuthSession.authorized(request, with: first))
-        guard response.status == 401, BearerChallenge(response.header("WWW-Authenticate"))?.error == "invalid_token" else {
+        guard response.status == 401, BearerChallenge(response)?.error == "invalid_token" else {
             return response
         }
         client.logger.debug("resource server refused the access token; refreshing once")

@@ -4,11 +4,17 @@ import Foundation
 /// The `aud` of a client assertion (RFC 7523 §3 item 3): who the provider
 /// expects to find there.
 ///
-/// The default is ``tokenEndpoint``, the value OpenID Connect Core §9 names
-/// and that Okta, Authlib and Keycloak accept. Providers that follow
-/// FAPI 2.0 or RFC 7523bis want the ``issuer`` identifier instead; some
-/// want a fixed value (``value(_:)``). When the client has no issuer (explicit
-/// endpoints), ``issuer`` falls back to the token endpoint URL.
+/// The default is ``issuer``: the issuer identifier as the single `aud`
+/// string, as the OpenID Connect Core errata and draft-ietf-oauth-rfc7523bis
+/// require. An assertion addressed to the issuer is useless at any other
+/// provider, even one whose metadata names this provider's endpoints (the
+/// JWT client-authentication audience attack disclosed by the OpenID
+/// Foundation in February 2025).
+///
+/// ``tokenEndpoint`` is a compatibility option for providers that accept
+/// only their token endpoint URL; ``value(_:)`` names a fixed audience. When
+/// the client has no issuer (explicit endpoints, given by the caller rather
+/// than discovered), ``issuer`` falls back to the token endpoint URL.
 public struct ClientAssertionAudience: Sendable, Equatable, CustomStringConvertible {
     enum Kind: Sendable, Equatable {
         case tokenEndpoint, issuer
@@ -17,9 +23,10 @@ public struct ClientAssertionAudience: Sendable, Equatable, CustomStringConverti
 
     let kind: Kind
 
-    /// The token endpoint URL (the default).
+    /// The token endpoint URL: a compatibility option for providers that
+    /// do not accept their issuer identifier.
     public static let tokenEndpoint = ClientAssertionAudience(kind: .tokenEndpoint)
-    /// The issuer identifier from the provider's metadata.
+    /// The issuer identifier from the provider's metadata (the default).
     public static let issuer = ClientAssertionAudience(kind: .issuer)
     /// Exactly `audience`.
     public static func value(_ audience: String) -> ClientAssertionAudience { ClientAssertionAudience(kind: .fixed(audience)) }

@@ -12,10 +12,15 @@ public enum ClientAuthentication: Sendable, Equatable {
     /// `client_id` and `client_secret` in the form body.
     case clientSecretPost(secret: String)
     /// A JWT signed with the client's private key (`private_key_jwt`): a new
-    /// one, with a fresh `jti` and a one-minute `exp`, on every request.
-    case privateKeyJWT(key: ClientAssertionKey, audience: ClientAssertionAudience = .tokenEndpoint)
-    /// A JWT signed with HS256 keyed by the client secret (`client_secret_jwt`).
-    case clientSecretJWT(secret: String, audience: ClientAssertionAudience = .tokenEndpoint)
+    /// one, with a fresh `jti` and a one-minute `exp`, on every request,
+    /// addressed to the issuer unless `audience` says otherwise.
+    case privateKeyJWT(key: ClientAssertionKey, audience: ClientAssertionAudience = .issuer)
+    /// A JWT signed with HS256 keyed by the client secret (`client_secret_jwt`),
+    /// fresh on every request like ``privateKeyJWT(key:audience:)``. The
+    /// secret must be at least 32 bytes, the size of the SHA-256 output
+    /// (RFC 7518 §3.2): a shorter one is refused with
+    /// ``AuthFlowError/Reason/secretTooShort``.
+    case clientSecretJWT(secret: String, audience: ClientAssertionAudience = .issuer)
 
     /// The OIDC name of the method (`none`, `client_secret_basic`,
     /// `client_secret_post`, `private_key_jwt`, `client_secret_jwt`).
@@ -34,6 +39,21 @@ public enum ClientAuthentication: Sendable, Equatable {
         switch self {
         case .none, .privateKeyJWT: nil
         case .clientSecretBasic(let secret), .clientSecretPost(let secret), .clientSecretJWT(let secret, _): secret
+        }
+    }
+
+    /// The fewest bytes of a `client_secret_jwt` secret: the SHA-256 output
+    /// size, since assertions are signed with HS256 (RFC 7518 §3.2).
+    static let minimumHMACSecretBytes = 32
+
+    /// Refuses settings no request could be safely sent with: a
+    /// `client_secret_jwt` secret shorter than ``minimumHMACSecretBytes``.
+    func validate() throws {
+        if case .clientSecretJWT(let secret, _) = self, secret.utf8.count < ClientAuthentication.minimumHMACSecretBytes {
+            throw AuthFlowError(.configuration,
+                                "the client_secret_jwt secret has \(secret.utf8.count) bytes; HS256 needs at least \(ClientAuthentication.minimumHMACSecretBytes)",
+                                reason: .secretTooShort,
+                                recovery: "Use a client secret of at least 32 bytes (RFC 7518 §3.2), or another client authentication method.")
         }
     }
 
@@ -76,6 +96,7 @@ public enum ClientAuthentication: Sendable, Equatable {
 
     private func appendAssertion(clientID: String, signer: ClientAssertion.Signer, audience: ClientAssertionAudience, endpoint: URL,
                                  to form: inout [(String, String)], now: Date) throws -> String {
+        try validate()
         let assertion: String
         do {
             assertion = try ClientAssertion.make(clientID: clientID, audience: audience.resolve(issuer: nil, tokenEndpoint: endpoint),

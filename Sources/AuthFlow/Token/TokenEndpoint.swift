@@ -74,7 +74,7 @@ struct TokenEndpoint: Sendable {
             throw AuthFlowError(.oauthError, oauth.error, oauth: oauth)
         }
         if response.status == 401, response.body.isEmpty,
-           response.header("WWW-Authenticate")?.lowercased().hasPrefix("basic") == true {
+           AuthenticationChallenge.challenges(in: response).contains(where: { $0.isScheme("Basic") }) {
             // RFC 6749 §5.2: 401 with a Basic challenge is how a server says invalid_client.
             throw AuthFlowError(.oauthError, "invalid_client", oauth: OAuthErrorResponse(
                 error: "invalid_client", errorDescription: "\(what) was refused: the client credentials are wrong (HTTP 401)"))

@@ -85,4 +85,20 @@ public enum GrantType {
     /// Every grant type above.
     public static let all: [String] = [authorizationCode, refreshToken, clientCredentials, deviceCode]
 }
+
+extension ProviderClient {
+    /// One line for `authflow provider serve`: the id, how it authenticates
+    /// (its secret shown, since this is a local development server that
+    /// prints its users' passwords too), and its redirect URIs.
+    package var listing: String {
+        let authentication: String = switch self.authentication {
+        case .none: "(public)"
+        case .privateKeyJWT:
+            "(private_key_jwt, \(jwks?.objectValue?["keys"]?.arrayValue?.count ?? 0) registered key(s))"
+        case .clientSecretBasic, .clientSecretPost, .clientSecretJWT:
+            "secret=\(secret ?? "") (\(self.authentication.rawValue))"
+        }
+        return "client: \(id) \(authentication) redirect_uris=\(redirectURIs.joined(separator: ","))"
+    }
+}
 #endif

@@ -24,6 +24,13 @@ public struct ProviderConfiguration: Sendable {
     /// Whether DPoP proofs must carry the provider's nonce (RFC 9449 §8);
     /// a proof without it is answered `use_dpop_nonce` with `DPoP-Nonce`.
     public var requiresDPoPNonce = false
+    /// Whether a client assertion may also name the token endpoint URL
+    /// (`<issuer>/token`) as its `aud`: a compatibility setting for clients
+    /// that cannot address the issuer. Off by default: only the issuer
+    /// identifier, as a single string, is accepted (draft-ietf-oauth-rfc7523bis,
+    /// the OpenID Connect Core errata), so an assertion captured by another
+    /// server is useless here. Arrays and other endpoint URLs are always refused.
+    public var acceptsTokenEndpointAssertionAudience = false
 
     /// Creates a configuration.
     public init(port: Int = 0, clients: [ProviderClient], users: [ProviderUser], lifetimes: TokenLifetimes = .init(),
@@ -67,6 +74,11 @@ public struct ProviderConfiguration: Sendable {
             guard client.authentication.usesSecret == (client.secret != nil) else {
                 throw ProviderConfigurationError(
                     "client \(client.id): a secret goes with client_secret_basic, client_secret_post or client_secret_jwt, and only then")
+            }
+            if client.authentication == .clientSecretJWT, let secret = client.secret,
+               secret.utf8.count < ClientAssertionCheck.minimumHMACSecretBytes {
+                throw ProviderConfigurationError(
+                    "client \(client.id): a client_secret_jwt secret needs at least \(ClientAssertionCheck.minimumHMACSecretBytes) bytes (RFC 7518 §3.2)")
             }
             if client.authentication == .privateKeyJWT {
                 guard let jwks = client.jwks, let data = try? JSONEncoder().encode(jwks), let set = try? JSONWebKeySet(json: data),

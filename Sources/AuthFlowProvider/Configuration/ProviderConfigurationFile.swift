@@ -22,7 +22,8 @@ public import Foundation
 ///   "users": [{ "sub": "alice", "username": "alice", "password": "pw", "claims": { "name": "Alice" } }],
 ///   "lifetimes": { "authorization_code": 60, "access_token": 3600, "id_token": 3600, "refresh_token": 2592000,
 ///                  "device_code": 600, "device_polling_interval": 5 },
-///   "signing_keys": [{ "kid": "k1", "alg": "RS256", "pem_file": "rsa.pem" }]
+///   "signing_keys": [{ "kid": "k1", "alg": "RS256", "pem_file": "rsa.pem" }],
+///   "token_endpoint_assertion_audience": false   // also accept <issuer>/token as a client assertion's aud
 /// }
 /// ```
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
@@ -86,9 +87,11 @@ public struct ProviderConfigurationFile: Decodable, Sendable {
     let users: [User]?
     let lifetimes: Lifetimes?
     let signingKeys: [Key]?
+    let tokenEndpointAssertionAudience: Bool?
 
     enum CodingKeys: String, CodingKey {
         case port, signIn = "sign_in", automaticUser = "automatic_user", clients, users, lifetimes, signingKeys = "signing_keys"
+        case tokenEndpointAssertionAudience = "token_endpoint_assertion_audience"
     }
 
     /// Reads and converts a configuration file; relative `pem_file` paths
@@ -106,6 +109,7 @@ public struct ProviderConfigurationFile: Decodable, Sendable {
     func configuration(relativeTo directory: URL) throws -> ProviderConfiguration {
         var configuration = ProviderConfiguration.demo
         if let port { configuration.port = port }
+        configuration.acceptsTokenEndpointAssertionAudience = tokenEndpointAssertionAudience ?? false
         if let clients {
             configuration.clients = clients.map { client in
                 ProviderClient(id: client.clientId, secret: client.clientSecret, authentication: client.tokenEndpointAuthMethod,

@@ -19,6 +19,10 @@ public struct TokenLifetimes: Sendable, Equatable {
     public var deviceSlowDownIncrement: TimeInterval
     /// Pushed authorization requests' `request_uri` (default 60 s, RFC 9126 §2.2).
     public var pushedRequest: TimeInterval
+    /// A login-page interaction begun from a pushed request (default 10
+    /// minutes): the `request_uri` is used up when the browser brings it,
+    /// and the user then has this long to sign in.
+    public var interaction: TimeInterval = 600
 
     /// Creates lifetimes; every default is the usual production value.
     public init(authorizationCode: TimeInterval = 60, accessToken: TimeInterval = 3600, idToken: TimeInterval = 3600,

@@ -25,21 +25,35 @@ struct AuthorizeEndpoint: Sendable {
         guard var pairs = FormEncoding.decode(text) else { return HTML.errorPage("invalid_request", "the parameters are malformed") }
         var clientIDs = pairs.filter { $0.0 == "client_id" }.map(\.1)
         let requestURIs = pairs.filter { $0.0 == "request_uri" }.map(\.1)
-        var pushedURI: String?
-        if !requestURIs.isEmpty {
-            // RFC 9126 §4: only the pushed parameters count; the URL carries client_id and request_uri.
-            // Read here, used up when the request ends in a code or a refusal: the login page
-            // posts client_id and request_uri back with the user's answer.
-            guard requestURIs.count == 1, clientIDs.count == 1,
-                  let pushed = await state.pushedRequest(requestURIs[0], clientID: clientIDs[0]) else {
-                return HTML.errorPage("invalid_request_uri", "the request_uri is unknown, expired, already used or another client's")
+        let handles = pairs.filter { $0.0 == LoginPage.interactionField }.map(\.1)
+        // A pushed request (RFC 9126 §4): only the pushed parameters count; the URL carries
+        // client_id and request_uri. The request_uri is used up here, at once (one use); the
+        // sign-in continues as an interaction with its own lifetime, whose handle the login
+        // page posts back with the user's answer.
+        var interaction: String?
+        if !requestURIs.isEmpty || !handles.isEmpty {
+            guard requestURIs.count + handles.count == 1, clientIDs.count == 1 else {
+                return HTML.errorPage("invalid_request", "request_uri, or the sign-in form, is repeated or has no single client_id")
+            }
+            let pushed: [(String, String)]
+            if let uri = requestURIs.first {
+                guard let taken = await state.takePushedRequest(uri, clientID: clientIDs[0]) else {
+                    return HTML.errorPage("invalid_request_uri", "the request_uri is unknown, expired, already used or another client's")
+                }
+                pushed = taken
+                interaction = await state.beginInteraction(taken, clientID: clientIDs[0])
+            } else {
+                guard let live = await state.interaction(handles[0], clientID: clientIDs[0]) else {
+                    return HTML.errorPage("invalid_request", "this sign-in has expired or already ended; start it again from the application")
+                }
+                pushed = live
+                interaction = handles[0]
             }
             let answer = request.method == "POST" ? pairs.filter { LoginPage.answerFields.contains($0.0) } : []
             pairs = pushed.filter { !LoginPage.answerFields.contains($0.0) } + answer
             clientIDs = pairs.filter { $0.0 == "client_id" }.map(\.1)
-            pushedURI = requestURIs[0]
         }
-        let wasPushed = pushedURI != nil
+        let wasPushed = interaction != nil
         let redirects = pairs.filter { $0.0 == "redirect_uri" }.map(\.1)
         guard clientIDs.count == 1, let client = state.configuration.client(clientIDs[0]) else {
             return HTML.errorPage("invalid_request", clientIDs.count > 1 ? "client_id is repeated" : "unknown or missing client_id")
@@ -59,7 +73,7 @@ struct AuthorizeEndpoint: Sendable {
             }
             let checked = try AuthorizeEndpoint.validate(form, client: client)
             return try await signIn(checked, form: form, client: client, reply: reply, isPost: request.method == "POST",
-                                    pushedURI: pushedURI)
+                                    interaction: interaction)
         } catch {
             return reply.error(error.code, error.description)
         }
@@ -97,7 +111,7 @@ struct AuthorizeEndpoint: Sendable {
 
     /// Signs the user in (automatically, or by the login page) and redirects with a code.
     private func signIn(_ checked: CheckedRequest, form: StrictForm, client: ProviderClient, reply: AuthorizationReply,
-                        isPost: Bool, pushedURI: String?) async throws(OAuthFailure) -> ProviderResponse {
+                        isPost: Bool, interaction: String?) async throws(OAuthFailure) -> ProviderResponse {
         let configuration = state.configuration
         let subject: String
         switch configuration.signIn {
@@ -106,21 +120,21 @@ struct AuthorizeEndpoint: Sendable {
         case .loginPage:
             if checked.prompt.contains("none") { throw OAuthFailure("login_required", "the user is not signed in") }
             guard isPost, form["authflow_login"] == "1" else {
-                return LoginPage.render(form: form, client: client, requestURI: pushedURI, message: nil)
+                return LoginPage.render(form: form, client: client, interaction: interaction, message: nil)
             }
             guard form["decision"] == "allow" else {
-                if let pushedURI { _ = await state.takePushedRequest(pushedURI, clientID: client.id) }
+                if let interaction { _ = await state.endInteraction(interaction, clientID: client.id) }
                 throw OAuthFailure("access_denied", "the user declined")
             }
             guard let user = configuration.users.first(where: { $0.username == form["username"] }),
                   SecretComparison.equal(form["password"] ?? "", user.password) else {
-                return LoginPage.render(form: form, client: client, requestURI: pushedURI, message: "Wrong username or password.")
+                return LoginPage.render(form: form, client: client, interaction: interaction, message: "Wrong username or password.")
             }
             subject = user.subject
         }
-        // A pushed request gives one code at most, even to concurrent requests with its request_uri.
-        if let pushedURI, await state.takePushedRequest(pushedURI, clientID: client.id) == nil {
-            return HTML.errorPage("invalid_request_uri", "the request_uri is unknown, expired, already used or another client's")
+        // A pushed request gives one code at most, even to concurrent posts of its sign-in form.
+        if let interaction, await !state.endInteraction(interaction, clientID: client.id) {
+            return HTML.errorPage("invalid_request", "this sign-in has expired or already ended; start it again from the application")
         }
         let code = await state.issueCode(clientID: client.id, subject: subject, scopes: checked.scopes, authTime: Date(),
                                          redirectURI: reply.redirectURI, challenge: checked.challenge, nonce: checked.nonce,

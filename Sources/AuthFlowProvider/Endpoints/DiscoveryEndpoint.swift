@@ -13,7 +13,8 @@ struct DiscoveryEndpoint: Sendable {
         func strings(_ values: [String]) -> JSONMemberValue { .array(values.map(JSONMemberValue.string)) }
         let scopes = Set(configuration.clients.flatMap(\.scopes)).union(["openid"]).sorted()
         let authMethods = ProviderClient.Authentication.allCases.map(\.rawValue)
-        let assertionAlgorithms = strings(["RS256", "PS256", "ES256", "EdDSA", "HS256"])
+        // Exactly what the checks accept: client assertions (both methods) and DPoP proofs.
+        let assertionAlgorithms = strings(ClientAssertionCheck.asymmetric.union(ClientAssertionCheck.symmetric).sorted())
         let document: [String: JSONMemberValue] = [
             "issuer": .string(issuer),
             "authorization_endpoint": url(EndpointPaths.authorize),
@@ -35,9 +36,11 @@ struct DiscoveryEndpoint: Sendable {
             "token_endpoint_auth_methods_supported": strings(authMethods),
             "token_endpoint_auth_signing_alg_values_supported": assertionAlgorithms,
             "revocation_endpoint_auth_methods_supported": strings(authMethods),
+            "revocation_endpoint_auth_signing_alg_values_supported": assertionAlgorithms,
             "introspection_endpoint_auth_methods_supported": strings(authMethods),
+            "introspection_endpoint_auth_signing_alg_values_supported": assertionAlgorithms,
             "code_challenge_methods_supported": strings(["S256"]),
-            "dpop_signing_alg_values_supported": strings(["ES256", "RS256", "PS256", "EdDSA"]),
+            "dpop_signing_alg_values_supported": strings(ClientAssertionCheck.asymmetric.sorted()),
             "claims_supported": strings(["sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "at_hash", "name",
                                          "given_name", "family_name", "preferred_username", "email", "email_verified"]),
             "authorization_response_iss_parameter_supported": .bool(true),

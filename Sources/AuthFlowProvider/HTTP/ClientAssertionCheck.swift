@@ -19,10 +19,16 @@ struct ClientAssertionCheck: Sendable {
     static let maximumLifetime: TimeInterval = 3600
     /// Clock skew allowed on `exp`, `nbf` and `iat`.
     static let leeway: TimeInterval = 30
-    /// Algorithms for `private_key_jwt`.
+    /// Algorithms for `private_key_jwt` and DPoP proofs; the metadata lists exactly these.
     static let asymmetric: Set<String> = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "EdDSA"]
+    /// The fewest secret bytes for each HMAC algorithm: its hash size.
+    static let secretBytes: [String: Int] = ["HS256": 32, "HS384": 48, "HS512": 64]
     /// Algorithms for `client_secret_jwt`.
     static let symmetric: Set<String> = ["HS256", "HS384", "HS512"]
+
+    /// The fewest bytes of a `client_secret_jwt` secret (RFC 7518 §3.2: at
+    /// least the hash output; HS256 is the smallest).
+    static let minimumHMACSecretBytes = 32
 
     let clients: [ProviderClient]
     let audiences: Set<String>
@@ -46,6 +52,10 @@ struct ClientAssertionCheck: Sendable {
         case .clientSecretJWT: allowed = ClientAssertionCheck.symmetric
         default: throw .invalidClient("the client is not registered for private_key_jwt or client_secret_jwt")
         }
+        if client.authentication == .clientSecretJWT, let name = jws.algorithm,
+           let needed = ClientAssertionCheck.secretBytes[name], (client.secret?.utf8.count ?? 0) < needed {
+            throw .invalidClient("the client's secret is shorter than \(name) needs (\(needed) bytes, RFC 7518 §3.2)")
+        }
         let keys = client.jwks.flatMap { try? JSONEncoder().encode($0) }
         switch ClientAssertionSignature.check(jws, allowed: allowed, keys: keys, secret: client.secret) {
         case .valid: break
@@ -54,14 +64,10 @@ struct ClientAssertionCheck: Sendable {
         case .noKey: throw .invalidClient("no registered key of the client fits the assertion")
         case .invalid: throw .invalidClient("the client assertion's signature is invalid")
         }
-        let audience: [String] = switch claims["aud"] {
-        case .string(let value)?: [value]
-        case .array(let values)?: values.compactMap(\.stringValue)
-        default: []
+        guard case .string(let audience)? = claims["aud"] else {
+            throw .invalidClient("the client assertion's aud must be a single string, this issuer")
         }
-        guard audience.contains(where: audiences.contains) else {
-            throw .invalidClient("the client assertion's aud names neither this issuer nor this endpoint")
-        }
+        guard audiences.contains(audience) else { throw .invalidClient("the client assertion's aud is not this issuer") }
         guard let exp = claims["exp"]?.numberValue else { throw .invalidClient("the client assertion has no exp") }
         let expiresAt = Date(timeIntervalSince1970: exp)
         guard expiresAt.addingTimeInterval(ClientAssertionCheck.leeway) > now else { throw .invalidClient("the client assertion has expired") }

@@ -7,8 +7,9 @@ import Foundation
 /// method it is registered for, and never by two methods at once.
 struct ClientAuthenticator: Sendable {
     let clients: [ProviderClient]
-    /// What a client assertion's `aud` may name: the issuer, the token
-    /// endpoint, the endpoint being called (RFC 7523 §3, RFC 9126 §2).
+    /// What a client assertion's `aud` may be, as a single string: the
+    /// issuer identifier, and the token endpoint URL only when the
+    /// compatibility setting allows it (draft-ietf-oauth-rfc7523bis).
     var audiences: Set<String> = []
     var now = Date()
 
@@ -125,14 +126,19 @@ enum FormComponent {
 }
 
 extension ProviderState {
+    /// What a client assertion's `aud` may be: the issuer, and `<issuer>/token`
+    /// behind ``ProviderConfiguration/acceptsTokenEndpointAssertionAudience``.
+    var assertionAudiences: Set<String> {
+        configuration.acceptsTokenEndpointAssertionAudience ? [issuer, issuer + EndpointPaths.token] : [issuer]
+    }
+
     /// The strictly parsed form of `request` and the client it authenticates:
     /// the start of every endpoint that takes client authentication. A
     /// client assertion is accepted once: its `jti` is remembered until it expires.
     func authenticatedForm(_ request: ProviderRequest) throws(OAuthFailure) -> (form: StrictForm, client: ProviderClient) {
         let form = try StrictForm(body: request)
         let now = Date()
-        let authenticator = ClientAuthenticator(clients: configuration.clients,
-                                                audiences: [issuer, issuer + EndpointPaths.token, issuer + request.path], now: now)
+        let authenticator = ClientAuthenticator(clients: configuration.clients, audiences: assertionAudiences, now: now)
         let (client, assertion) = try authenticator.authenticateWithAssertion(request, form: form)
         if let assertion { try rememberAssertion(assertion, now: now) }
         return (form, client)

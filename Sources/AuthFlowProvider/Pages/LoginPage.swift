@@ -7,13 +7,15 @@ enum LoginPage {
     /// What the page adds to the request: taken from the posted form only,
     /// never from pushed parameters.
     static let answerFields: Set<String> = ["authflow_login", "username", "password", "decision"]
+    /// The field that carries a pushed request's interaction handle back.
+    static let interactionField = "authflow_interaction"
 
-    /// The page for the request in `form`; for a pushed request
-    /// (`requestURI`), the form posts back only `client_id` and the
-    /// `request_uri`, and the provider reads the rest from what was pushed.
-    static func render(form: StrictForm, client: ProviderClient, requestURI: String? = nil, message: String?) -> ProviderResponse {
+    /// The page for the request in `form`; for a pushed request (its
+    /// `interaction` handle), the form posts back only `client_id` and the
+    /// handle, and the provider reads the rest from what was pushed.
+    static func render(form: StrictForm, client: ProviderClient, interaction: String? = nil, message: String?) -> ProviderResponse {
         var hidden = "<input type=\"hidden\" name=\"authflow_login\" value=\"1\">"
-        let posted: [(String, String?)] = if let requestURI { [("client_id", client.id), ("request_uri", requestURI)] }
+        let posted: [(String, String?)] = if let interaction { [("client_id", client.id), (interactionField, interaction)] }
                                           else { carried.map { ($0, form[$0]) } }
         for case let (name, value?) in posted {
             hidden += "<input type=\"hidden\" name=\"\(name)\" value=\"\(HTML.escape(value))\">"

@@ -13,8 +13,9 @@ struct DPoPFailure: Error, Sendable {
 extension ProviderState {
     /// The proof in `request`'s `DPoP` header (nil when there is none),
     /// checked for `method` at `path` (RFC 9449 §4.3): one proof, `typ`
-    /// `dpop+jwt`, an asymmetric `alg`, a public `jwk` that verifies the
-    /// signature, `htm`, `htu`, `iat` within a minute, a `jti` not seen
+    /// `dpop+jwt`, an asymmetric `alg`, a public `jwk` (``PublicJWKRules``,
+    /// no `kid` beside it) that verifies the signature, `htm`, `htu`
+    /// (compared normalised), `iat` within a minute, a `jti` not seen
     /// before, `ath` for `accessToken`, and the current nonce when nonces
     /// are required. Returns the key's thumbprint.
     func checkDPoPProof(_ request: ProviderRequest, path: String, accessToken: String? = nil, now: Date = Date()) throws(DPoPFailure) -> String? {
@@ -26,9 +27,10 @@ extension ProviderState {
         guard proofs.count == 1 else { throw refuse("exactly one DPoP proof is allowed") }
         guard let jws = try? CompactJWS(proofs[0].value) else { throw refuse("the DPoP proof is not a JWS") }
         guard jws.header["typ"]?.stringValue == "dpop+jwt" else { throw refuse("the DPoP proof's typ must be dpop+jwt") }
-        guard case .object(let jwk)? = jws.header["jwk"], jwk["d"] == nil, jwk["p"] == nil else {
-            throw refuse("the DPoP proof's header must carry a public jwk")
-        }
+        guard case .object(let jwk)? = jws.header["jwk"] else { throw refuse("the DPoP proof's header must carry a public jwk") }
+        if let violation = PublicJWKRules.violation(in: jwk) { throw refuse("the DPoP proof's jwk is not a public key: \(violation)") }
+        // The key is the jwk itself (RFC 9449 §4.2); a kid would name some other key.
+        guard jws.header["kid"] == nil else { throw refuse("the DPoP proof's header must not carry a kid: its key is the jwk") }
         guard let keys = try? JSONEncoder().encode(JSONMemberValue.object(["keys": .array([.object(jwk)])])),
               let thumbprint = ProviderState.thumbprint(of: jwk) else { throw refuse("the DPoP proof's jwk is not a usable key") }
         switch ClientAssertionSignature.check(jws, allowed: ClientAssertionCheck.asymmetric, keys: keys, secret: nil) {
@@ -38,7 +40,11 @@ extension ProviderState {
         }
         let claims = jws.claims
         guard claims["htm"]?.stringValue == request.method else { throw refuse("the DPoP proof's htm is not \(request.method)") }
-        guard claims["htu"]?.stringValue == issuer + path else { throw refuse("the DPoP proof's htu is not \(issuer + path)") }
+        // RFC 9449 §4.3: compared normalised (scheme and host case, default port, dot segments), query and
+        // fragment ignored; an htu with userinfo is refused.
+        guard let htu = claims["htu"]?.stringValue, let target = DPoPTarget.normalized(htu), target == DPoPTarget.normalized(issuer + path) else {
+            throw refuse("the DPoP proof's htu is not \(issuer + path)")
+        }
         guard let iat = claims["iat"]?.numberValue, abs(iat - now.timeIntervalSince1970) <= 60 else {
             throw refuse("the DPoP proof's iat is missing or more than 60 s from now")
         }

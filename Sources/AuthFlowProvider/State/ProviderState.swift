@@ -19,6 +19,9 @@ actor ProviderState {
     var devices: [String: DeviceRecord] = [:]
     /// Pushed authorization requests by `request_uri` (RFC 9126).
     var pushedRequests: [String: PushedRequestRecord] = [:]
+    /// Login-page interactions begun from a pushed request, by handle, each
+    /// with its own lifetime (``TokenLifetimes/interaction``).
+    var interactions: [String: PushedRequestRecord] = [:]
     /// DPoP proof `jti`s already used, until they could no longer pass the `iat` check.
     var usedProofIDs: [String: Date] = [:]
     /// The DPoP nonce the provider asks for (RFC 9449 §8), when nonces are required.
@@ -68,6 +71,7 @@ actor ProviderState {
         accessTokens = accessTokens.filter { $0.value.expiresAt > now }
         refreshTokens = refreshTokens.filter { $0.value.expiresAt > now }
         pushedRequests = pushedRequests.filter { $0.value.expiresAt > now }
+        interactions = interactions.filter { $0.value.expiresAt > now }
         usedProofIDs = usedProofIDs.filter { $0.value > now }
         usedAssertions = usedAssertions.filter { $0.value.addingTimeInterval(ClientAssertionCheck.leeway) > now }
     }

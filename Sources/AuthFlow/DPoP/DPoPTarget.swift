@@ -1,0 +1,117 @@
+import Foundation
+
+/// The `htu` of a DPoP proof (RFC 9449 §4.2, §4.3): what the client writes,
+/// and the normalised form a server compares.
+package enum DPoPTarget {
+    /// The `htu` for a request to the absolute URL `text`: scheme, host,
+    /// port and path, without userinfo, query or fragment (RFC 9449 §4.2).
+    /// Byte-level: proofs are built on every request.
+    static func htu(of text: String) -> String {
+        let bytes = Array(text.utf8)
+        // In an absolute URL the first "?" or "#" starts the query or fragment.
+        let end = bytes.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.count
+        guard let schemeEnd = find(Array("://".utf8), in: bytes[..<end]) else { return String(decoding: bytes[..<end], as: UTF8.self) }
+        let authorityStart = schemeEnd + 3
+        let authorityEnd = bytes[authorityStart..<end].firstIndex(of: UInt8(ascii: "/")) ?? end
+        // Userinfo ends at the authority's last "@" (RFC 3986 §3.2.1): never part of htu.
+        guard let at = bytes[authorityStart..<authorityEnd].lastIndex(of: UInt8(ascii: "@")) else {
+            return String(decoding: bytes[..<end], as: UTF8.self)
+        }
+        return String(decoding: bytes[..<authorityStart] + bytes[(at + 1)..<end], as: UTF8.self)
+    }
+
+    /// The form two `htu` values are compared in (RFC 9449 §4.3 item 9,
+    /// RFC 3986 §6.2.2 and §6.2.3): scheme and host lowercased, the default
+    /// port dropped, percent-encoding normalised, dot segments removed, an
+    /// empty path as `/`; query and fragment ignored. Nil when `text` is not
+    /// an absolute `http` or `https` URI with a host, or carries userinfo
+    /// (which no request target has, RFC 9110 §4.2.4).
+    package static func normalized(_ text: String) -> String? {
+        let absolute = htu(of: text)
+        // htu(of:) drops userinfo; a value that had some is refused, not silently matched.
+        guard absolute == text.prefix(while: { $0 != "?" && $0 != "#" }) else { return nil }
+        guard let schemeEnd = absolute.range(of: "://") else { return nil }
+        let scheme = absolute[..<schemeEnd.lowerBound].lowercased()
+        guard scheme == "http" || scheme == "https" else { return nil }
+        let rest = absolute[schemeEnd.upperBound...]
+        let slash = rest.firstIndex(of: "/") ?? rest.endIndex
+        var authority = rest[..<slash].lowercased()
+        let path = String(rest[slash...])
+        // The port follows the last ":" after any IPv6 literal's "]".
+        if let colon = authority.lastIndex(of: ":"), !authority[colon...].contains("]") {
+            let port = authority[authority.index(after: colon)...]
+            guard port.allSatisfy(\.isASCII), port.allSatisfy(\.isNumber) else { return nil }
+            let defaultPort = scheme == "http" ? "80" : "443"
+            let digits = port.drop { $0 == "0" }
+            if port.isEmpty || String(digits) == defaultPort { authority = String(authority[..<colon]) }
+            else { authority = String(authority[..<colon]) + ":" + (digits.isEmpty ? "0" : String(digits)) }
+        }
+        guard !authority.isEmpty, !authority.hasPrefix(":") else { return nil }
+        guard let decoded = normalizedPercentEncoding(path.isEmpty ? "/" : path) else { return nil }
+        return scheme + "://" + authority + removingDotSegments(decoded)
+    }
+
+    /// Unreserved characters decoded, other escapes in uppercase hex (RFC 3986 §6.2.2.1, §6.2.2.2);
+    /// nil on a broken escape.
+    static func normalizedPercentEncoding(_ path: String) -> String? {
+        var output: [UInt8] = []
+        var bytes = Array(path.utf8)[...]
+        while let byte = bytes.popFirst() {
+            guard byte == UInt8(ascii: "%") else { output.append(byte); continue }
+            guard let high = bytes.popFirst().flatMap(hexValue), let low = bytes.popFirst().flatMap(hexValue) else { return nil }
+            let value = high << 4 | low
+            if isUnreserved(value) {
+                output.append(value)
+            } else {
+                output += [UInt8(ascii: "%"), hexDigit(high), hexDigit(low)]
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// RFC 3986 §5.2.4 for an absolute path.
+    static func removingDotSegments(_ path: String) -> String {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        var output: [Substring] = []
+        for (offset, segment) in segments.enumerated() {
+            let isLast = offset == segments.count - 1
+            switch segment {
+            case ".": if isLast { output.append("") }
+            case "..":
+                if !output.isEmpty { output.removeLast() }
+                if isLast { output.append("") }
+            default: output.append(segment)
+            }
+        }
+        return "/" + output.joined(separator: "/")
+    }
+
+    private static func find(_ needle: [UInt8], in haystack: ArraySlice<UInt8>) -> Int? {
+        guard haystack.count >= needle.count else { return nil }
+        var index = haystack.startIndex
+        while index + needle.count <= haystack.endIndex {
+            if haystack[index..<(index + needle.count)].elementsEqual(needle) { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    private static func hexDigit(_ value: UInt8) -> UInt8 { value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10 }
+
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): true
+        default: false
+        }
+    }
+}
