@@ -25,11 +25,11 @@ final class SessionModel {
 
     init() {
         do {
-            // Info.plist: AuthFlow dictionary (Issuer, ClientID, RedirectURI, ...).
-            auth = try AppleSignIn()
+            // An app reads the same keys from its Info.plist with `try AppleSignIn()`.
+            auth = AppleSignIn(settings: try AppleSignInSettings(dictionary: ExampleSettings.authFlow))
         } catch {
             auth = nil
-            message = (error as? AuthFlowError)?.recovery ?? "The AuthFlow settings in Info.plist are incomplete."
+            message = (error as? AuthFlowError)?.recovery ?? "The AuthFlow settings in ExampleSettings.swift are incomplete."
         }
     }
 

@@ -1,7 +1,7 @@
 #if canImport(UIKit) && (os(iOS) || os(tvOS) || os(visionOS))
-import AuthFlow
+public import AuthFlow
 import Foundation
-import UIKit
+public import UIKit
 
 /// A ``BackgroundExecutionHost`` on `UIApplication` background tasks, so a
 /// token refresh in flight continues when the app moves to the background

@@ -1,6 +1,6 @@
 #if canImport(Security)
-import AuthFlow
-import Foundation
+public import AuthFlow
+public import Foundation
 import Security
 
 /// Session storage in the Keychain: one generic-password item per issuer,

@@ -1,7 +1,7 @@
 #if os(iOS) || os(macOS) || os(visionOS)
-import AuthFlow
+public import AuthFlow
 import AuthenticationServices
-import Foundation
+public import Foundation
 
 /// A system browser session that opens a URL and returns the redirect that
 /// ends it: ``WebAuthenticationUserAgent`` (UIKit/AppKit, from a window) and

@@ -1,7 +1,7 @@
 #if os(iOS) || os(macOS) || os(visionOS)
-import AuthFlow
-import AuthenticationServices
-import Foundation
+public import AuthFlow
+public import AuthenticationServices
+public import Foundation
 
 /// A ``WebAuthenticationPresenter`` on `ASWebAuthenticationSession`,
 /// presented from a window (UIKit and AppKit apps). SwiftUI views use

@@ -1,44 +1,7 @@
-// The Apple layer's use of the engine's session API (issue 13): the Keychain
-// store's conformance to CredentialStore and one call each for sign-in,
-// restore and sign-out.
-#if canImport(Security)
-import AuthFlow
-import Foundation
-import Security
-
-extension KeychainCredentialStore: CredentialStore {
-    /// The stored session record, or nil when there is none.
-    public func load() async throws -> SessionRecord? {
-        guard let data = try readItem() else { return nil }
-        return try CredentialCoding.decode(data, source: "Keychain item \(service)")
-    }
-
-    /// Replaces the stored session record.
-    public func save(_ record: SessionRecord) async throws {
-        try writeItem(CredentialCoding.encode(record))
-    }
-
-    /// Forgets the session record.
-    public func delete() async throws {
-        try deleteItem()
-    }
-
-    /// Runs `body` holding the app group's cross-process lock (see ``exclusiveAccess(_:)``).
-    public func withExclusiveAccess<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
-        try await exclusiveAccess(body)
-    }
-}
-
-extension KeychainCredentialStore {
-    /// The store for `settings`: its Keychain access group and app group.
-    public init(settings: AppleSignInSettings) {
-        self.init(key: settings.credentialKey, accessGroup: settings.keychainAccessGroup, appGroup: settings.appGroup)
-    }
-}
-#endif
-
-#if os(iOS) || os(macOS) || os(visionOS)
-import AuthenticationServices
+#if canImport(Security) && (os(iOS) || os(macOS) || os(visionOS))
+public import AuthFlow
+public import AuthenticationServices
+public import Foundation
 
 /// Sign-in, restore and sign-out for an Apple app in one call each, from the
 /// `AuthFlow` dictionary of the Info.plist (``AppleSignInSettings``).
@@ -188,7 +151,7 @@ extension AppleSignIn {
 }
 
 #if canImport(SwiftUI)
-import SwiftUI
+public import SwiftUI
 
 @available(iOS 16.4, macOS 13.3, visionOS 1.0, *)
 extension AppleSignIn {
