@@ -152,6 +152,13 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The Apple layer's rules and its logic against behavioural stand-ins of
+        // Apple's frameworks, run on every platform (Linux included).
+        .testTarget(
+            name: "AuthFlowAppleTests",
+            dependencies: ["AuthFlow", "AuthFlowApple"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "AuthFlowLoopbackTests",
             dependencies: ["AuthFlow", "AuthFlowLoopback", "AuthFlowTestSupport", .product(name: "Logging", package: "swift-log")],

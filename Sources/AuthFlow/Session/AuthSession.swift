@@ -119,7 +119,7 @@ public actor AuthSession {
 
     /// ``restore(from:authentication:dpopKey:transport:logger:leeway:)`` with
     /// the record already loaded from `store`.
-    static func restore(_ record: SessionRecord, from store: any CredentialStore, authentication: ClientAuthentication = .none,
+    package static func restore(_ record: SessionRecord, from store: any CredentialStore, authentication: ClientAuthentication = .none,
                         dpopKey: (any DPoPSigningKey)? = nil, transport: any HTTPTransport, logger: Logger = Logger(label: "AuthFlow"),
                         leeway: TimeInterval = 60) async throws -> AuthSession {
         var record = record

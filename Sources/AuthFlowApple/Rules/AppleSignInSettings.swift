@@ -1,3 +1,4 @@
+public import AuthFlow
 public import Foundation
 
 /// The sign-in settings of an Apple app, read from the `AuthFlow` dictionary
