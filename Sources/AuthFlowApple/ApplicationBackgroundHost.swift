@@ -1,5 +1,5 @@
 #if canImport(UIKit) && (os(iOS) || os(tvOS) || os(visionOS))
-public import AuthFlow
+import AuthFlow
 import Foundation
 public import UIKit
 
