@@ -45,7 +45,7 @@ public final class SwiftUIWebAuthenticationUserAgent: WebAuthenticationPresenter
                                                       preferredBrowserSession: browser, additionalHeaderFields: [:])
             }
         } catch {
-            throw WebAuthenticationFailure.error(error)
+            throw WebAuthenticationFailure.error(error, callback: callback)
         }
     }
 }
