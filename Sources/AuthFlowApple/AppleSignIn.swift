@@ -16,9 +16,9 @@ public import Foundation
 /// Sign-in uses the https redirect URI where the system delivers https
 /// callbacks (iOS 17.4, macOS 14.4, visionOS 1.1) and the custom-scheme
 /// fallback before. Sign-out follows the engine's rules (revoke, then delete
-/// the Keychain item, even when the provider cannot be reached), then opens
-/// the provider's end-session page in the same kind of browser session as
-/// sign-in and waits for the post-logout redirect.
+/// the Keychain item, even when the provider cannot be reached) and is then
+/// done; the provider's end-session page opens afterwards only when it can
+/// return to the app (``AppleSignOutResult``).
 ///
 /// With the `DPoP` setting, the tokens are bound to a Secure Enclave key
 /// where the device has one (a software key otherwise); its handle is kept
@@ -83,25 +83,27 @@ public struct AppleSignIn: Sendable {
         })
     }
 
-    /// Signs out: the engine revokes the tokens and deletes the Keychain
-    /// item (and the Secure Enclave DPoP key handle beside it, which makes
-    /// that key unusable), then the provider's end-session page (if it has one) opens in
-    /// `presenter` until it redirects to the post-logout redirect URI. A user
-    /// who closes that page is signed out all the same. Throws only when the
-    /// Keychain items cannot be deleted.
+    /// Signs out. The local sign-out always completes first: the engine
+    /// revokes the tokens and deletes the Keychain item, then the Secure
+    /// Enclave DPoP key handle beside it is deleted. Only then, and only
+    /// when it can finish — the provider has an end-session page, a
+    /// `PostLogoutRedirectURI` is configured and sign-in uses a shared
+    /// browser session — the end-session page opens in `presenter`.
+    /// A user who closes that page, or a page that fails, leaves the
+    /// sign-out complete: the result says what happened to the browser step
+    /// (``AppleSignOutResult/browserStep``), nothing is thrown for it.
+    ///
+    /// - Throws: only when the Keychain item cannot be deleted (the user is
+    ///   then not signed out on this device).
     @discardableResult
-    public func signOut(_ session: AuthSession, using presenter: some WebAuthenticationPresenter) async throws -> SignOutResult {
-        let result = try await session.signOut(postLogoutRedirectURI: settings.postLogoutRedirectURI)
-        try store.deleteSecureEnclaveDPoPKeyHandle()
-        guard let endSession = result.endSessionURL else { return result }
-        let returnURI = try settings.postLogoutRedirectURI
-            ?? settings.redirects.redirectURI(httpsCallbacksAvailable: WebAuthenticationFailure.httpsCallbacksAvailable)
-        do {
-            _ = try await presenter.present(endSession, callback: CallbackMatch(redirectURI: returnURI))
-        } catch let error as AuthFlowError where error.category == .cancelled {
-            // The local sign-out is complete; closing the page only skips the provider's confirmation.
-        }
-        return result
+    public func signOut(_ session: AuthSession, using presenter: some WebAuthenticationPresenter) async throws -> AppleSignOutResult {
+        let store = store
+        let postLogout = settings.postLogoutRedirectURI
+        return try await AppleSignOutSteps.run(
+            postLogoutRedirectURI: postLogout, prefersEphemeralSession: presenter.prefersEphemeralSession,
+            localSignOut: { try await session.signOut(postLogoutRedirectURI: postLogout) },
+            deleteKeyHandle: { try store.deleteSecureEnclaveDPoPKeyHandle() },
+            present: { url, callback in try await presenter.present(url, callback: callback) })
     }
 }
 
@@ -145,7 +147,7 @@ extension AppleSignIn {
 
     /// Signs out from a window, in the same kind of browser session as sign-in.
     @MainActor @discardableResult
-    public func signOut(_ session: AuthSession, presentingFrom anchor: ASPresentationAnchor) async throws -> SignOutResult {
+    public func signOut(_ session: AuthSession, presentingFrom anchor: ASPresentationAnchor) async throws -> AppleSignOutResult {
         try await signOut(session, using: WebAuthenticationUserAgent(anchor: anchor, prefersEphemeralSession: settings.prefersEphemeralBrowserSession))
     }
 }
@@ -166,7 +168,7 @@ extension AppleSignIn {
     /// Signs out with a SwiftUI view's `webAuthenticationSession`, in the
     /// same kind of browser session as sign-in.
     @MainActor @discardableResult
-    public func signOut(_ session: AuthSession, using webAuthenticationSession: WebAuthenticationSession) async throws -> SignOutResult {
+    public func signOut(_ session: AuthSession, using webAuthenticationSession: WebAuthenticationSession) async throws -> AppleSignOutResult {
         try await signOut(session, using: SwiftUIWebAuthenticationUserAgent(webAuthenticationSession,
                                                                            prefersEphemeralSession: settings.prefersEphemeralBrowserSession))
     }
