@@ -14,9 +14,10 @@ import Security
 /// error's `underlyingError`.
 ///
 /// An app and its extensions that share the item (``accessGroup``) also
-/// share a lock file in their app group container (``appGroup``): refreshes
-/// take turns across processes, so exactly one refreshes and the others read
-/// its result from the item.
+/// share a refresh lease in their app group container (``appGroup``):
+/// refreshes take turns across processes, so exactly one refreshes and the
+/// others read its result from the item, and no file lock is held across the
+/// network (see "Sharing a session with app extensions").
 ///
 /// A session bound to a Secure Enclave DPoP key also has a second item, the
 /// key's handle (``readSecureEnclaveDPoPKeyHandle()``).
@@ -139,18 +140,20 @@ public struct KeychainCredentialStore: Sendable {
         try deleteItem(account: key.secureEnclaveDPoPKeyAccount)
     }
 
-    /// Runs `body` holding the cross-process lock of the app group (when
-    /// ``appGroup`` is set), so that the app and its extensions refresh one
-    /// at a time.
+    /// Runs `body` holding the app group's refresh lease (when ``appGroup``
+    /// is set), so that the app and its extensions refresh one at a time.
+    /// No file lock is held while `body` runs: the lock in the container is
+    /// held only to read and write the lease (``RefreshLease``), so a
+    /// process suspended mid-refresh is never killed for holding it.
     public func exclusiveAccess<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         guard let appGroup else { return try await body() }
         guard let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: appGroup) else {
             throw AuthFlowError(.configuration, "the app group \(appGroup) has no container",
                                 recovery: "Add \(appGroup) to the App Groups capability of the app and of each extension that shares the session.")
         }
-        let lock = FileLock(url: container.appendingPathComponent("AuthFlow", isDirectory: true)
-            .appendingPathComponent("\(lockName).lock"))
-        return try await lock.withLock(body)
+        let lease = RefreshLease(url: container.appendingPathComponent("AuthFlow", isDirectory: true)
+            .appendingPathComponent("\(lockName).lease"))
+        return try await lease.withLease(body)
     }
 
     /// A file name for the lock, the same in every process: the account,
