@@ -75,7 +75,8 @@ public struct AppleSignIn: Sendable {
         let redirectURI = try settings.redirects.redirectURI(httpsCallbacksAvailable: WebAuthenticationFailure.httpsCallbacksAvailable)
         let client = try await OAuthClient(configuration: settings.client, transport: transport)
         let choice = AppleDPoPKeyChoice(dpop: settings.usesDPoP, secureEnclaveAvailable: Self.secureEnclaveAvailable)
-        return try await choice.startSession(client: client, store: store, makeSecureEnclaveKey: Self.makeSecureEnclaveKey,
+        let protection = settings.biometricProtection
+        return try await choice.startSession(client: client, store: store, makeSecureEnclaveKey: { try Self.makeSecureEnclaveKey(protection) },
                                              storeSecureEnclaveHandle: { handle in
             if let handle { try store.writeSecureEnclaveDPoPKeyHandle(handle) } else { try store.deleteSecureEnclaveDPoPKeyHandle() }
         }, authorize: { client in
@@ -117,10 +118,10 @@ extension AppleSignIn {
         #endif
     }
 
-    /// A new Secure Enclave DPoP key and its handle.
-    static func makeSecureEnclaveKey() throws -> (key: any DPoPSigningKey, handle: Data) {
+    /// A new Secure Enclave DPoP key (behind `protection`, if any) and its handle.
+    static func makeSecureEnclaveKey(_ protection: BiometricProtection?) throws -> (key: any DPoPSigningKey, handle: Data) {
         #if canImport(CryptoKit) && !os(tvOS)
-        let key = try SecureEnclaveDPoPKey()
+        let key = try protection.map(SecureEnclaveDPoPKey.init(biometricProtection:)) ?? SecureEnclaveDPoPKey()
         return (key, key.dataRepresentation)
         #else
         throw AuthFlowError(.configuration, "this platform has no Secure Enclave DPoP key", recovery: "Use a software DPoPKey.")

@@ -2,6 +2,9 @@
 public import AuthFlow
 public import Foundation
 import Security
+#if canImport(LocalAuthentication)
+import LocalAuthentication
+#endif
 
 /// Session storage in the Keychain: one generic-password item per issuer,
 /// client and profile (``CredentialKey/account``), holding the same versioned
@@ -48,17 +51,50 @@ public struct KeychainCredentialStore: Sendable {
     public let appGroup: String?
     /// When the item is readable.
     public let accessibility: Accessibility
+    /// Face ID / Touch ID protection of the session record; nil: none.
+    public let biometricProtection: BiometricProtection?
+    #if canImport(LocalAuthentication)
+    /// The authentication context reused for ``BiometricProtection/reuseDuration``.
+    private let contexts: ReusedAuthenticationContext<LAContext>
+    #endif
 
     /// Creates a store. Give `accessGroup` and `appGroup` when extensions
-    /// share the session.
+    /// share the session; give `biometricProtection` to keep the session
+    /// behind Face ID, Touch ID or the passcode (not on tvOS).
     public init(key: CredentialKey, service: String = "AuthFlow", accessGroup: String? = nil, appGroup: String? = nil,
-                accessibility: Accessibility = .afterFirstUnlockThisDeviceOnly) {
+                accessibility: Accessibility = .afterFirstUnlockThisDeviceOnly, biometricProtection: BiometricProtection? = nil) {
         self.key = key
         self.service = service
         self.accessGroup = accessGroup
         self.appGroup = appGroup
         self.accessibility = accessibility
+        self.biometricProtection = biometricProtection
+        #if canImport(LocalAuthentication)
+        let reuse = biometricProtection?.reuseDuration ?? 0
+        contexts = ReusedAuthenticationContext(reuseDuration: reuse) {
+            let context = LAContext()
+            #if !os(watchOS)
+            context.touchIDAuthenticationAllowableReuseDuration = reuse
+            #endif
+            return context
+        }
+        #endif
     }
+
+    /// The access control for `protection`, with the store's accessibility.
+    private func accessControl(_ protection: BiometricProtection) throws -> SecAccessControl {
+        let flags: SecAccessControlCreateFlags = protection.policy == .biometryCurrentSet ? .biometryCurrentSet : .userPresence
+        guard let control = SecAccessControlCreateWithFlags(nil, accessibility.value, flags, nil) else {
+            throw AuthFlowError(.configuration, "the Keychain cannot make the biometric access control",
+                                recovery: "Check that the device has a passcode set.")
+        }
+        return control
+    }
+
+    /// The unprotected item beside a protected record that says a session
+    /// was saved, so that a record the system dropped after an enrolment
+    /// change is told apart from no session.
+    private var markerAccount: String { key.account + " biometric-marker" }
 
     private func query(account: String) -> [String: Any] {
         var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
@@ -70,7 +106,22 @@ public struct KeychainCredentialStore: Sendable {
 
     /// The stored item's bytes, or nil when there is none.
     public func readItem() throws -> Data? {
-        try readItem(account: key.account)
+        #if canImport(LocalAuthentication)
+        if biometricProtection != nil {
+            var request = query(account: key.account)
+            request[kSecReturnData as String] = true
+            request[kSecMatchLimit as String] = kSecMatchLimitOne
+            let lookup = request
+            return try readProtectedItem(contexts: contexts, item: service, markerPresent: { try readItem(account: markerAccount) != nil }) { context in
+                var query = lookup
+                query[kSecUseAuthenticationContext as String] = context
+                var result: CFTypeRef?
+                let status = KeychainStatus(SecItemCopyMatching(query as CFDictionary, &result))
+                return (status, result as? Data)
+            }
+        }
+        #endif
+        return try readItem(account: key.account)
     }
 
     private func readItem(account: String) throws -> Data? {
@@ -89,12 +140,24 @@ public struct KeychainCredentialStore: Sendable {
 
     /// Replaces the item's bytes (adding the item when missing).
     public func writeItem(_ data: Data) throws {
+        #if canImport(LocalAuthentication)
+        if let biometricProtection {
+            var update: [String: Any] = [kSecValueData as String: data, kSecAttrAccessControl as String: try accessControl(biometricProtection)]
+            update[kSecUseAuthenticationContext as String] = contexts.context()
+            try writeItem(update: update, account: key.account)
+            try writeItem(Data([1]), account: markerAccount)
+            return
+        }
+        #endif
         try writeItem(data, account: key.account)
     }
 
     private func writeItem(_ data: Data, account: String) throws {
+        try writeItem(update: [kSecValueData as String: data, kSecAttrAccessible as String: accessibility.value], account: account)
+    }
+
+    private func writeItem(update: [String: Any], account: String) throws {
         let item = query(account: account)
-        let update: [String: Any] = [kSecValueData as String: data, kSecAttrAccessible as String: accessibility.value]
         var status = SecItemUpdate(item as CFDictionary, update as CFDictionary)
         if status == errSecItemNotFound {
             status = SecItemAdd(item.merging(update) { $1 } as CFDictionary, nil)
@@ -109,6 +172,7 @@ public struct KeychainCredentialStore: Sendable {
     /// Deletes the item (nothing to do when missing).
     public func deleteItem() throws {
         try deleteItem(account: key.account)
+        try deleteItem(account: markerAccount)
     }
 
     private func deleteItem(account: String) throws {
