@@ -124,4 +124,9 @@ import Testing
         })
         #expect(error.category == .configuration)
     }
+
+    @Test func aCancelledAsyncSessionIsCancelledNotConfiguration() {
+        let error = WebAuthenticationErrors.error(.other(CancellationError()), callback: scheme)
+        #expect(error.category == .cancelled)
+    }
 }

@@ -16,6 +16,9 @@ package enum WebAuthenticationErrors {
             return AuthFlowError(.configuration, "the browser session has no window to present from",
                                  recovery: "Give the user agent the presentation anchor of a window in a foreground scene (or use SwiftUI's webAuthenticationSession).",
                                  underlyingError: error)
+        case .other(let error) where error is CancellationError:
+            // SwiftUI's async session throws this when the calling task is cancelled.
+            return taskCancelled
         case .other(let error):
             return AuthFlowError(.configuration, "the system refused the browser session",
                                  recovery: recovery(for: callback), underlyingError: error)
