@@ -47,12 +47,10 @@ public enum SecureEnclave: Sendable {
 
                 #if !os(tvOS)
                 /// https://developer.apple.com/documentation/cryptokit/secureenclave/p256/signing/privatekey/init(compactrepresentable:accesscontrol:authenticationcontext:)
-                /// (the documented default access control is `kSecAttrAccessibleWhenUnlockedThisDeviceOnly`
-                /// with `.privateKeyUsage`; a default argument expression is not part of the type, so the
-                /// stand-in's default only has to exist).
+                /// (the default argument is the documented one)
                 @available(iOS 13.0, macCatalyst 13.0, macOS 10.15, visionOS 1.0, watchOS 9.0, *)
                 public init(compactRepresentable: Bool = true,
-                            accessControl: SecAccessControl = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .privateKeyUsage, nil)!,
+                            accessControl: SecAccessControl = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly, [], nil)!,
                             authenticationContext: LAContext? = nil) throws { fatalError("stand-in") }
 
                 /// https://developer.apple.com/documentation/cryptokit/secureenclave/p256/signing/privatekey/init(datarepresentation:authenticationcontext:)
