@@ -128,14 +128,11 @@ public struct KeychainCredentialStore: Sendable {
         var request = query(account: account)
         request[kSecReturnData as String] = true
         request[kSecMatchLimit as String] = kSecMatchLimitOne
-        var result: CFTypeRef?
-        let status = SecItemCopyMatching(request as CFDictionary, &result)
-        if status == errSecItemNotFound { return nil }
-        guard status == errSecSuccess else { throw KeychainStatus(status).error(operation: "read", item: service) }
-        guard let data = result as? Data else {
-            throw AuthFlowError(.storage, "the Keychain item \(service) holds no data")
+        return try KeychainItemRules.read(item: service) {
+            var result: CFTypeRef?
+            let status = KeychainStatus(SecItemCopyMatching(request as CFDictionary, &result))
+            return (status, result as? Data)
         }
-        return data
     }
 
     /// Replaces the item's bytes (adding the item when missing).
@@ -158,15 +155,9 @@ public struct KeychainCredentialStore: Sendable {
 
     private func writeItem(update: [String: Any], account: String) throws {
         let item = query(account: account)
-        var status = SecItemUpdate(item as CFDictionary, update as CFDictionary)
-        if status == errSecItemNotFound {
-            status = SecItemAdd(item.merging(update) { $1 } as CFDictionary, nil)
-            if status == errSecDuplicateItem {
-                // Another process added it between the two calls: update theirs.
-                status = SecItemUpdate(item as CFDictionary, update as CFDictionary)
-            }
-        }
-        guard status == errSecSuccess else { throw KeychainStatus(status).error(operation: "write", item: service) }
+        try KeychainItemRules.write(item: service,
+                                    update: { KeychainStatus(SecItemUpdate(item as CFDictionary, update as CFDictionary)) },
+                                    add: { KeychainStatus(SecItemAdd(item.merging(update) { $1 } as CFDictionary, nil)) })
     }
 
     /// Deletes the item (nothing to do when missing).
@@ -176,10 +167,8 @@ public struct KeychainCredentialStore: Sendable {
     }
 
     private func deleteItem(account: String) throws {
-        let status = SecItemDelete(query(account: account) as CFDictionary)
-        guard status == errSecSuccess || status == errSecItemNotFound else {
-            throw KeychainStatus(status).error(operation: "delete", item: service)
-        }
+        let item = query(account: account)
+        try KeychainItemRules.delete(item: service) { KeychainStatus(SecItemDelete(item as CFDictionary)) }
     }
 
     /// The handle of the session's Secure Enclave DPoP key

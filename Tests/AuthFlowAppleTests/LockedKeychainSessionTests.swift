@@ -15,7 +15,7 @@ import Testing
     }
 
     @Test func aRefreshWhileTheDeviceLocksKeepsTheTokenAndSavesAfterUnlock() async throws {
-        let keychain = LockableKeychain(nil)
+        let keychain = LockableKeychain()
         let sent = LockedValue<[String]>([])
         let transport = ScriptedTransport { request in
             let body = String(decoding: request.body ?? Data(), as: UTF8.self)
@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test func theNextUseAfterUnlockSavesWithoutTheNetwork() async throws {
-        let keychain = LockableKeychain(nil)
+        let keychain = LockableKeychain()
         let transport = ScriptedTransport { _ in
             keychain.lock()
             return ScriptedTransport.json(#"{"access_token":"AT-2","token_type":"Bearer","expires_in":3600,"refresh_token":"RT-2"}"#)

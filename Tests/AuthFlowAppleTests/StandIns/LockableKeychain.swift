@@ -2,40 +2,29 @@ import AuthFlow
 @testable import AuthFlowApple
 import Foundation
 
-/// A behavioural stand-in for a Keychain item with
-/// `kSecAttrAccessibleWhenUnlockedThisDeviceOnly`: while the device is locked
-/// every read and write answers `errSecInteractionNotAllowed`, mapped by the
-/// Apple layer's own rule (``KeychainStatus``), until ``unlock()``.
+/// The Keychain credential store's logic (``KeychainItemRules``, the
+/// record's coding) over the ``SimulatedKeychain``: a store whose item is
+/// readable only while the device is unlocked.
 final class LockableKeychain: CredentialStore {
-    private let state = LockedValue<(record: SessionRecord?, locked: Bool, writes: Int)>((nil, false, 0))
+    let keychain = SimulatedKeychain()
+    let account = "https://idp.example app default"
 
-    init(_ record: SessionRecord?) {
-        state.withLock { $0.record = record }
-    }
+    init() {}
 
-    func lock() { state.withLock { $0.locked = true } }
-    func unlock() { state.withLock { $0.locked = false } }
-    var writes: Int { state.withLock { $0.writes } }
+    func lock() { keychain.lockDevice() }
+    func unlock() { keychain.unlockDevice() }
 
     func load() async throws -> SessionRecord? {
-        try state.withLock { state throws(AuthFlowError) -> SessionRecord? in
-            if state.locked { throw KeychainStatus.interactionNotAllowed.error(operation: "read", item: "AuthFlow") }
-            return state.record
-        }
+        guard let data = try KeychainItemRules.read(item: "AuthFlow", copy: { keychain.copyMatching(account) }) else { return nil }
+        return try CredentialCoding.decode(data, source: "Keychain item AuthFlow")
     }
 
     func save(_ record: SessionRecord) async throws {
-        try state.withLock { state throws(AuthFlowError) in
-            if state.locked { throw KeychainStatus.interactionNotAllowed.error(operation: "write", item: "AuthFlow") }
-            state.record = record
-            state.writes += 1
-        }
+        let data = try CredentialCoding.encode(record)
+        try KeychainItemRules.write(item: "AuthFlow", update: { keychain.update(account, data) }, add: { keychain.add(account, data) })
     }
 
     func delete() async throws {
-        try state.withLock { state throws(AuthFlowError) in
-            if state.locked { throw KeychainStatus.interactionNotAllowed.error(operation: "delete", item: "AuthFlow") }
-            state.record = nil
-        }
+        try KeychainItemRules.delete(item: "AuthFlow") { keychain.delete(account) }
     }
 }
