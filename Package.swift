@@ -61,6 +61,8 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            // The privacy manifest App Store review reads (docs/privacy-manifest.md).
+            resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: strict
         ),
         // The stored-date form, read and written in one place: FoundationEssentials
@@ -69,6 +71,7 @@ let package = Package(
         .target(
             name: "AuthFlowApple",
             dependencies: ["AuthFlow"],
+            resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: strict
         ),
         .target(
@@ -150,6 +153,13 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
+            swiftSettings: strict
+        ),
+        // The Apple layer's rules and its logic against behavioural stand-ins of
+        // Apple's frameworks, run on every platform (Linux included).
+        .testTarget(
+            name: "AuthFlowAppleTests",
+            dependencies: ["AuthFlow", "AuthFlowApple"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -29,13 +29,15 @@ open class ASWebAuthenticationSession: NSObject {
     open var prefersEphemeralWebBrowserSession: Bool { get { fatalError("stand-in") } set {} }
 
     /// https://developer.apple.com/documentation/authenticationservices/aswebauthenticationsession/canstart
-    @available(iOS 13.4, macCatalyst 13.4, macOS 10.15.4, tvOS 16.0, visionOS 1.0, watchOS 6.2, *)
+    @available(iOS 13.4, macCatalyst 13.4, macOS 10.15.4, tvOS 13.4, visionOS 1.0, watchOS 6.2, *)
     open var canStart: Bool { fatalError("stand-in") }
 
     /// https://developer.apple.com/documentation/authenticationservices/aswebauthenticationsession/start()
+    @available(iOS 12.0, macCatalyst 13.0, macOS 10.15, tvOS 16.0, visionOS 1.0, watchOS 6.2, *)
     open func start() -> Bool { fatalError("stand-in") }
 
     /// https://developer.apple.com/documentation/authenticationservices/aswebauthenticationsession/cancel()
+    @available(iOS 12.0, macCatalyst 13.0, macOS 10.15, tvOS 16.0, visionOS 1.0, watchOS 6.2, *)
     open func cancel() { fatalError("stand-in") }
 }
 

@@ -3,6 +3,7 @@
 // uses). The enclave key's initializers that take an `LAContext` do not exist
 // on tvOS.
 import Foundation
+import Security
 #if !os(tvOS)
 import LocalAuthentication
 #endif
@@ -46,10 +47,11 @@ public enum SecureEnclave: Sendable {
 
                 #if !os(tvOS)
                 /// https://developer.apple.com/documentation/cryptokit/secureenclave/p256/signing/privatekey/init(compactrepresentable:accesscontrol:authenticationcontext:)
-                /// (the documented default access control is `kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly`, no flags;
-                /// only the defaulted form is declared here).
+                /// (the default argument is the documented one)
                 @available(iOS 13.0, macCatalyst 13.0, macOS 10.15, visionOS 1.0, watchOS 9.0, *)
-                public init(compactRepresentable: Bool = true, authenticationContext: LAContext? = nil) throws { fatalError("stand-in") }
+                public init(compactRepresentable: Bool = true,
+                            accessControl: SecAccessControl = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly, [], nil)!,
+                            authenticationContext: LAContext? = nil) throws { fatalError("stand-in") }
 
                 /// https://developer.apple.com/documentation/cryptokit/secureenclave/p256/signing/privatekey/init(datarepresentation:authenticationcontext:)
                 @available(iOS 13.0, macCatalyst 13.0, macOS 10.15, visionOS 1.0, watchOS 9.0, *)

@@ -25,11 +25,11 @@ final class SessionModel {
 
     init() {
         do {
-            // Info.plist: AuthFlow dictionary (Issuer, ClientID, RedirectURI, ...).
-            auth = try AppleSignIn()
+            // An app reads the same keys from its Info.plist with `try AppleSignIn()`.
+            auth = AppleSignIn(settings: try AppleSignInSettings(dictionary: ExampleSettings.authFlow))
         } catch {
             auth = nil
-            message = (error as? AuthFlowError)?.recovery ?? "The AuthFlow settings in Info.plist are incomplete."
+            message = (error as? AuthFlowError)?.recovery ?? "The AuthFlow settings in ExampleSettings.swift are incomplete."
         }
     }
 
@@ -80,7 +80,13 @@ final class SessionModel {
         guard let auth, let session else { return }
         do {
             let result = try await auth.signOut(session, using: webAuthenticationSession)
-            message = result.revocationFailures.isEmpty ? nil : "Signed out on this device; the provider could not be reached to revoke the tokens."
+            if !result.local.revocationFailures.isEmpty {
+                message = "Signed out on this device; the provider could not be reached to revoke the tokens."
+            } else if result.browserStep == .failed {
+                message = "Signed out on this device; the provider's sign-out page could not be shown."
+            } else {
+                message = nil
+            }
         } catch {
             show(error)
         }

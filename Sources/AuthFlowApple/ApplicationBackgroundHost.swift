@@ -1,7 +1,7 @@
 #if canImport(UIKit) && (os(iOS) || os(tvOS) || os(visionOS))
 import AuthFlow
 import Foundation
-import UIKit
+public import UIKit
 
 /// A ``BackgroundExecutionHost`` on `UIApplication` background tasks, so a
 /// token refresh in flight continues when the app moves to the background
@@ -22,24 +22,19 @@ public final class ApplicationBackgroundHost: BackgroundExecutionHost {
     /// Begins a background task; the system's expiration handler runs the
     /// engine's expiration rule and ends the task when the rule says so.
     public func beginActivity(named name: String, expiration: @escaping @Sendable () -> Bool) async -> BackgroundActivityID? {
-        let slot = Slot()
         let application = application
+        let ending = BackgroundTaskEnding<UIBackgroundTaskIdentifier> { application.endBackgroundTask($0) }
         let identifier = application.beginBackgroundTask(withName: name) {
-            if expiration() { application.endBackgroundTask(slot.identifier) }
+            if expiration() { ending.expire() }
         }
         guard identifier != .invalid else { return nil }
-        slot.identifier = identifier
+        ending.began(identifier)
         return BackgroundActivityID(rawValue: identifier.rawValue)
     }
 
     /// Ends a background task that finished in time.
     public func endActivity(_ id: BackgroundActivityID) async {
         application.endBackgroundTask(UIBackgroundTaskIdentifier(rawValue: id.rawValue))
-    }
-
-    /// The task's identifier, known only after `beginBackgroundTask` returns.
-    @MainActor private final class Slot {
-        var identifier: UIBackgroundTaskIdentifier = .invalid
     }
 }
 #endif

@@ -1,7 +1,10 @@
 #if canImport(Security)
-import AuthFlow
-import Foundation
+public import AuthFlow
+public import Foundation
 import Security
+#if canImport(LocalAuthentication)
+import LocalAuthentication
+#endif
 
 /// Session storage in the Keychain: one generic-password item per issuer,
 /// client and profile (``CredentialKey/account``), holding the same versioned
@@ -14,9 +17,10 @@ import Security
 /// error's `underlyingError`.
 ///
 /// An app and its extensions that share the item (``accessGroup``) also
-/// share a lock file in their app group container (``appGroup``): refreshes
-/// take turns across processes, so exactly one refreshes and the others read
-/// its result from the item.
+/// share a refresh lease in their app group container (``appGroup``):
+/// refreshes take turns across processes, so exactly one refreshes and the
+/// others read its result from the item, and no file lock is held across the
+/// network (see "Sharing a session with app extensions").
 ///
 /// A session bound to a Secure Enclave DPoP key also has a second item, the
 /// key's handle (``readSecureEnclaveDPoPKeyHandle()``).
@@ -47,17 +51,50 @@ public struct KeychainCredentialStore: Sendable {
     public let appGroup: String?
     /// When the item is readable.
     public let accessibility: Accessibility
+    /// Face ID / Touch ID protection of the session record; nil: none.
+    public let biometricProtection: BiometricProtection?
+    #if canImport(LocalAuthentication)
+    /// The authentication context reused for ``BiometricProtection/reuseDuration``.
+    private let contexts: ReusedAuthenticationContext<LAContext>
+    #endif
 
     /// Creates a store. Give `accessGroup` and `appGroup` when extensions
-    /// share the session.
+    /// share the session; give `biometricProtection` to keep the session
+    /// behind Face ID, Touch ID or the passcode (not on tvOS).
     public init(key: CredentialKey, service: String = "AuthFlow", accessGroup: String? = nil, appGroup: String? = nil,
-                accessibility: Accessibility = .afterFirstUnlockThisDeviceOnly) {
+                accessibility: Accessibility = .afterFirstUnlockThisDeviceOnly, biometricProtection: BiometricProtection? = nil) {
         self.key = key
         self.service = service
         self.accessGroup = accessGroup
         self.appGroup = appGroup
         self.accessibility = accessibility
+        self.biometricProtection = biometricProtection
+        #if canImport(LocalAuthentication)
+        let reuse = biometricProtection?.reuseDuration ?? 0
+        contexts = ReusedAuthenticationContext(reuseDuration: reuse) {
+            let context = LAContext()
+            #if !os(watchOS)
+            context.touchIDAuthenticationAllowableReuseDuration = reuse
+            #endif
+            return context
+        }
+        #endif
     }
+
+    /// The access control for `protection`, with the store's accessibility.
+    private func accessControl(_ protection: BiometricProtection) throws -> SecAccessControl {
+        let flags: SecAccessControlCreateFlags = protection.policy == .biometryCurrentSet ? .biometryCurrentSet : .userPresence
+        guard let control = SecAccessControlCreateWithFlags(nil, accessibility.value, flags, nil) else {
+            throw AuthFlowError(.configuration, "the Keychain cannot make the biometric access control",
+                                recovery: "Check that the device has a passcode set.")
+        }
+        return control
+    }
+
+    /// The unprotected item beside a protected record that says a session
+    /// was saved, so that a record the system dropped after an enrolment
+    /// change is told apart from no session.
+    private var markerAccount: String { key.account + " biometric-marker" }
 
     private func query(account: String) -> [String: Any] {
         var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
@@ -69,52 +106,69 @@ public struct KeychainCredentialStore: Sendable {
 
     /// The stored item's bytes, or nil when there is none.
     public func readItem() throws -> Data? {
-        try readItem(account: key.account)
+        #if canImport(LocalAuthentication)
+        if biometricProtection != nil {
+            var request = query(account: key.account)
+            request[kSecReturnData as String] = true
+            request[kSecMatchLimit as String] = kSecMatchLimitOne
+            let lookup = request
+            return try readProtectedItem(contexts: contexts, item: service, markerPresent: { try readItem(account: markerAccount) != nil }) { context in
+                var query = lookup
+                query[kSecUseAuthenticationContext as String] = context
+                var result: CFTypeRef?
+                let status = KeychainStatus(SecItemCopyMatching(query as CFDictionary, &result))
+                return (status, result as? Data)
+            }
+        }
+        #endif
+        return try readItem(account: key.account)
     }
 
     private func readItem(account: String) throws -> Data? {
         var request = query(account: account)
         request[kSecReturnData as String] = true
         request[kSecMatchLimit as String] = kSecMatchLimitOne
-        var result: CFTypeRef?
-        let status = SecItemCopyMatching(request as CFDictionary, &result)
-        if status == errSecItemNotFound { return nil }
-        guard status == errSecSuccess else { throw KeychainStatus(status).error(operation: "read", item: service) }
-        guard let data = result as? Data else {
-            throw AuthFlowError(.storage, "the Keychain item \(service) holds no data")
+        return try KeychainItemRules.read(item: service) {
+            var result: CFTypeRef?
+            let status = KeychainStatus(SecItemCopyMatching(request as CFDictionary, &result))
+            return (status, result as? Data)
         }
-        return data
     }
 
     /// Replaces the item's bytes (adding the item when missing).
     public func writeItem(_ data: Data) throws {
+        #if canImport(LocalAuthentication)
+        if let biometricProtection {
+            var update: [String: Any] = [kSecValueData as String: data, kSecAttrAccessControl as String: try accessControl(biometricProtection)]
+            update[kSecUseAuthenticationContext as String] = contexts.context()
+            try writeItem(update: update, account: key.account)
+            try writeItem(Data([1]), account: markerAccount)
+            return
+        }
+        #endif
         try writeItem(data, account: key.account)
     }
 
     private func writeItem(_ data: Data, account: String) throws {
+        try writeItem(update: [kSecValueData as String: data, kSecAttrAccessible as String: accessibility.value], account: account)
+    }
+
+    private func writeItem(update: [String: Any], account: String) throws {
         let item = query(account: account)
-        let update: [String: Any] = [kSecValueData as String: data, kSecAttrAccessible as String: accessibility.value]
-        var status = SecItemUpdate(item as CFDictionary, update as CFDictionary)
-        if status == errSecItemNotFound {
-            status = SecItemAdd(item.merging(update) { $1 } as CFDictionary, nil)
-            if status == errSecDuplicateItem {
-                // Another process added it between the two calls: update theirs.
-                status = SecItemUpdate(item as CFDictionary, update as CFDictionary)
-            }
-        }
-        guard status == errSecSuccess else { throw KeychainStatus(status).error(operation: "write", item: service) }
+        try KeychainItemRules.write(item: service,
+                                    update: { KeychainStatus(SecItemUpdate(item as CFDictionary, update as CFDictionary)) },
+                                    add: { KeychainStatus(SecItemAdd(item.merging(update) { $1 } as CFDictionary, nil)) })
     }
 
     /// Deletes the item (nothing to do when missing).
     public func deleteItem() throws {
         try deleteItem(account: key.account)
+        try deleteItem(account: markerAccount)
     }
 
     private func deleteItem(account: String) throws {
-        let status = SecItemDelete(query(account: account) as CFDictionary)
-        guard status == errSecSuccess || status == errSecItemNotFound else {
-            throw KeychainStatus(status).error(operation: "delete", item: service)
-        }
+        let item = query(account: account)
+        try KeychainItemRules.delete(item: service) { KeychainStatus(SecItemDelete(item as CFDictionary)) }
     }
 
     /// The handle of the session's Secure Enclave DPoP key
@@ -139,18 +193,20 @@ public struct KeychainCredentialStore: Sendable {
         try deleteItem(account: key.secureEnclaveDPoPKeyAccount)
     }
 
-    /// Runs `body` holding the cross-process lock of the app group (when
-    /// ``appGroup`` is set), so that the app and its extensions refresh one
-    /// at a time.
+    /// Runs `body` holding the app group's refresh lease (when ``appGroup``
+    /// is set), so that the app and its extensions refresh one at a time.
+    /// No file lock is held while `body` runs: the lock in the container is
+    /// held only to read and write the lease (``RefreshLease``), so a
+    /// process suspended mid-refresh is never killed for holding it.
     public func exclusiveAccess<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         guard let appGroup else { return try await body() }
         guard let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: appGroup) else {
             throw AuthFlowError(.configuration, "the app group \(appGroup) has no container",
                                 recovery: "Add \(appGroup) to the App Groups capability of the app and of each extension that shares the session.")
         }
-        let lock = FileLock(url: container.appendingPathComponent("AuthFlow", isDirectory: true)
-            .appendingPathComponent("\(lockName).lock"))
-        return try await lock.withLock(body)
+        let lease = RefreshLease(url: container.appendingPathComponent("AuthFlow", isDirectory: true)
+            .appendingPathComponent("\(lockName).lease"))
+        return try await lease.withLease(body)
     }
 
     /// A file name for the lock, the same in every process: the account,

@@ -1,6 +1,7 @@
 #if canImport(CryptoKit) && !os(tvOS)
 public import AuthFlow
 import CryptoKit
+import Security
 public import Foundation
 
 /// A DPoP key (RFC 9449) generated in the Secure Enclave: proofs are signed
@@ -56,6 +57,28 @@ public struct SecureEnclaveDPoPKey: DPoPSigningKey, CustomStringConvertible {
         } catch {
             throw AuthFlowError(.configuration, "this device's Secure Enclave cannot use the stored DPoP key",
                                 recovery: "Sign in again with a new key.", underlyingError: error)
+        }
+    }
+
+    /// A new key in the Secure Enclave that signs only after Face ID, Touch
+    /// ID or the passcode, as `protection` says (the same access control as
+    /// a biometric-protected session record).
+    ///
+    /// - Throws: ``AuthFlowError/Category/configuration`` when the enclave
+    ///   cannot make one (see ``isAvailable``) or the access control cannot be made.
+    public init(biometricProtection protection: BiometricProtection) throws {
+        let flags: SecAccessControlCreateFlags = protection.policy == .biometryCurrentSet
+            ? [.privateKeyUsage, .biometryCurrentSet] : [.privateKeyUsage, .userPresence]
+        guard let control = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, nil) else {
+            throw AuthFlowError(.configuration, "the Keychain cannot make the biometric access control",
+                                recovery: "Check that the device has a passcode set.")
+        }
+        do {
+            self.init(try SecureEnclave.P256.Signing.PrivateKey(accessControl: control))
+        } catch {
+            throw AuthFlowError(.configuration, "the Secure Enclave cannot make a DPoP key",
+                                recovery: "Use a software DPoPKey where SecureEnclaveDPoPKey.isAvailable is false.",
+                                underlyingError: error)
         }
     }
 

@@ -1,8 +1,8 @@
 #if canImport(SwiftUI) && (os(iOS) || os(macOS) || os(visionOS))
-import AuthFlow
-import AuthenticationServices
-import Foundation
-import SwiftUI
+public import AuthFlow
+public import AuthenticationServices
+public import Foundation
+public import SwiftUI
 
 /// A ``WebAuthenticationPresenter`` on SwiftUI's `WebAuthenticationSession`
 /// (`@Environment(\.webAuthenticationSession)`): a view signs in and out
@@ -45,7 +45,7 @@ public final class SwiftUIWebAuthenticationUserAgent: WebAuthenticationPresenter
                                                       preferredBrowserSession: browser, additionalHeaderFields: [:])
             }
         } catch {
-            throw WebAuthenticationFailure.error(error)
+            throw WebAuthenticationFailure.error(error, callback: callback)
         }
     }
 }

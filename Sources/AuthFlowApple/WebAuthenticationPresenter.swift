@@ -1,7 +1,7 @@
 #if os(iOS) || os(macOS) || os(visionOS)
-import AuthFlow
+public import AuthFlow
 import AuthenticationServices
-import Foundation
+public import Foundation
 
 /// A system browser session that opens a URL and returns the redirect that
 /// ends it: ``WebAuthenticationUserAgent`` (UIKit/AppKit, from a window) and
@@ -31,21 +31,21 @@ extension WebAuthenticationPresenter {
 
 /// The errors of a web-authentication session, as ``AuthFlowError``s.
 enum WebAuthenticationFailure {
-    static func error(_ error: any Error) -> AuthFlowError {
-        if let error = error as? AuthFlowError { return error }
-        guard let sessionError = error as? ASWebAuthenticationSessionError else {
-            return AuthFlowError(.cancelled, "the browser session ended without a callback")
-        }
+    /// How the framework's `error` ended the session.
+    @Sendable static func ending(_ error: any Error) -> WebAuthenticationEnding {
+        guard let sessionError = error as? ASWebAuthenticationSessionError else { return .other(error) }
         switch sessionError.code {
-        case .canceledLogin:
-            return AuthFlowError(.cancelled, "the user closed the browser session", underlyingError: sessionError)
-        case .presentationContextNotProvided, .presentationContextInvalid:
-            return AuthFlowError(.configuration, "the browser session has no window to present from",
-                                 recovery: "Present from a window in a foreground scene (or use SwiftUI's webAuthenticationSession).",
-                                 underlyingError: sessionError)
-        @unknown default:
-            return AuthFlowError(.cancelled, "the browser session ended without a callback", underlyingError: sessionError)
+        case .canceledLogin: return .canceledLogin(sessionError)
+        case .presentationContextNotProvided: return .presentationContextNotProvided(sessionError)
+        case .presentationContextInvalid: return .presentationContextInvalid(sessionError)
+        @unknown default: return .other(sessionError)
         }
+    }
+
+    /// The error of a session that ended with `error` waiting for `callback`.
+    static func error(_ error: any Error, callback: CallbackMatch) -> AuthFlowError {
+        if let error = error as? AuthFlowError { return error }
+        return WebAuthenticationErrors.error(ending(error), callback: callback)
     }
 
     /// The error for an https callback where the system cannot match one.

@@ -1,7 +1,7 @@
 #if os(iOS) || os(macOS) || os(visionOS)
-import AuthFlow
-import AuthenticationServices
-import Foundation
+public import AuthFlow
+public import AuthenticationServices
+public import Foundation
 
 /// A ``WebAuthenticationPresenter`` on `ASWebAuthenticationSession`,
 /// presented from a window (UIKit and AppKit apps). SwiftUI views use
@@ -30,45 +30,42 @@ public final class WebAuthenticationUserAgent: NSObject, WebAuthenticationPresen
     }
 
     /// Opens `url` in an `ASWebAuthenticationSession` and returns the
-    /// callback; cancelling the calling task closes the browser.
+    /// callback.
+    ///
+    /// The caller is answered exactly once. Cancelling the calling task
+    /// answers `cancelled` at once and closes the browser. A session that
+    /// cannot start, has no window to present from, or that the system
+    /// refuses (for an https callback, a missing `webcredentials`
+    /// association) is a `configuration` error that keeps the system's error;
+    /// only a user who closes the sheet is `cancelled`.
     public func present(_ url: URL, callback: CallbackMatch) async throws -> URL {
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<URL, any Error>) in
-                start(url: url, match: callback, continuation: continuation)
-            }
-        } onCancel: {
-            Task { @MainActor in self.session?.cancel() }
-        }
+        let ephemeral = prefersEphemeralSession
+        return try await runWebAuthentication(callback: callback, makeSession: { completion in
+            let session = try Self.session(url: url, callback: callback, completion: completion)
+            session.prefersEphemeralWebBrowserSession = ephemeral
+            session.presentationContextProvider = self
+            return session
+        }, ending: WebAuthenticationFailure.ending)
     }
 
-    private func start(url: URL, match: CallbackMatch, continuation: CheckedContinuation<URL, any Error>) {
-        let completion: @Sendable (URL?, (any Error)?) -> Void = { callback, error in
-            if let callback {
-                continuation.resume(returning: callback)
-            } else {
-                continuation.resume(throwing: WebAuthenticationFailure.error(error ?? AuthFlowError(.cancelled, "no callback")))
+    /// The session for `callback`: `Callback` matching where the system has it
+    /// (iOS 17.4, macOS 14.4, visionOS 1.1), the callback URL scheme before.
+    private static func session(url: URL, callback: CallbackMatch,
+                                completion: @escaping @Sendable (URL?, (any Error)?) -> Void) throws -> ASWebAuthenticationSession {
+        if #available(iOS 17.4, macOS 14.4, visionOS 1.1, *) {
+            switch callback {
+            case .customScheme(let scheme):
+                return ASWebAuthenticationSession(url: url, callback: .customScheme(scheme), completionHandler: completion)
+            case .https(let host, let path):
+                return ASWebAuthenticationSession(url: url, callback: .https(host: host, path: path), completionHandler: completion)
             }
         }
-        let session: ASWebAuthenticationSession
-        switch match {
-        case .customScheme(let scheme):
-            session = ASWebAuthenticationSession(url: url, callbackURLScheme: scheme, completionHandler: completion)
-        case .https(let host, let path):
-            guard #available(iOS 17.4, macOS 14.4, visionOS 1.1, *) else {
-                continuation.resume(throwing: WebAuthenticationFailure.httpsCallbacksUnavailable)
-                return
-            }
-            session = ASWebAuthenticationSession(url: url, callback: .https(host: host, path: path), completionHandler: completion)
-        }
-        session.prefersEphemeralWebBrowserSession = prefersEphemeralSession
-        session.presentationContextProvider = self
-        self.session = session
-        if !session.start() {
-            continuation.resume(throwing: AuthFlowError(.configuration, "the web authentication session could not start",
-                                                        recovery: "Start sign-in from a window in a foreground scene."))
-        }
+        guard case .customScheme(let scheme) = callback else { throw WebAuthenticationFailure.httpsCallbacksUnavailable }
+        return ASWebAuthenticationSession(url: url, callbackURLScheme: scheme, completionHandler: completion)
     }
 }
+
+extension ASWebAuthenticationSession: WebAuthenticationDriver {}
 
 extension WebAuthenticationUserAgent: ASWebAuthenticationPresentationContextProviding {
     /// The window given at init.

@@ -119,7 +119,7 @@ public actor AuthSession {
 
     /// ``restore(from:authentication:dpopKey:transport:logger:leeway:)`` with
     /// the record already loaded from `store`.
-    static func restore(_ record: SessionRecord, from store: any CredentialStore, authentication: ClientAuthentication = .none,
+    package static func restore(_ record: SessionRecord, from store: any CredentialStore, authentication: ClientAuthentication = .none,
                         dpopKey: (any DPoPSigningKey)? = nil, transport: any HTTPTransport, logger: Logger = Logger(label: "AuthFlow"),
                         leeway: TimeInterval = 60) async throws -> AuthSession {
         var record = record
@@ -282,12 +282,18 @@ public actor AuthSession {
     /// see the new credentials.
     private nonisolated func refresh(from current: OAuthCredentials, rejected: String?) async throws -> HeldCredentials {
         do {
-            let refreshed = HeldCredentials(try await refreshUnderLock(from: current, rejected: rejected))
+            let outcome = try await refreshUnderLock(from: current, rejected: rejected)
+            let refreshed = HeldCredentials(outcome.credentials)
             state.withLock { fields in
-                if !fields.signedOut { fields.credentials = refreshed }
+                if !fields.signedOut {
+                    fields.credentials = refreshed
+                    fields.pendingSave = outcome.pendingSave
+                    if outcome.pendingSave != nil { fields.ready = false }
+                }
                 fields.refreshTask = nil
             }
             emit(.refreshed)
+            if let pending = outcome.pendingSave { emit(.notSaved(pending.error)) }
             return refreshed
         } catch let ended as SessionEnded {
             state.withLock { fields in
@@ -342,9 +348,12 @@ public actor AuthSession {
         if let initialSave { _ = try? await initialSave.value }
         unsaved = nil
         initialSave = nil
-        let held = state.withLock { fields in
-            defer { fields.credentials = nil }
-            return fields.credentials?.credentials
+        let (held, heldIsNewest) = state.withLock { fields in
+            defer {
+                fields.credentials = nil
+                fields.pendingSave = nil
+            }
+            return (fields.credentials?.credentials, fields.pendingSave != nil)
         }
         let store = store
         let stored = try await store.withExclusiveAccess { () async throws -> OAuthCredentials? in
@@ -355,7 +364,7 @@ public actor AuthSession {
         loaded = true
         state.withLock { $0.ready = true }
         emit(.signedOut(.user))
-        guard let latest = stored ?? held else { return SignOutResult(endSessionURL: nil, revocationFailures: []) }
+        guard let latest = (heldIsNewest ? held : nil) ?? stored ?? held else { return SignOutResult(endSessionURL: nil, revocationFailures: []) }
         let endSession = try? client.endSessionURL(idTokenHint: latest.token.idToken ?? held?.token.idToken,
                                                    postLogoutRedirectURI: postLogoutRedirectURI,
                                                    state: postLogoutRedirectURI == nil ? nil : SecureRandom.token())
@@ -373,6 +382,7 @@ public actor AuthSession {
     /// Writes credentials given at init to the store, or reads the store,
     /// once; then marks the session ready for the lock-only path.
     private func loadIfNeeded() async throws {
+        if state.withLock({ $0.pendingSave != nil }) { try? await savePendingCredentials() }
         if let unsaved {
             // One save, which every concurrent first caller awaits: none may go on
             // to refresh (and read the store) before the credentials are in it.
@@ -392,7 +402,7 @@ public actor AuthSession {
                 }
             }
         }
-        if unsaved == nil { state.withLock { $0.ready = true } }
+        if unsaved == nil { state.withLock { $0.ready = $0.pendingSave == nil } }
     }
 
     /// Refreshes under the store's lock, after reading the store again: when
@@ -400,18 +410,28 @@ public actor AuthSession {
     /// from, someone else refreshed while this one waited, and their result
     /// is used as it is (not judged against the leeway again), unless it has
     /// expired already or is the token being rejected.
-    private nonisolated func refreshUnderLock(from current: OAuthCredentials, rejected: String?) async throws -> OAuthCredentials {
+    ///
+    /// Credentials refreshed here whose save failed (``PendingSave``) are
+    /// newer than the store as long as the store still holds what they
+    /// replaced: they are the base then, so the refresh token they replaced
+    /// is never sent again. A failed save after the refresh keeps the new
+    /// credentials and hands the error back beside them.
+    private nonisolated func refreshUnderLock(from current: OAuthCredentials, rejected: String?) async throws
+        -> (credentials: OAuthCredentials, pendingSave: PendingSave?) {
         let client = client, store = store, now = now
+        let pending = state.withLock { $0.pendingSave }
         return try await store.withExclusiveAccess {
-            guard let base = try await store.load()?.credentials else {
+            guard let stored = try await store.load()?.credentials else {
                 throw SessionEnded(reason: .user, error: AuthFlowError(.reauthenticationRequired, "the session was signed out",
                                                                       recovery: "Sign in again."))
             }
+            let pendingIsNewer = pending.map { constantTimeEquals($0.storedAccessToken, stored.accessToken) } ?? false
+            let base = pendingIsNewer ? pending?.credentials ?? stored : stored
             if base.accessToken != current.accessToken,
                !(rejected.map { constantTimeEquals($0, base.accessToken) } ?? false),
                (base.expiresAt.map { $0 > now() } ?? true) {
                 client.logger.debug("using credentials refreshed elsewhere")
-                return base
+                return (base, nil)
             }
             guard base.token.refreshToken != nil else {
                 client.logger.info("the access token expired and there is no refresh token; the session has ended")
@@ -419,9 +439,39 @@ public actor AuthSession {
                 throw SessionEnded(reason: .noRefreshToken, error: .noRefreshToken)
             }
             let refreshed = try await AuthSession.refreshWithRetry(base, client: client, store: store)
-            try await store.save(SessionRecord(credentials: refreshed, client: client))
-            return refreshed
+            do {
+                try await store.save(SessionRecord(credentials: refreshed, client: client))
+                return (refreshed, nil)
+            } catch {
+                client.logger.info("the refreshed credentials could not be saved; keeping them and saving again on next use")
+                let failure = error as? AuthFlowError ?? AuthFlowError(.storage, "the refreshed credentials could not be saved",
+                                                                      underlyingError: error)
+                return (refreshed, PendingSave(credentials: refreshed, storedAccessToken: stored.accessToken, error: failure))
+            }
         }
+    }
+
+    /// Saves credentials that a refresh could not save (see
+    /// ``SessionChange/notSaved(_:)``), if there are any: what every use of
+    /// the session tries first, and what an app calls when the device's
+    /// protected data becomes available again. Nothing is written when the
+    /// store has changed meanwhile (another process refreshed, or signed out).
+    ///
+    /// - Throws: the store's error; the credentials stay held and are tried again.
+    public func savePendingCredentials() async throws {
+        guard let pending = state.withLock({ $0.pendingSave }) else { return }
+        let client = client, store = store
+        try await store.withExclusiveAccess {
+            guard let stored = try await store.load()?.credentials,
+                  constantTimeEquals(stored.accessToken, pending.storedAccessToken) else { return }
+            try await store.save(SessionRecord(credentials: pending.credentials, client: client))
+        }
+        state.withLock { fields in
+            guard let current = fields.pendingSave, constantTimeEquals(current.credentials.accessToken, pending.credentials.accessToken) else { return }
+            fields.pendingSave = nil
+            fields.ready = true
+        }
+        emit(.saved)
     }
 
     static func refreshWithRetry(_ base: OAuthCredentials, client: OAuthClient, store: any CredentialStore) async throws -> OAuthCredentials {
@@ -499,6 +549,18 @@ private struct SessionFields {
     /// True once the session ended (sign-out, or the provider ended it): no
     /// refresh starts and no result is kept.
     var signedOut = false
+    /// Credentials refreshed here that the store has not taken yet.
+    var pendingSave: PendingSave?
+}
+
+/// Credentials a refresh could not save: held until a save succeeds, and the
+/// base of the next refresh while the store still holds what they replaced.
+private struct PendingSave: Sendable {
+    let credentials: OAuthCredentials
+    /// The access token of the record still in the store.
+    let storedAccessToken: String
+    /// Why the save failed.
+    let error: AuthFlowError
 }
 
 /// The subscribers of ``AuthSession/changes``.

@@ -8,6 +8,13 @@ public enum SessionChange: Sendable, Equatable {
     case refreshed
     /// The session ended; sign in again.
     case signedOut(SignOutReason)
+    /// Credentials were refreshed but the store could not save them (for
+    /// example a Keychain that is locked): the session keeps them, never
+    /// sends the refresh token they replaced again, and saves them on its
+    /// next use or at ``AuthSession/savePendingCredentials()``.
+    case notSaved(AuthFlowError)
+    /// Credentials that could not be saved earlier were saved.
+    case saved
 }
 
 /// Why a session ended.

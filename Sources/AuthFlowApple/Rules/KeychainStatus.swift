@@ -1,3 +1,5 @@
+public import AuthFlow
+
 /// A Keychain result code (`OSStatus`), kept as the ``AuthFlowError/underlyingError``
 /// of a Keychain failure, and the rule that turns it into an ``AuthFlowError``.
 ///

@@ -1,3 +1,4 @@
+import AuthFlow
 public import Foundation
 
 /// Which redirect URI a sign-in on an Apple platform uses: an https

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import AuthFlow
+import AuthFlow
+@testable import AuthFlowApple
 
 /// Stands in for a Secure Enclave key: a DPoPSigningKey that is not a
 /// software DPoPKey, so a SessionRecord cannot hold it.

@@ -1,3 +1,4 @@
+public import AuthFlow
 public import Foundation
 
 /// The sign-in settings of an Apple app, read from the `AuthFlow` dictionary
@@ -14,6 +15,8 @@ public import Foundation
 /// | `EphemeralBrowserSession` | `true` for a private browser session (no shared cookies, no single sign-on); default `false` |
 /// | `KeychainAccessGroup` | a Keychain access group shared with app extensions |
 /// | `AppGroup` | the app group whose container holds the lock that lets the app and its extensions take turns refreshing |
+/// | `BiometricProtection` | `BiometryCurrentSet` or `UserPresence`: the stored session (and a Secure Enclave DPoP key) opens only after Face ID, Touch ID or the passcode (``BiometricProtection``); default none |
+/// | `BiometricReuseSeconds` | how long one authentication is reused, 0–300; default 60 |
 /// | `DPoP` | `true` to bind the tokens to a DPoP key (RFC 9449): a Secure Enclave key where the device has one, a software key otherwise (``AppleDPoPKeyChoice``); default `false` |
 public struct AppleSignInSettings: Sendable, Equatable {
     /// The provider, client, scopes and the primary redirect URI.
@@ -31,6 +34,9 @@ public struct AppleSignInSettings: Sendable, Equatable {
     /// Whether sign-in binds the tokens to a DPoP key (the `DPoP` key; see
     /// ``AppleDPoPKeyChoice`` for which key and where it is kept).
     public var usesDPoP: Bool
+    /// Face ID / Touch ID protection of the stored session (the
+    /// `BiometricProtection` and `BiometricReuseSeconds` keys); nil: none.
+    public var biometricProtection: BiometricProtection?
 
     /// Reads the settings; a malformed key is a `configuration` error naming it.
     public init(dictionary: [String: Any]) throws {
@@ -79,6 +85,7 @@ public struct AppleSignInSettings: Sendable, Equatable {
         self.keychainAccessGroup = try string("KeychainAccessGroup")
         self.appGroup = try string("AppGroup")
         self.usesDPoP = dpop
+        self.biometricProtection = try BiometricProtection(dictionary: dictionary)
     }
 
     /// The Keychain item identity: issuer (or token endpoint) and client ID,

@@ -1,44 +1,7 @@
-// The Apple layer's use of the engine's session API (issue 13): the Keychain
-// store's conformance to CredentialStore and one call each for sign-in,
-// restore and sign-out.
-#if canImport(Security)
-import AuthFlow
-import Foundation
-import Security
-
-extension KeychainCredentialStore: CredentialStore {
-    /// The stored session record, or nil when there is none.
-    public func load() async throws -> SessionRecord? {
-        guard let data = try readItem() else { return nil }
-        return try CredentialCoding.decode(data, source: "Keychain item \(service)")
-    }
-
-    /// Replaces the stored session record.
-    public func save(_ record: SessionRecord) async throws {
-        try writeItem(CredentialCoding.encode(record))
-    }
-
-    /// Forgets the session record.
-    public func delete() async throws {
-        try deleteItem()
-    }
-
-    /// Runs `body` holding the app group's cross-process lock (see ``exclusiveAccess(_:)``).
-    public func withExclusiveAccess<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
-        try await exclusiveAccess(body)
-    }
-}
-
-extension KeychainCredentialStore {
-    /// The store for `settings`: its Keychain access group and app group.
-    public init(settings: AppleSignInSettings) {
-        self.init(key: settings.credentialKey, accessGroup: settings.keychainAccessGroup, appGroup: settings.appGroup)
-    }
-}
-#endif
-
-#if os(iOS) || os(macOS) || os(visionOS)
-import AuthenticationServices
+#if canImport(Security) && (os(iOS) || os(macOS) || os(visionOS))
+public import AuthFlow
+public import AuthenticationServices
+public import Foundation
 
 /// Sign-in, restore and sign-out for an Apple app in one call each, from the
 /// `AuthFlow` dictionary of the Info.plist (``AppleSignInSettings``).
@@ -53,9 +16,9 @@ import AuthenticationServices
 /// Sign-in uses the https redirect URI where the system delivers https
 /// callbacks (iOS 17.4, macOS 14.4, visionOS 1.1) and the custom-scheme
 /// fallback before. Sign-out follows the engine's rules (revoke, then delete
-/// the Keychain item, even when the provider cannot be reached), then opens
-/// the provider's end-session page in the same kind of browser session as
-/// sign-in and waits for the post-logout redirect.
+/// the Keychain item, even when the provider cannot be reached) and is then
+/// done; the provider's end-session page opens afterwards only when it can
+/// return to the app (``AppleSignOutResult``).
 ///
 /// With the `DPoP` setting, the tokens are bound to a Secure Enclave key
 /// where the device has one (a software key otherwise); its handle is kept
@@ -112,7 +75,8 @@ public struct AppleSignIn: Sendable {
         let redirectURI = try settings.redirects.redirectURI(httpsCallbacksAvailable: WebAuthenticationFailure.httpsCallbacksAvailable)
         let client = try await OAuthClient(configuration: settings.client, transport: transport)
         let choice = AppleDPoPKeyChoice(dpop: settings.usesDPoP, secureEnclaveAvailable: Self.secureEnclaveAvailable)
-        return try await choice.startSession(client: client, store: store, makeSecureEnclaveKey: Self.makeSecureEnclaveKey,
+        let protection = settings.biometricProtection
+        return try await choice.startSession(client: client, store: store, makeSecureEnclaveKey: { try Self.makeSecureEnclaveKey(protection) },
                                              storeSecureEnclaveHandle: { handle in
             if let handle { try store.writeSecureEnclaveDPoPKeyHandle(handle) } else { try store.deleteSecureEnclaveDPoPKeyHandle() }
         }, authorize: { client in
@@ -120,25 +84,27 @@ public struct AppleSignIn: Sendable {
         })
     }
 
-    /// Signs out: the engine revokes the tokens and deletes the Keychain
-    /// item (and the Secure Enclave DPoP key handle beside it, which makes
-    /// that key unusable), then the provider's end-session page (if it has one) opens in
-    /// `presenter` until it redirects to the post-logout redirect URI. A user
-    /// who closes that page is signed out all the same. Throws only when the
-    /// Keychain items cannot be deleted.
+    /// Signs out. The local sign-out always completes first: the engine
+    /// revokes the tokens and deletes the Keychain item, then the Secure
+    /// Enclave DPoP key handle beside it is deleted. Only then, and only
+    /// when it can finish — the provider has an end-session page, a
+    /// `PostLogoutRedirectURI` is configured and sign-in uses a shared
+    /// browser session — the end-session page opens in `presenter`.
+    /// A user who closes that page, or a page that fails, leaves the
+    /// sign-out complete: the result says what happened to the browser step
+    /// (``AppleSignOutResult/browserStep``), nothing is thrown for it.
+    ///
+    /// - Throws: only when the Keychain item cannot be deleted (the user is
+    ///   then not signed out on this device).
     @discardableResult
-    public func signOut(_ session: AuthSession, using presenter: some WebAuthenticationPresenter) async throws -> SignOutResult {
-        let result = try await session.signOut(postLogoutRedirectURI: settings.postLogoutRedirectURI)
-        try store.deleteSecureEnclaveDPoPKeyHandle()
-        guard let endSession = result.endSessionURL else { return result }
-        let returnURI = try settings.postLogoutRedirectURI
-            ?? settings.redirects.redirectURI(httpsCallbacksAvailable: WebAuthenticationFailure.httpsCallbacksAvailable)
-        do {
-            _ = try await presenter.present(endSession, callback: CallbackMatch(redirectURI: returnURI))
-        } catch let error as AuthFlowError where error.category == .cancelled {
-            // The local sign-out is complete; closing the page only skips the provider's confirmation.
-        }
-        return result
+    public func signOut(_ session: AuthSession, using presenter: some WebAuthenticationPresenter) async throws -> AppleSignOutResult {
+        let store = store
+        let postLogout = settings.postLogoutRedirectURI
+        return try await AppleSignOutSteps.run(
+            postLogoutRedirectURI: postLogout, prefersEphemeralSession: presenter.prefersEphemeralSession,
+            localSignOut: { try await session.signOut(postLogoutRedirectURI: postLogout) },
+            deleteKeyHandle: { try store.deleteSecureEnclaveDPoPKeyHandle() },
+            present: { url, callback in try await presenter.present(url, callback: callback) })
     }
 }
 
@@ -152,10 +118,10 @@ extension AppleSignIn {
         #endif
     }
 
-    /// A new Secure Enclave DPoP key and its handle.
-    static func makeSecureEnclaveKey() throws -> (key: any DPoPSigningKey, handle: Data) {
+    /// A new Secure Enclave DPoP key (behind `protection`, if any) and its handle.
+    static func makeSecureEnclaveKey(_ protection: BiometricProtection?) throws -> (key: any DPoPSigningKey, handle: Data) {
         #if canImport(CryptoKit) && !os(tvOS)
-        let key = try SecureEnclaveDPoPKey()
+        let key = try protection.map(SecureEnclaveDPoPKey.init(biometricProtection:)) ?? SecureEnclaveDPoPKey()
         return (key, key.dataRepresentation)
         #else
         throw AuthFlowError(.configuration, "this platform has no Secure Enclave DPoP key", recovery: "Use a software DPoPKey.")
@@ -182,13 +148,13 @@ extension AppleSignIn {
 
     /// Signs out from a window, in the same kind of browser session as sign-in.
     @MainActor @discardableResult
-    public func signOut(_ session: AuthSession, presentingFrom anchor: ASPresentationAnchor) async throws -> SignOutResult {
+    public func signOut(_ session: AuthSession, presentingFrom anchor: ASPresentationAnchor) async throws -> AppleSignOutResult {
         try await signOut(session, using: WebAuthenticationUserAgent(anchor: anchor, prefersEphemeralSession: settings.prefersEphemeralBrowserSession))
     }
 }
 
 #if canImport(SwiftUI)
-import SwiftUI
+public import SwiftUI
 
 @available(iOS 16.4, macOS 13.3, visionOS 1.0, *)
 extension AppleSignIn {
@@ -203,7 +169,7 @@ extension AppleSignIn {
     /// Signs out with a SwiftUI view's `webAuthenticationSession`, in the
     /// same kind of browser session as sign-in.
     @MainActor @discardableResult
-    public func signOut(_ session: AuthSession, using webAuthenticationSession: WebAuthenticationSession) async throws -> SignOutResult {
+    public func signOut(_ session: AuthSession, using webAuthenticationSession: WebAuthenticationSession) async throws -> AppleSignOutResult {
         try await signOut(session, using: SwiftUIWebAuthenticationUserAgent(webAuthenticationSession,
                                                                            prefersEphemeralSession: settings.prefersEphemeralBrowserSession))
     }

@@ -1,3 +1,5 @@
+import AuthFlow
+
 /// An opaque identifier of one background activity granted by a
 /// ``BackgroundExecutionHost``.
 public struct BackgroundActivityID: Sendable, Hashable {

@@ -1,3 +1,4 @@
+public import AuthFlow
 public import Foundation
 
 /// The DPoP key (RFC 9449) of a session that an Apple app signs in with
