@@ -17,16 +17,14 @@ let package = Package(
         .library(name: "AuthFlowLoopback", targets: ["AuthFlowLoopback"]),
         .library(name: "AuthFlowApple", targets: ["AuthFlowApple"]),
         .library(name: "AuthFlowProvider", targets: ["AuthFlowProvider"]),
-        // `authflow` answers `authflow token` for a valid token itself and runs
-        // `authflow-core`, the full tool, installed beside it, for everything else.
-        .executable(name: "authflow", targets: ["authflow-front"]),
-        .executable(name: "authflow-core", targets: ["authflow-core"]),
+        // The command-line tool, one file to install (built with the CLI trait).
+        .executable(name: "authflow", targets: ["authflow"]),
     ],
     // Apps get the engine, the Apple layer and the loopback listener with few
     // dependencies. The embedded provider and the CLI, with the server
     // framework and the argument parser they need, are behind traits:
     //   .package(url: …, from: …, traits: ["EmbeddedProvider"])   // in a test suite
-    //   swift run --traits CLI authflow-core demo                  // from a clone
+    //   swift run --traits CLI authflow demo                       // from a clone
     traits: [
         .trait(
             name: "EmbeddedProvider",
@@ -65,8 +63,8 @@ let package = Package(
             resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: strict
         ),
-        // The stored-date form, read and written in one place: FoundationEssentials
-        // only, for the engine's stored files and `authflow`'s token check.
+        // The stored-date form, read and written in one place (FoundationEssentials
+        // only) for the engine's stored files.
         .target(name: "AuthFlowStoredDate", swiftSettings: strict),
         .target(
             name: "AuthFlowApple",
@@ -111,21 +109,9 @@ let package = Package(
             path: "Examples/Backend",
             swiftSettings: strict
         ),
-        // Foundation-free (FoundationEssentials only): the profile location and
-        // the stored-token check, shared by `authflow` and `authflow-core`.
-        .target(name: "ProfileToken", dependencies: ["AuthFlowStoredDate"], swiftSettings: strict),
-        // Imports no Foundation and no ArgumentParser, so that it maps neither
-        // (nor libcurl). No dependency on `authflow-core`: SwiftPM would link
-        // that target's libraries into it; `swift build` builds both.
         .executableTarget(
-            name: "authflow-front",
-            dependencies: ["ProfileToken"],
-            swiftSettings: strict
-        ),
-        .executableTarget(
-            name: "authflow-core",
+            name: "authflow",
             dependencies: [
-                "ProfileToken",
                 "AuthFlow",
                 "AuthFlowLoopback",
                 "TerminalQR",
@@ -133,7 +119,6 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CLI"])),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            path: "Sources/authflow",
             swiftSettings: strict
         ),
         // What several test targets share (a log capture); not a product.
@@ -167,9 +152,10 @@ let package = Package(
             dependencies: ["AuthFlow", "AuthFlowLoopback", "AuthFlowTestSupport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
+        // The command-line tool's own rules (profiles, the token command), through `@testable import authflow`.
         .testTarget(
-            name: "ProfileTokenTests",
-            dependencies: ["ProfileToken", "AuthFlow", "AuthFlowStoredDate"],
+            name: "AuthflowCLITests",
+            dependencies: ["authflow", "AuthFlow", "AuthFlowStoredDate"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -5,14 +5,14 @@ Runs the given `authflow` binary N times (after warm-up runs) against a
 profile whose access token is valid until 2099 (profile.json: a profile
 written by `authflow login` against Django OAuth Toolkit, expiry moved), so
 no request is sent: what is measured is process start, dynamic linking,
-reading and decoding the profile, and printing the token. The `authflow`
-front end answers this itself; `authflow-core token`, the full tool, is
-timed too when it is installed beside it. Prints median, p90, min and max
-wall time in milliseconds and the median CPU time (user + system of the
-child, from wait4) of each, and of every --reference command line (e.g. a
-Foundation hello world, or `authflow --version`), timed the same way.
+reading and decoding the profile, and printing the token. Prints median,
+p90, min and max wall time in milliseconds and the median CPU time (user +
+system of the child, from wait4) of it, and of every --reference command
+line (e.g. `gh auth token`, or `authflow --version`), timed the same way in
+the same run. --env NAME=VALUE adds to the (otherwise minimal) environment
+of every command, e.g. GH_TOKEN=… so that `gh auth token` answers offline.
 
-    Benchmarks/CLIToken/bench.py .build/release/authflow [-n 200] [--reference 'BIN [ARGS]']...
+    Benchmarks/CLIToken/bench.py .build/release/authflow [-n 200] [--env NAME=VALUE]... [--reference 'BIN [ARGS]']...
 """
 
 import argparse
@@ -65,6 +65,7 @@ def main():
     parser.add_argument("binary")
     parser.add_argument("-n", "--runs", type=int, default=200)
     parser.add_argument("--warmup", type=int, default=20)
+    parser.add_argument("--env", action="append", default=[], help="NAME=VALUE added to the environment of every command (repeatable)")
     parser.add_argument("--reference", action="append", default=[],
                         help="another command line to time the same way, e.g. a Foundation hello world or "
                              "'.build/release/authflow --version' (repeatable)")
@@ -76,13 +77,11 @@ def main():
         shutil.copyfile(os.path.join(HERE, "profile.json"), target)
         os.chmod(target, 0o600)
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": xdg, "XDG_CONFIG_HOME": xdg}
+        env.update(item.split("=", 1) for item in args.env)
         out = subprocess.run([args.binary, "token"], env=env, capture_output=True, text=True)
         if out.returncode != 0 or not out.stdout.strip():
             sys.exit(f"authflow token failed (exit {out.returncode}): {out.stderr}")
         show("authflow token", measure([args.binary, "token"], env, args.runs, args.warmup))
-        core = os.path.join(os.path.dirname(os.path.abspath(args.binary)), "authflow-core")
-        if os.access(core, os.X_OK):
-            show("authflow-core token", measure([core, "token"], env, args.runs, args.warmup))
         for reference in args.reference:
             argv = shlex.split(reference)
             label = " ".join([os.path.basename(argv[0]), *argv[1:]])

@@ -8,7 +8,7 @@
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$HERE/../.."
-AUTHFLOW="${1:-$(cd "$ROOT" && swift build -c release --traits CLI --product authflow-core >/dev/null && swift build -c release --traits CLI --product authflow >/dev/null && swift build -c release --traits CLI --show-bin-path)/authflow}"
+AUTHFLOW="${1:-$(cd "$ROOT" && swift build -c release --traits CLI --product authflow >/dev/null && swift build -c release --traits CLI --show-bin-path)/authflow}"
 TIMEOUT=5
 WORK="$(mktemp -d)"
 trap 'kill "${SERVER:-0}" 2>/dev/null || true; rm -rf "$WORK"' EXIT

@@ -47,8 +47,7 @@ if [ "$GUNICORN" = 1 ] && [ ! -x "$ROOT/.venv/bin/gunicorn" ]; then
   "$ROOT/.venv/bin/pip" install -q gunicorn
 fi
 if [ ! -x "$BIN" ] && [ "$BIN" = "$ROOT/.build/release/authflow" ]; then
-  # `authflow` runs `authflow-core`, the full tool, from its own directory.
-  (cd "$ROOT" && swift build -c release --traits CLI --product authflow-core && swift build -c release --traits CLI --product authflow)
+  (cd "$ROOT" && swift build -c release --traits CLI --product authflow)
 fi
 
 WORK="$(mktemp -d /tmp/tokbench.XXXXXX)"

@@ -24,7 +24,7 @@ struct Authflow: AsyncParsableCommand {
     /// (ArgumentParser's default is 64).
     static func main() async {
         do {
-            var command = try parseAsRoot()
+            var command = try parseCommand(Array(CommandLine.arguments.dropFirst()))
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -42,6 +42,17 @@ struct Authflow: AsyncParsableCommand {
             FileHandle.standardError.write(Data((message + "\n").utf8))
             Foundation.exit(2)
         }
+    }
+
+    /// The command `arguments` name. `authflow token`, the command scripts
+    /// run most, is parsed by its own command alone, without building the
+    /// whole command tree; anything it does not accept (help included) is
+    /// parsed from the root, which reports it as for any other command.
+    static func parseCommand(_ arguments: [String]) throws -> any ParsableCommand {
+        if arguments.first == Token.configuration.commandName, let token = try? Token.parse(Array(arguments.dropFirst())) {
+            return token
+        }
+        return try parseAsRoot(arguments)
     }
 }
 #endif

@@ -65,7 +65,7 @@ struct Login: AsyncParsableCommand {
     var usesDevice: Bool { device || deviceAuthorizationEndpoint != nil }
 
     func validate() throws {
-        if signsInAgain { return }
+        if signsInAgain { return try validateSigningInAgain() }
         guard clientID != nil else { throw ValidationError("give --client-id (or no provider flags at all, to sign in again with the profile's settings)") }
         switch (issuer, authorizationEndpoint, tokenEndpoint) {
         case (.some, nil, nil), (nil, .some, .some): break
@@ -163,8 +163,9 @@ struct Login: AsyncParsableCommand {
         if let issuer {
             guard let url = URL(string: issuer), url.scheme != nil else { throw AuthFlowError(.configuration, "--issuer is not a URL",
                                                                                               recovery: "Give --issuer as a full https URL, such as https://accounts.google.com.") }
-            metadata = try providerOptions.supplement(
-                try await ProviderMetadata.discover(issuer: url, tenants: try providerOptions.tenants(), timeout: timeout, logger: logger))
+            let tenants = try providerOptions.tenants()
+            let discovered = try await ProviderMetadata.discover(issuer: url, tenants: tenants, timeout: timeout, logger: logger)
+            metadata = try providerOptions.supplement(try ProviderOptions.pinning(tenants, to: discovered))
         } else {
             guard let token = tokenEndpoint.flatMap(URL.init(string:)), token.scheme != nil,
                   let authorization = (authorizationEndpoint ?? deviceAuthorizationEndpoint).flatMap(URL.init(string:)),
@@ -195,6 +196,8 @@ struct Login: AsyncParsableCommand {
         profile.keyID = senderOptions.keyID
         profile.assertionAudience = senderOptions.assertionAudience?.rawValue
         profile.dpopKey = client.dpop?.key as? DPoPKey
+        profile.dpop = senderOptions.dpop
+        profile.par = senderOptions.par
         try await finish(profile, client: client)
     }
 

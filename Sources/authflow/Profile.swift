@@ -2,10 +2,9 @@
 import AuthFlow
 import Foundation
 import Logging
-import ProfileToken
 
 /// What `authflow login` stores per profile: versioned JSON, mode 0600 in a
-/// 0700 directory, replaced atomically.
+/// 0700 directory, replaced atomically, read only when private (``ProfileFile``).
 ///
 /// A profile keeps its settings — the provider's metadata, the client (its
 /// secret, or the name of the variable holding it), scopes, extra
@@ -15,7 +14,8 @@ import ProfileToken
 /// `authflow login --profile NAME` signs in again without flags;
 /// `authflow logout --forget` deletes the whole profile.
 struct Profile: Codable {
-    static let currentVersion = StoredProfile.currentVersion
+    /// The newest format version; versions 1 through it are read.
+    static let currentVersion = 2
 
     var version: Int
     var name: String
@@ -36,7 +36,12 @@ struct Profile: Codable {
     var keyID: String?
     var assertionAudience: String?
     /// The DPoP key the tokens are bound to (private JWK; the file is 0600 like the tokens beside it).
+    /// Kept only while the credentials are DPoP-bound (``save()`` drops it otherwise).
     var dpopKey: DPoPKey?
+    /// Whether sign-ins bind the tokens to a new DPoP key (`--dpop`), kept for `authflow login` again.
+    var dpop = false
+    /// Whether sign-ins push the authorization request first (`--par`), kept for `authflow login` again.
+    var par = false
 
     var issuer: String? { metadata.issuer }
 
@@ -67,6 +72,7 @@ struct Profile: Codable {
         case parameters = "params"
         case savedAt = "saved_at"
         case privateKeyPath = "private_key_file", keyID = "key_id", assertionAudience = "assertion_audience", dpopKey = "dpop_key"
+        case dpop, par
     }
 
     /// Reads version 2, and version 1 (credentials required; no scopes,
@@ -93,10 +99,19 @@ struct Profile: Codable {
         keyID = try container.decodeIfPresent(String.self, forKey: .keyID)
         assertionAudience = try container.decodeIfPresent(String.self, forKey: .assertionAudience)
         dpopKey = try container.decodeIfPresent(DPoPKey.self, forKey: .dpopKey)
+        // Profiles written before these settings: a DPoP key meant --dpop.
+        dpop = try container.decodeIfPresent(Bool.self, forKey: .dpop) ?? (dpopKey != nil)
+        par = try container.decodeIfPresent(Bool.self, forKey: .par) ?? false
+    }
+
+    /// Whether the credentials held are DPoP-bound (the token type compared
+    /// case-insensitively, as RFC 6749 §5.1 has it).
+    var holdsDPoPToken: Bool {
+        credentials.map { $0.token.tokenType.caseInsensitiveCompare("DPoP") == .orderedSame } ?? false
     }
 
     /// `$XDG_CONFIG_HOME/authflow/NAME.json`, else `~/.config/authflow/NAME.json`
-    /// (``ProfileLocation``, the rule the `authflow` front end uses too).
+    /// (``ProfileLocation``).
     static func url(for name: String) throws -> URL {
         guard let url = ProfileLocation.url(for: name) else { throw AuthFlowError(.configuration, ProfileLocation.nameRule) }
         return url
@@ -105,7 +120,7 @@ struct Profile: Codable {
     /// The profile, or nil when there is none.
     static func loadIfPresent(_ name: String) throws -> Profile? {
         let url = try url(for: name)
-        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        guard let data = try ProfileFile.read(url) else { return nil }
         let found = try VersionedFile.version(of: data, path: url.path)
         return try VersionedFile.decode(Profile.self, from: data, current: (1...currentVersion).contains(found) ? found : currentVersion,
                                         path: url.path)
@@ -128,12 +143,18 @@ struct Profile: Codable {
         return credentials
     }
 
+    /// Seconds before expiry at which a token is refreshed (at most half its lifetime: ``TokenValidity``).
+    static let leeway: TimeInterval = 60
+
     @discardableResult
     func save() throws -> URL {
         var copy = self
         copy.version = Profile.currentVersion
         copy.savedAt = Date()
+        // A key the tokens are not bound to is of no use and must not linger.
+        if !copy.holdsDPoPToken { copy.dpopKey = nil }
         let url = try Profile.url(for: name)
+        try ProfileFile.prepareDirectory(of: url)
         try AtomicFile.write(try VersionedFile.encode(copy), to: url)
         return url
     }
@@ -157,9 +178,9 @@ struct Profile: Codable {
 
     /// A session over this profile's credentials, refreshing and signing out
     /// under the profile's lock.
-    func session(timeout: TimeInterval, logger: Logger) throws -> AuthSession {
+    func session(timeout: TimeInterval, logger: Logger, leeway: TimeInterval = Profile.leeway) throws -> AuthSession {
         AuthSession.resume(client: try client(timeout: timeout, logger: logger), store: try ProfileStore(name: name),
-                           credentials: try signedInCredentials())
+                           credentials: try signedInCredentials(), leeway: leeway)
     }
 
     func authentication() throws -> ClientAuthentication {

@@ -42,6 +42,20 @@ struct ProviderOptions: ParsableArguments {
         }
     }
 
+    /// `metadata` with the tenants of `--tenant` accepted. Only a multi-tenant
+    /// issuer (a `{tenantid}` template) takes tenants; for any other issuer
+    /// `--tenant` is a usage error, not a setting silently ignored.
+    static func pinning(_ tenants: IssuerTenants?, to metadata: ProviderMetadata) throws -> ProviderMetadata {
+        guard let tenants else { return metadata }
+        guard let issuer = metadata.issuer, IssuerTenants.isTemplate(issuer) else {
+            throw ValidationError("--tenant applies only to a multi-tenant issuer (a \(IssuerTenants.placeholder) template, as Entra ID's common); "
+                                  + "\(metadata.issuer ?? "this provider") is not one, so leave out --tenant")
+        }
+        var metadata = metadata
+        metadata.issuerTenants = tenants
+        return metadata
+    }
+
     /// Discovered metadata with the gaps these flags fill: a revocation,
     /// userinfo or end-session endpoint the document does not name. A flag
     /// that contradicts the document is a configuration error.

@@ -3,7 +3,6 @@ import AuthFlow
 import ArgumentParser
 import AuthFlowLoopback
 import Foundation
-import ProfileToken
 
 /// `authflow token`: a fresh access token on stdout, for scripts. Refreshes
 /// when the stored one expires within a minute (at most half its lifetime),
@@ -32,17 +31,16 @@ struct Token: AsyncParsableCommand {
 
     func run() async throws {
         do {
-            // The common case, a token valid long enough, needs only the token's
-            // members of the profile: no client, no session, no full decoding.
-            // The `authflow` front end answers it with the same check.
-            if !force, let token = TokenFastPath.freshToken(profile: profileOption.profile, minimumValidity: minTTL) {
-                Output.stdout(token)
-                return
-            }
             let profile = try Profile.load(profileOption.profile)
-            if profile.credentials?.token.tokenType == "DPoP" {
+            let credentials = try profile.signedInCredentials()
+            if profile.holdsDPoPToken {
                 throw AuthFlowError(.configuration, "profile \(profile.name) holds a DPoP-bound token, which is useless without a proof from its key",
                                     recovery: "use `authflow request [-X METHOD] URL` to send an authorized request with a fresh proof")
+            }
+            // The common case, a token valid long enough, needs no client and no session.
+            if !force, !TokenValidity.needsRefresh(credentials, minimumValidity: minTTL, leeway: Profile.leeway, now: Date()) {
+                Output.stdout(credentials.accessToken)
+                return
             }
             let session = try profile.session(timeout: timeout, logger: verboseOption.makeLogger())
             let token = force ? try await session.refreshNow().accessToken : try await session.freshAccessToken(minimumValidity: minTTL)

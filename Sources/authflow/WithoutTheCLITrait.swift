@@ -13,7 +13,7 @@ enum AuthflowWithoutTheCLITrait {
     static func main() {
         let message = """
             authflow: this build has no command-line tool; it needs the package's CLI trait:
-              swift run --traits CLI authflow-core demo
+              swift run --traits CLI authflow demo
               swift build -c release --traits CLI
 
             """

@@ -253,8 +253,8 @@ struct SessionLifecycleTests {
         #expect(provider.requests(to: "/token").isEmpty)
         let late = AuthSession(client: provider.client, credentials: credentials, leeway: 60, now: { start.addingTimeInterval(3) })
         #expect(try await late.freshAccessToken() == "AT-new", "2 s left of 5: refreshed")
-        #expect(AuthSession.effectiveLeeway(60, lifetime: 3600) == 60)
-        #expect(AuthSession.effectiveLeeway(60, lifetime: nil) == 60)
+        #expect(TokenValidity.effectiveLeeway(60, lifetime: 3600) == 60)
+        #expect(TokenValidity.effectiveLeeway(60, lifetime: nil) == 60)
     }
 
     @Test("a session that waited for another's refresh uses its result instead of judging it again")

@@ -253,3 +253,94 @@ def test_request_refuses_an_authorization_header(provider, tmp_path):
     result = cli.run("request", "-H", "Authorization: Bearer x", provider["userinfo"])
     assert result.returncode == 2, result.stdout + result.stderr
     assert "Authorization" in result.stderr
+
+
+def stored_profile(tmp_path, name="default"):
+    with open(tmp_path / "config" / "authflow" / f"{name}.json", encoding="utf-8") as f:
+        return json.load(f)
+
+
+def sign_in_again(cli, *extra):
+    return cli.run("login", "--browser-timeout", "20", "--json", *extra)
+
+
+def authorization_url(result):
+    return next(line for line in result.stderr.splitlines() if "/authorize?" in line)
+
+
+def test_signing_in_again_keeps_dpop_with_a_new_key(provider, tmp_path):
+    cli = CLI(tmp_path)
+    assert cli.login(provider, "cli-public", "--dpop").returncode == 0
+    first = stored_profile(tmp_path)
+    assert first["dpop"] and first["credentials"]["token"]["tokenType"] == "DPoP" and first["dpop_key"]
+
+    again = sign_in_again(cli)
+    assert again.returncode == 0, again.stderr
+    second = stored_profile(tmp_path)
+    assert second["dpop"] and second["credentials"]["token"]["tokenType"] == "DPoP"
+    assert second["dpop_key"] and second["dpop_key"] != first["dpop_key"], "a new sign-in binds to a new key"
+    # The stored key is the one the new tokens are bound to: a request with a proof from it works.
+    userinfo = cli.run("request", provider["userinfo"])
+    assert userinfo.returncode == 0, userinfo.stderr
+    assert json.loads(userinfo.stdout)["sub"] == "alice-1"
+
+
+def test_dpop_given_when_signing_in_again_is_used(provider, tmp_path):
+    cli = CLI(tmp_path)
+    assert cli.login(provider, "cli-public").returncode == 0
+    assert stored_profile(tmp_path)["credentials"]["token"]["tokenType"] == "Bearer"
+    again = sign_in_again(cli, "--dpop")
+    assert again.returncode == 0, again.stderr
+    profile = stored_profile(tmp_path)
+    assert profile["dpop"] and profile["dpop_key"] and profile["credentials"]["token"]["tokenType"] == "DPoP"
+
+
+def test_logout_drops_the_dpop_key_and_keeps_the_setting(provider, tmp_path):
+    cli = CLI(tmp_path)
+    assert cli.login(provider, "cli-public", "--dpop").returncode == 0
+    assert cli.run("logout", "--no-browser").returncode == 0
+    profile = stored_profile(tmp_path)
+    assert profile.get("credentials") is None and "dpop_key" not in profile and profile["dpop"]
+
+
+def test_par_given_when_signing_in_again_is_used_and_kept(provider, tmp_path):
+    cli = CLI(tmp_path)
+    assert cli.login(provider, "cli-public").returncode == 0
+    again = sign_in_again(cli, "--par")
+    assert again.returncode == 0, again.stderr
+    assert sorted(parse_qs(urlsplit(authorization_url(again)).query)) == ["client_id", "request_uri"]
+    assert stored_profile(tmp_path)["par"]
+    # Kept: the next sign-in without flags pushes its request too.
+    third = sign_in_again(cli)
+    assert third.returncode == 0, third.stderr
+    assert sorted(parse_qs(urlsplit(authorization_url(third)).query)) == ["client_id", "request_uri"]
+
+
+def test_a_client_that_requires_par_signs_in_again(provider, tmp_path):
+    cli = CLI(tmp_path)
+    assert cli.login(provider, "cli-par", "--par").returncode == 0
+    again = sign_in_again(cli)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert json.loads(again.stdout)["subject"] == "alice-1"
+
+
+@pytest.mark.parametrize("flag", [["--client-secret", "s"], ["--client-auth", "basic"], ["--private-key", "k.pem"],
+                                  ["--jwks-uri", "https://id.example/jwks"]])
+def test_signing_in_again_refuses_flags_that_change_the_client(provider, tmp_path, flag):
+    cli = CLI(tmp_path)
+    assert cli.login(provider, "cli-public").returncode == 0
+    result = sign_in_again(cli, *flag)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert f"{flag[0]} changes the client or the provider" in result.stderr
+
+
+def test_tenant_for_an_issuer_that_is_not_a_template_is_a_usage_error(provider, tmp_path):
+    cli = CLI(tmp_path)
+    result = cli.login(provider, "cli-public", "--tenant", "any")
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "--tenant applies only to a multi-tenant issuer" in result.stderr
+    assert not (tmp_path / "config" / "authflow" / "default.json").exists()
+    assert cli.login(provider, "cli-public").returncode == 0
+    again = sign_in_again(cli, "--tenant", "organizations")
+    assert again.returncode == 2, again.stdout + again.stderr
+    assert "--tenant applies only to a multi-tenant issuer" in again.stderr

@@ -509,17 +509,7 @@ public actor AuthSession {
     /// Whether `credentials` must be refreshed before use.
     static func needsRefresh(_ credentials: OAuthCredentials, demand: Demand, leeway: TimeInterval, now: Date) -> Bool {
         if let rejected = demand.rejected, constantTimeEquals(rejected, credentials.accessToken) { return true }
-        guard let expiry = credentials.expiresAt else { return false }
-        let margin = demand.minimumValidity ?? effectiveLeeway(leeway, lifetime: credentials.token.expiresIn)
-        return expiry.timeIntervalSince(now) <= margin
-    }
-
-    /// The leeway for a token that lives `lifetime` seconds: never more than
-    /// half of it, so a short-lived token is used for a while before being
-    /// refreshed, instead of on every call.
-    static func effectiveLeeway(_ leeway: TimeInterval, lifetime: Int?) -> TimeInterval {
-        guard let lifetime, lifetime > 0 else { return leeway }
-        return min(leeway, TimeInterval(lifetime) / 2)
+        return TokenValidity.needsRefresh(credentials, minimumValidity: demand.minimumValidity, leeway: leeway, now: now)
     }
 
     static func authorized(_ request: HTTPTransportRequest, with credentials: OAuthCredentials) -> HTTPTransportRequest {

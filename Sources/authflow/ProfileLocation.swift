@@ -1,8 +1,5 @@
-#if canImport(FoundationEssentials)
-public import FoundationEssentials
-#else
-public import Foundation
-#endif
+#if CLI  // the CLI package trait
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -12,16 +9,13 @@ import Darwin
 /// Where `authflow` keeps its profiles: `$XDG_CONFIG_HOME/authflow/NAME.json`
 /// when `XDG_CONFIG_HOME` is an absolute path, else
 /// `~/.config/authflow/NAME.json`.
-///
-/// Both executables use this rule: `authflow`, which answers `authflow token`
-/// for a valid token without starting the full tool, and `authflow-core`.
-public enum ProfileLocation {
+enum ProfileLocation {
     /// Why a profile name is refused.
-    public static let nameRule = "profile names use letters, digits, '.', '_' and '-' and do not start with '.'"
+    static let nameRule = "profile names use letters, digits, '.', '_' and '-' and do not start with '.'"
 
     /// Whether `name` can name a profile: 1 to 64 of `A-Z a-z 0-9 . _ -`,
     /// not starting with `.` (so no name reaches outside the directory).
-    public static func isValidName(_ name: String) -> Bool {
+    static func isValidName(_ name: String) -> Bool {
         let bytes = name.utf8
         guard let first = bytes.first, first != UInt8(ascii: "."), bytes.count <= 64 else { return false }
         return bytes.allSatisfy { byte in
@@ -40,7 +34,7 @@ public enum ProfileLocation {
     /// - Parameters:
     ///   - name: the profile name.
     ///   - configHome: `XDG_CONFIG_HOME`, used only when it is an absolute path.
-    public static func url(for name: String, configHome: String? = ProfileLocation.environment("XDG_CONFIG_HOME")) -> URL? {
+    static func url(for name: String, configHome: String? = ProfileLocation.environment("XDG_CONFIG_HOME")) -> URL? {
         guard isValidName(name) else { return nil }
         let base: URL
         if let configHome, configHome.hasPrefix("/") {
@@ -54,7 +48,8 @@ public enum ProfileLocation {
     /// The environment variable `name`, when set. (`getenv`: building
     /// `ProcessInfo`'s whole environment dictionary costs more on every
     /// `authflow token` than the rest of finding the profile.)
-    public static func environment(_ name: String) -> String? {
+    static func environment(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }
     }
 }
+#endif

@@ -1,0 +1,44 @@
+#if CLI
+import Foundation
+import Testing
+@testable import authflow
+
+@Suite("ProfileLocation")
+struct ProfileLocationTests {
+    @Test("XDG_CONFIG_HOME when absolute, else ~/.config; NAME.json under authflow/")
+    func location() throws {
+        #expect(ProfileLocation.url(for: "work", configHome: "/srv/config")?.path == "/srv/config/authflow/work.json")
+        let home = FileManager.default.homeDirectoryForCurrentUser.path
+        for configHome in [nil, "", "relative/config"] {
+            let path = try #require(ProfileLocation.url(for: "default", configHome: configHome)?.path)
+            #expect(path == URL(fileURLWithPath: home).appendingPathComponent(".config/authflow/default.json").path)
+        }
+    }
+
+    @Test("names: letters, digits, '.', '_', '-', 1 to 64, not starting with '.'")
+    func names() {
+        for good in ["default", "a", "Work_2.prod-eu", String(repeating: "x", count: 64), "a..b"] {
+            #expect(ProfileLocation.isValidName(good), "\(good)")
+            #expect(ProfileLocation.url(for: good, configHome: "/c") != nil)
+        }
+        for bad in ["", ".hidden", "..", "../x", "a/b", "a b", "é", "a\u{0}", String(repeating: "x", count: 65), "a\nb", "~x"] {
+            #expect(!ProfileLocation.isValidName(bad), "\(bad)")
+            #expect(ProfileLocation.url(for: bad, configHome: "/c") == nil)
+        }
+    }
+}
+
+@Suite("Token command line")
+struct TokenCommandLineTests {
+    @Test("`token` is parsed by its own command; anything it refuses is parsed from the root")
+    func parsing() throws {
+        let token = try #require(try Authflow.parseCommand(["token", "--profile", "work", "--min-ttl", "30"]) as? Token)
+        #expect(token.profileOption.profile == "work" && token.minTTL == 30 && !token.force)
+        #expect(try Authflow.parseCommand(["status"]) is Status)
+        for refused in [["token", "--force", "--min-ttl", "1"], ["token", "--bogus"], ["token", "--min-ttl", "-1"], ["token", "extra"],
+                        ["token", "--timeout", "0"]] {
+            #expect(throws: (any Error).self, "\(refused)") { try Authflow.parseCommand(refused) }
+        }
+    }
+}
+#endif
