@@ -2,7 +2,7 @@ public import Foundation
 
 /// An RP-initiated logout request (OpenID Connect RP-Initiated Logout 1.0
 /// §2–3): the provider's `end_session_endpoint` and the parameters to send
-/// it, by GET (``url``) or by POST (``formBody``, which the specification
+/// it, by GET (``url()``) or by POST (``formBody``, which the specification
 /// also allows and which keeps `id_token_hint` out of URLs, histories and
 /// command lines).
 ///
