@@ -99,7 +99,7 @@ public final class LoopbackListener: Sendable {
     /// Waits for the callback whose `state` is the state of `request` and returns its full URL.
     ///
     /// The browser is answered at once with the outcome of the engine's
-    /// ``AuthFlow/AuthorizationRequest/validateCallback(_:)`` on that URL:
+    /// `AuthorizationRequest.validateCallback(_:)` on that URL:
     /// "Signed in" for a code it accepts, an error page (echoing nothing the
     /// server sent) for an error response or anything else.
     ///
@@ -114,7 +114,7 @@ public final class LoopbackListener: Sendable {
     /// `end_session_endpoint`, and returns its URL, to open in the browser
     /// instead of the end-session URL: the ID token stays off command lines
     /// and out of URLs. The page is served to the first GET only. When the
-    /// request has a ``AuthFlow/EndSessionRequest/postLogoutRedirectURI``
+    /// request has a `EndSessionRequest.postLogoutRedirectURI`
     /// (this listener's ``redirectURI``), the listener also starts accepting
     /// the provider's redirect back; wait for it with
     /// ``waitForEndSessionRedirect(for:timeout:)``.
@@ -128,7 +128,7 @@ public final class LoopbackListener: Sendable {
     /// Waits for the provider's redirect back after RP-initiated logout: the
     /// first request to ``redirectURI`` carrying the request's `state`; the
     /// browser then sees "Signed out". Returns its full URL (check it with
-    /// ``AuthFlow/EndSessionRequest/validateRedirect(_:)``).
+    /// `EndSessionRequest.validateRedirect(_:)`).
     ///
     /// - Throws: `AuthFlowError` `configuration` when the request has no
     ///   post-logout redirect URI of this listener, `timeout` after
