@@ -260,6 +260,18 @@ public actor AuthSession {
         }
     }
 
+    /// Cancels the refresh in flight, if there is one, for a platform layer
+    /// whose process is about to be suspended (iOS background time
+    /// expiring). The refresh stops wherever stopping loses nothing: waiting
+    /// for the store's exclusive access, before a retry. A token request
+    /// already sent is left to finish (when the process runs again), because
+    /// its answer may hold a rotated refresh token that exists nowhere else;
+    /// its result is saved as usual.
+    package nonisolated func cancelRefreshInFlight() {
+        let inFlight = state.withLock { $0.refreshTask }
+        inFlight?.cancel()
+    }
+
     /// What ``freshCredentials(rejecting:)`` asks of the credentials.
     struct Demand {
         /// An access token a resource server refused (or the current one, to force a refresh).
@@ -303,6 +315,9 @@ public actor AuthSession {
             }
             emit(.signedOut(ended.reason))
             throw ended.error
+        } catch is CancellationError {
+            state.withLock { $0.refreshTask = nil }
+            throw AuthFlowError(.cancelled, "the refresh was cancelled before its token request")
         } catch {
             state.withLock { $0.refreshTask = nil }
             throw error
@@ -479,7 +494,9 @@ public actor AuthSession {
         while true {
             attempt += 1
             do {
-                return try await client.refresh(base)
+                // Not cancelled with the refresh: a request on the wire may
+                // already have rotated the refresh token at the provider.
+                return try await Task { try await client.refresh(base) }.value
             } catch let error as AuthFlowError {
                 if error.category == .oauthError && error.oauth?.error == "invalid_grant" {
                     client.logger.info("refresh token refused; the session has ended")
@@ -490,6 +507,7 @@ public actor AuthSession {
                 }
                 guard let transient = transientFailure(error) else { throw error }
                 if attempt >= 2 { throw transient }
+                if Task.isCancelled { throw AuthFlowError(.cancelled, "the refresh was cancelled before its retry") }
                 client.logger.debug("refresh failed transiently; retrying once", metadata: ["category": "\(error.category.rawValue)"])
             }
         }

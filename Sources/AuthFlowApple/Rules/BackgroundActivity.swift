@@ -46,21 +46,38 @@ public struct BackgroundActivity: Sendable {
         self.host = host
     }
 
-    /// Runs `operation`; see the type's description.
-    public func run<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+    /// Runs `operation`; see the type's description. `onExpiry` runs once
+    /// when the system expires the time first, right after `operation` was
+    /// cancelled: for work that `operation` shares with other callers and
+    /// that must stop too. The caller is answered at expiry, without waiting
+    /// for `operation` to notice its cancellation.
+    public func run<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T,
+                                 onExpiry: @escaping @Sendable () -> Void = {}) async throws -> T {
         // Who ends the activity: the first of "operation finished" and "time expired".
         let ending = LockedValue(Ending.running)
-        let task = Task { try await operation() }
+        let answer = FirstAnswer<T>()
+        let name = name
+        let task = Task {
+            do {
+                answer.deliver(.success(try await operation()))
+            } catch {
+                answer.deliver(.failure(error))
+            }
+        }
         let id = await host.beginActivity(named: name) {
             let won = ending.withLock { state -> Bool in
                 guard state == .running else { return false }
                 state = .expired
                 return true
             }
-            if won { task.cancel() }
+            if won {
+                task.cancel()
+                onExpiry()
+                answer.deliver(.failure(Self.expired(name)))
+            }
             return won
         }
-        let result = await task.result
+        let result = await answer.value
         let finishedFirst = ending.withLock { state -> Bool in
             guard state == .running else { return false }
             state = .finished
@@ -68,13 +85,52 @@ public struct BackgroundActivity: Sendable {
         }
         if finishedFirst, let id { await host.endActivity(id) }
         if !finishedFirst {
-            // Expired: whatever the operation returned was cut short.
+            // Expired: a value that arrived first still stands; anything else was cut short.
             if case .success(let value) = result { return value }
-            throw AuthFlowError(.cancelled, "the system ended the app's background time before \(name) finished",
-                                recovery: "Bring the app to the foreground and try again.")
+            throw Self.expired(name)
         }
         return try result.get()
     }
 
+    private static func expired(_ name: String) -> AuthFlowError {
+        AuthFlowError(.cancelled, "the system ended the app's background time before \(name) finished",
+                      recovery: "Bring the app to the foreground and try again.")
+    }
+
     private enum Ending: Sendable, Equatable { case running, finished, expired }
+}
+
+/// The first of several answers, awaited once.
+private final class FirstAnswer<T: Sendable>: Sendable {
+    private enum State {
+        case waiting(CheckedContinuation<Result<T, any Error>, Never>?)
+        case answered(Result<T, any Error>)
+    }
+
+    private let state = LockedValue(State.waiting(nil))
+
+    /// Delivers `result` if no answer came before it.
+    func deliver(_ result: Result<T, any Error>) {
+        let waiting: CheckedContinuation<Result<T, any Error>, Never>?? = state.withLock { state in
+            guard case .waiting(let continuation) = state else { return .none }
+            state = .answered(result)
+            return .some(continuation)
+        }
+        if case .some(let continuation?) = waiting { continuation.resume(returning: result) }
+    }
+
+    /// The first answer, when it comes.
+    var value: Result<T, any Error> {
+        get async {
+            await withCheckedContinuation { continuation in
+                let known: Result<T, any Error>? = state.withLock { state in
+                    switch state {
+                    case .waiting: state = .waiting(continuation); return nil
+                    case .answered(let result): return result
+                    }
+                }
+                if let known { continuation.resume(returning: known) }
+            }
+        }
+    }
 }
