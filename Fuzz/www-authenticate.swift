@@ -46,9 +46,20 @@ private func written(_ challenges: [AuthenticationChallenge]) -> String {
     challenges.map { challenge in
         if let token68 = challenge.token68 { return "\(challenge.scheme) \(token68)" }
         if challenge.parameters.isEmpty { return challenge.scheme }
-        let parameters = challenge.parameters.map { name, value in
-            "\(name)=\"\(value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\""))\""
-        }
+        let parameters = challenge.parameters.map { name, value in "\(name)=\"\(quotedPairs(value))\"" }
         return "\(challenge.scheme) \(parameters.joined(separator: ", "))"
     }.joined(separator: ", ")
+}
+
+/// `value` with backslashes and quotes escaped as quoted-pairs, scalar by scalar: a
+/// quote followed by a combining mark is one `Character`, which a
+/// `Character`-based replacement would leave unescaped (the first finding
+/// of the long run).
+private func quotedPairs(_ value: String) -> String {
+    var escaped = String.UnicodeScalarView()
+    for scalar in value.unicodeScalars {
+        if scalar == "\\" || scalar == "\"" { escaped.append("\\") }
+        escaped.append(scalar)
+    }
+    return String(escaped)
 }

@@ -30,6 +30,19 @@ import Testing
         #expect(parsed[0]["ERROR_DESCRIPTION"] == "x")
     }
 
+    /// The long fuzz run's finding (in its oracle, not the parser): a quote
+    /// followed by a combining mark is one `Character`. The parser works on
+    /// bytes, so the quoted-pair is unescaped, and the rest of the value,
+    /// obs-text included, is kept.
+    @Test func aQuotedPairBeforeACombiningMarkIsUnescaped() throws {
+        let bytes = try #require(Data(base64Encoded: "TmV3YXV0aCByZVBsbT0iYVD/////cHNcIt6u//Yi"))
+        let parsed = Challenge.parse(String(decoding: bytes, as: UTF8.self))
+        #expect(parsed == [Challenge(scheme: "newauth", parameters: [("replm", "aP\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}ps\"\u{07AE}\u{FFFD}\u{FFFD}")])])
+        let header = "Bearer error=\"a\\\"\u{0301}b\"", expected = "a\"\u{0301}b"
+        let error = Challenge.parse(header).first?["error"]
+        #expect(error == expected)
+    }
+
     @Test func repeatedFieldsAreOneList() {
         let response = HTTPTransportResponse(status: 401, headers: [("WWW-Authenticate", #"Bearer realm="api""#),
                                                                     ("www-authenticate", #"DPoP error="use_dpop_nonce""#)])
