@@ -32,20 +32,7 @@ struct EndSessionPage {
     }
 
     /// Text for an HTML attribute value in double quotes.
-    static func escape(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
+    static func escape(_ text: String) -> String { HTMLText.escaped(text) }
 
     static func randomHex(_ count: Int) -> String {
         var generator = SystemRandomNumberGenerator()

@@ -1,22 +1,10 @@
 #if EmbeddedProvider  // the EmbeddedProvider package trait
+import AuthFlow
+
 /// Escaping and the page frame for the provider's few HTML pages.
 enum HTML {
     /// Escapes text for element content and quoted attribute values.
-    static func escape(_ text: String) -> String {
-        var output = ""
-        output.reserveCapacity(text.count)
-        for character in text {
-            switch character {
-            case "&": output += "&amp;"
-            case "<": output += "&lt;"
-            case ">": output += "&gt;"
-            case "\"": output += "&quot;"
-            case "'": output += "&#39;"
-            default: output.append(character)
-            }
-        }
-        return output
-    }
+    static func escape(_ text: String) -> String { HTMLText.escaped(text) }
 
     /// A complete page; `body` must already be escaped HTML.
     static func page(title: String, body: String) -> String {
