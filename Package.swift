@@ -165,15 +165,17 @@ let package = Package(
         ),
         .testTarget(
             name: "AuthFlowProviderTests",
-            dependencies: ["AuthFlow", "AuthFlowLoopback", "AuthFlowProvider", "ExampleBackend",
-                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["EmbeddedProvider"])),
-                           // A hostile server for the attack tests (HostileServer.swift).
-                           .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["EmbeddedProvider"])),
-                           .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["EmbeddedProvider"])),
-                           .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["EmbeddedProvider"])),
-                           .product(name: "Logging", package: "swift-log"),
-                           .product(name: "Crypto", package: "swift-crypto"),
-                           .product(name: "_CryptoExtras", package: "swift-crypto")],
+            dependencies: [
+                "AuthFlow", "AuthFlowLoopback", "AuthFlowProvider", "ExampleBackend",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["EmbeddedProvider"])),
+                // A hostile server for the attack tests (HostileServer.swift).
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["EmbeddedProvider"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["EmbeddedProvider"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["EmbeddedProvider"])),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,5 +1,6 @@
-@testable import AuthFlow
 import Foundation
+
+@testable import AuthFlow
 
 /// Base64url (RFC 4648 §5, unpadded): decoding any text either fails or gives
 /// bytes that encode back to the same text (the canonical form), the same
@@ -28,7 +29,9 @@ public func fuzzBase64URL(_ data: UnsafeRawPointer?, _ size: Int) -> CInt {
     }
     // Foundation as the oracle: translate to standard base64 and pad.
     var standard = String(decoding: bytes, as: UTF8.self)
-    let plainAlphabet = bytes.allSatisfy { $0 == 0x2D || $0 == 0x5F || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
+    let plainAlphabet = bytes.allSatisfy {
+        $0 == 0x2D || $0 == 0x5F || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0)
+    }
     if plainAlphabet && bytes.count % 4 != 1 {
         standard = standard.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         standard += String(repeating: "=", count: (4 - standard.count % 4) % 4)
@@ -37,7 +40,9 @@ public func fuzzBase64URL(_ data: UnsafeRawPointer?, _ size: Int) -> CInt {
             fuzzCheck(foundation == decoded, "Foundation decodes other bytes")
         } else {
             // Refused where Foundation accepts: only non-canonical trailing bits.
-            if let foundation { fuzzCheck(Base64URL.encode(foundation) != String(decoding: bytes, as: UTF8.self), "a canonical text was refused") }
+            if let foundation {
+                fuzzCheck(Base64URL.encode(foundation) != String(decoding: bytes, as: UTF8.self), "a canonical text was refused")
+            }
         }
     } else {
         fuzzCheck(decoded == nil, "a text outside the alphabet (or of impossible length) was decoded")

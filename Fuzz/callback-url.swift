@@ -1,17 +1,20 @@
-@testable import AuthFlow
 import Foundation
+
+@testable import AuthFlow
 
 /// Authorization responses delivered to the redirect URI: any URL ends in a
 /// grant or a typed error; a grant only with the right endpoint, the state
 /// sent and a code.
 let metadata: ProviderMetadata = {
-    var metadata = ProviderMetadata(issuer: "https://idp.example", authorizationEndpoint: URL(string: "https://idp.example/authorize")!,
-                                    tokenEndpoint: URL(string: "https://idp.example/token")!)
+    var metadata = ProviderMetadata(
+        issuer: "https://idp.example", authorizationEndpoint: URL(string: "https://idp.example/authorize")!,
+        tokenEndpoint: URL(string: "https://idp.example/token")!)
     metadata.authorizationResponseIssParameterSupported = true
     return metadata
 }()
-let request = try! AuthorizationRequest(metadata: metadata, clientID: "app", redirectURI: URL(string: "http://127.0.0.1:8400/callback")!,
-                                        scopes: ["openid"], options: AuthorizationOptions(), state: "st-1", nonce: "n-1")
+let request = try! AuthorizationRequest(
+    metadata: metadata, clientID: "app", redirectURI: URL(string: "http://127.0.0.1:8400/callback")!,
+    scopes: ["openid"], options: AuthorizationOptions(), state: "st-1", nonce: "n-1")
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCallbackURL(_ data: UnsafeRawPointer?, _ size: Int) -> CInt {

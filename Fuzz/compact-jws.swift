@@ -1,5 +1,6 @@
-@testable import AuthFlow
 import Foundation
+
+@testable import AuthFlow
 
 /// Compact JWS parsing: any text ends in a parsed JWS or `id_token_invalid`
 /// / `malformed`. A parsed one re-serialises to the same signing input, and

@@ -1,5 +1,6 @@
-@testable import AuthFlow
 import Foundation
+
+@testable import AuthFlow
 
 /// Stored credential records (`CredentialCoding`, `VersionedFile`): any
 /// bytes end in credentials or a typed error; credentials that load save

@@ -1,5 +1,6 @@
-@testable import AuthFlow
 import Foundation
+
+@testable import AuthFlow
 
 /// Provider metadata documents (OpenID Discovery / RFC 8414): any bytes end
 /// in metadata or `invalid_response`; metadata that parses is checked for

@@ -1,5 +1,6 @@
-@testable import AuthFlow
 import Foundation
+
+@testable import AuthFlow
 
 /// Error bodies (RFC 6749 §5.2) at any status: a refused response always ends
 /// in `oauth_error` or `invalid_response`, never echoes a secret of the

@@ -1,5 +1,6 @@
-@testable import AuthFlow
 import Foundation
+
+@testable import AuthFlow
 
 /// `application/x-www-form-urlencoded` decoding of any bytes, both entry
 /// points agreeing; pairs that decode encode back to a text that decodes to
@@ -10,11 +11,14 @@ public func fuzzForm(_ data: UnsafeRawPointer?, _ size: Int) -> CInt {
     let fromBytes = FormEncoding.decode(utf8: bytes)
     if let text = String(validating: bytes, as: UTF8.self) {
         let fromText = FormEncoding.decode(text)
-        fuzzCheck(fromText.map { $0.map { "\($0.0)=\($0.1)" } } == fromBytes.map { $0.map { "\($0.0)=\($0.1)" } }, "the two decoders disagree")
+        fuzzCheck(
+            fromText.map { $0.map { "\($0.0)=\($0.1)" } } == fromBytes.map { $0.map { "\($0.0)=\($0.1)" } }, "the two decoders disagree")
     }
     if let pairs = fromBytes {
         let again = FormEncoding.decode(FormEncoding.encode(pairs))
-        fuzzCheck(again?.count == pairs.count && zip(again ?? [], pairs).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }, "encode then decode changed the pairs")
+        fuzzCheck(
+            again?.count == pairs.count && zip(again ?? [], pairs).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 },
+            "encode then decode changed the pairs")
     }
     // Arbitrary text as one value: escaping is reversible.
     let value = String(decoding: bytes, as: UTF8.self)

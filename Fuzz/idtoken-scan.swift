@@ -1,5 +1,6 @@
-@testable import AuthFlow
 import Foundation
+
+@testable import AuthFlow
 
 /// The ID-token fast path against the full parse: `PayloadClaims.scan`
 /// either leaves a payload to the full parser or reads exactly what
@@ -17,7 +18,8 @@ public func fuzzIDTokenScan(_ data: UnsafeRawPointer?, _ size: Int) -> CInt {
     if let payload = PayloadClaims.scan(text) {
         guard let full else { fuzzFailure("the scan accepted what the full parser refuses") }
         fuzzCheck(payload.values == IDTokenClaimValues(full), "the scan read other claims than the full parser")
-        let a = Result { try IDTokenClaims(payload) }, b = Result { try IDTokenClaims(claims: full) }
+        let a = Result { try IDTokenClaims(payload) }
+        let b = Result { try IDTokenClaims(claims: full) }
         switch (a, b) {
         case (.success(let x), .success(let y)):
             fuzzCheck(x == y, "IDTokenClaims differ")

@@ -1,5 +1,6 @@
-@testable import AuthFlow
 import Foundation
+
+@testable import AuthFlow
 
 /// The strict JSON parser (`JSONParser`): any bytes end in a value or a
 /// typed failure. A value it reads is re-encoded by Foundation and read again

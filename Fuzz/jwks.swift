@@ -1,5 +1,6 @@
-@testable import AuthFlow
 import Foundation
+
+@testable import AuthFlow
 
 /// JWK Set documents (`jwks_uri`): any bytes end in a key set (unusable keys
 /// skipped) or `invalid_response`; every key kept can be asked whether it fits

@@ -1,5 +1,6 @@
-@testable import AuthFlow
 import Foundation
+
+@testable import AuthFlow
 
 /// Token endpoint responses (RFC 6749 §5.1): any bytes end in a token
 /// response or `invalid_response`; and as the body of a refused request, in

@@ -1,5 +1,6 @@
-@testable import AuthFlow
 import Foundation
+
+@testable import AuthFlow
 
 /// Userinfo responses: the first byte picks JSON or a signed JWT
 /// (`application/jwt`); any rest ends in claims with a `sub` or a typed

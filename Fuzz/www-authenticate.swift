@@ -1,5 +1,6 @@
-@testable import AuthFlow
 import Foundation
+
+@testable import AuthFlow
 
 /// `WWW-Authenticate` (RFC 9110 §11.6.1) read from any field value by the
 /// one challenge parser, and what the engine reads from it: a Bearer

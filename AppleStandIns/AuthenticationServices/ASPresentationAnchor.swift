@@ -1,4 +1,5 @@
 import Foundation
+
 #if os(macOS)
 import AppKit
 /// https://developer.apple.com/documentation/authenticationservices/aspresentationanchor

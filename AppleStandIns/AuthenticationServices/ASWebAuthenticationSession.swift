@@ -8,11 +8,16 @@ open class ASWebAuthenticationSession: NSObject {
 
     /// https://developer.apple.com/documentation/authenticationservices/aswebauthenticationsession/init(url:callbackurlscheme:completionhandler:)-7fpox
     @available(iOS 12.0, macCatalyst 13.0, macOS 10.15, tvOS 16.0, visionOS 1.0, watchOS 6.2, *)
-    public init(url URL: URL, callbackURLScheme: String?, completionHandler: @escaping ASWebAuthenticationSession.CompletionHandler) { fatalError("stand-in") }
+    public init(url URL: URL, callbackURLScheme: String?, completionHandler: @escaping ASWebAuthenticationSession.CompletionHandler) {
+        fatalError("stand-in")
+    }
 
     /// https://developer.apple.com/documentation/authenticationservices/aswebauthenticationsession/init(url:callback:completionhandler:)-6nut7
     @available(iOS 17.4, macCatalyst 17.4, macOS 14.4, tvOS 17.4, visionOS 1.1, watchOS 10.4, *)
-    public init(url URL: URL, callback: ASWebAuthenticationSession.Callback, completionHandler: @escaping ASWebAuthenticationSession.CompletionHandler) { fatalError("stand-in") }
+    public init(
+        url URL: URL, callback: ASWebAuthenticationSession.Callback,
+        completionHandler: @escaping ASWebAuthenticationSession.CompletionHandler
+    ) { fatalError("stand-in") }
 
     #if !os(watchOS)
     /// https://developer.apple.com/documentation/authenticationservices/aswebauthenticationsession/presentationcontextprovider
@@ -20,13 +25,19 @@ open class ASWebAuthenticationSession: NSObject {
     @available(tvOS, unavailable)
     @available(watchOS, unavailable)
     /// (An Objective-C `weak` property: a computed property here.)
-    open var presentationContextProvider: (any ASWebAuthenticationPresentationContextProviding)? { get { fatalError("stand-in") } set {} }
+    open var presentationContextProvider: (any ASWebAuthenticationPresentationContextProviding)? {
+        get { fatalError("stand-in") }
+        set {}
+    }
     #endif
 
     /// https://developer.apple.com/documentation/authenticationservices/aswebauthenticationsession/prefersephemeralwebbrowsersession
     @available(iOS 13.0, macCatalyst 13.1, macOS 10.15, visionOS 1.0, watchOS 6.2, *)
     @available(tvOS, unavailable)
-    open var prefersEphemeralWebBrowserSession: Bool { get { fatalError("stand-in") } set {} }
+    open var prefersEphemeralWebBrowserSession: Bool {
+        get { fatalError("stand-in") }
+        set {}
+    }
 
     /// https://developer.apple.com/documentation/authenticationservices/aswebauthenticationsession/canstart
     @available(iOS 13.4, macCatalyst 13.4, macOS 10.15.4, tvOS 13.4, visionOS 1.0, watchOS 6.2, *)

@@ -4,6 +4,7 @@
 // on tvOS.
 import Foundation
 import Security
+
 #if !os(tvOS)
 import LocalAuthentication
 #endif
@@ -49,9 +50,12 @@ public enum SecureEnclave: Sendable {
                 /// https://developer.apple.com/documentation/cryptokit/secureenclave/p256/signing/privatekey/init(compactrepresentable:accesscontrol:authenticationcontext:)
                 /// (the default argument is the documented one)
                 @available(iOS 13.0, macCatalyst 13.0, macOS 10.15, visionOS 1.0, watchOS 9.0, *)
-                public init(compactRepresentable: Bool = true,
-                            accessControl: SecAccessControl = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly, [], nil)!,
-                            authenticationContext: LAContext? = nil) throws { fatalError("stand-in") }
+                public init(
+                    compactRepresentable: Bool = true,
+                    accessControl: SecAccessControl = SecAccessControlCreateWithFlags(
+                        nil, kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly, [], nil)!,
+                    authenticationContext: LAContext? = nil
+                ) throws { fatalError("stand-in") }
 
                 /// https://developer.apple.com/documentation/cryptokit/secureenclave/p256/signing/privatekey/init(datarepresentation:authenticationcontext:)
                 @available(iOS 13.0, macCatalyst 13.0, macOS 10.15, visionOS 1.0, watchOS 9.0, *)
@@ -59,7 +63,9 @@ public enum SecureEnclave: Sendable {
                 #endif
 
                 /// https://developer.apple.com/documentation/cryptokit/secureenclave/p256/signing/privatekey/signature(for:)
-                public func signature<D: DataProtocol>(for data: D) throws -> CryptoKit.P256.Signing.ECDSASignature { fatalError("stand-in") }
+                public func signature<D: DataProtocol>(for data: D) throws -> CryptoKit.P256.Signing.ECDSASignature {
+                    fatalError("stand-in")
+                }
             }
         }
     }

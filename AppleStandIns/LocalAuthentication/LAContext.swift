@@ -14,6 +14,9 @@ extension LAContext {
     /// (an Objective-C property: a computed property here).
     @available(iOS 9.0, macCatalyst 13.1, macOS 10.12, visionOS 1.0, *)
     @available(watchOS, unavailable)
-    public var touchIDAuthenticationAllowableReuseDuration: TimeInterval { get { fatalError("stand-in") } set {} }
+    public var touchIDAuthenticationAllowableReuseDuration: TimeInterval {
+        get { fatalError("stand-in") }
+        set {}
+    }
 }
 #endif

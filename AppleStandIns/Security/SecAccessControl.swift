@@ -27,9 +27,11 @@ public struct SecAccessControlCreateFlags: OptionSet, Sendable {
 
 /// https://developer.apple.com/documentation/security/secaccesscontrolcreatewithflags(_:_:_:_:)
 @available(iOS 8.0, macCatalyst 13.1, macOS 10.10, tvOS 8.0, visionOS 1.0, watchOS 1.0, *)
-public func SecAccessControlCreateWithFlags(_ allocator: CFAllocator?, _ protection: CFTypeRef,
-                                            _ flags: SecAccessControlCreateFlags,
-                                            _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> SecAccessControl? { fatalError("stand-in") }
+public func SecAccessControlCreateWithFlags(
+    _ allocator: CFAllocator?, _ protection: CFTypeRef,
+    _ flags: SecAccessControlCreateFlags,
+    _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
+) -> SecAccessControl? { fatalError("stand-in") }
 
 /// https://developer.apple.com/documentation/security/ksecattraccesscontrol
 @available(iOS 8.0, macCatalyst 13.1, macOS 10.10, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)

@@ -73,10 +73,16 @@ extension Optional: View where Wrapped: View {
     public static func buildExpression<Content: View>(_ content: Content) -> Content { content }
     public static func buildBlock() -> EmptyView { EmptyView() }
     public static func buildBlock<Content: View>(_ content: Content) -> Content { content }
-    public static func buildBlock<each Content: View>(_ content: repeat each Content) -> TupleView<(repeat each Content)> { TupleView((repeat each content)) }
+    public static func buildBlock<each Content: View>(_ content: repeat each Content) -> TupleView<(repeat each Content)> {
+        TupleView((repeat each content))
+    }
     public static func buildIf<Content: View>(_ content: Content?) -> Content? { content }
-    public static func buildEither<TrueContent: View, FalseContent: View>(first: TrueContent) -> _ConditionalContent<TrueContent, FalseContent> { fatalError("stand-in") }
-    public static func buildEither<TrueContent: View, FalseContent: View>(second: FalseContent) -> _ConditionalContent<TrueContent, FalseContent> { fatalError("stand-in") }
+    public static func buildEither<TrueContent: View, FalseContent: View>(first: TrueContent) -> _ConditionalContent<
+        TrueContent, FalseContent
+    > { fatalError("stand-in") }
+    public static func buildEither<TrueContent: View, FalseContent: View>(second: FalseContent) -> _ConditionalContent<
+        TrueContent, FalseContent
+    > { fatalError("stand-in") }
 }
 
 /// https://developer.apple.com/documentation/swiftui/scenebuilder

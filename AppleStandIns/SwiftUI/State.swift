@@ -10,7 +10,10 @@ public protocol DynamicProperty {}
     /// https://developer.apple.com/documentation/swiftui/state/init(wrappedvalue:)
     nonisolated public init(wrappedValue value: Value) {}
     /// https://developer.apple.com/documentation/swiftui/state/wrappedvalue
-    public var wrappedValue: Value { get { fatalError("stand-in") } nonmutating set {} }
+    public var wrappedValue: Value {
+        get { fatalError("stand-in") }
+        nonmutating set {}
+    }
 }
 
 /// https://developer.apple.com/documentation/swiftui/environmentvalues

@@ -123,7 +123,9 @@ extension View {
 
     /// https://developer.apple.com/documentation/swiftui/view/task(name:priority:file:line:_:)
     @available(iOS 15.0, macCatalyst 15.0, macOS 12.0, tvOS 15.0, visionOS 1.0, watchOS 8.0, *)
-    nonisolated public func task(priority: TaskPriority = .userInitiated, _ action: sending @escaping @isolated(any) () async -> Void) -> some View { _StandInModifiedView(self) }
+    nonisolated public func task(priority: TaskPriority = .userInitiated, _ action: sending @escaping @isolated(any) () async -> Void)
+        -> some View
+    { _StandInModifiedView(self) }
 
     /// https://developer.apple.com/documentation/swiftui/view/disabled(_:)
     nonisolated public func disabled(_ disabled: Bool) -> some View { _StandInModifiedView(self) }

@@ -35,7 +35,9 @@ public struct UIBackgroundTaskIdentifier: RawRepresentable, Hashable, Sendable {
 
     /// https://developer.apple.com/documentation/uikit/uiapplication/beginbackgroundtask(withname:expirationhandler:)
     @available(iOS 7.0, macCatalyst 13.1, tvOS 9.0, visionOS 1.0, *)
-    nonisolated open func beginBackgroundTask(withName taskName: String?, expirationHandler handler: (@MainActor @Sendable () -> Void)? = nil) -> UIBackgroundTaskIdentifier { fatalError("stand-in") }
+    nonisolated open func beginBackgroundTask(
+        withName taskName: String?, expirationHandler handler: (@MainActor @Sendable () -> Void)? = nil
+    ) -> UIBackgroundTaskIdentifier { fatalError("stand-in") }
 
     /// https://developer.apple.com/documentation/uikit/uiapplication/endbackgroundtask(_:)
     @available(iOS 4.0, macCatalyst 13.1, tvOS 9.0, visionOS 1.0, *)

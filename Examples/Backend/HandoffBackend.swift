@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 public import AuthFlow
 import Foundation
 public import Hummingbird
@@ -72,10 +72,13 @@ public struct HandoffBackend: Sendable {
 
     /// An application serving ``router()`` on 127.0.0.1:`port` (0: ephemeral),
     /// reporting the bound port through `onRunning`.
-    public func application(port: Int = 0, logger: Logger = Logger(label: "HandoffBackend"),
-                            onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some Service {
-        Application(router: router(), configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "handoff-backend"),
-                    onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) }, logger: logger)
+    public func application(
+        port: Int = 0, logger: Logger = Logger(label: "HandoffBackend"),
+        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some Service {
+        Application(
+            router: router(), configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "handoff-backend"),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) }, logger: logger)
     }
 
     static func status(for error: AuthFlowError) -> HTTPResponse.Status {
@@ -90,8 +93,9 @@ public struct HandoffBackend: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
-        return Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(
+            status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }
 #endif

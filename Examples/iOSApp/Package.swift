@@ -5,6 +5,7 @@
 // product is left out and the manifest describes the target alone, which is
 // how `scripts/typecheck-apple` reads its Swift settings.
 import PackageDescription
+
 #if canImport(AppleProductTypes)
 import AppleProductTypes
 #endif
@@ -14,7 +15,7 @@ let package = Package(
     platforms: [.iOS("17.0")],
     products: appProducts,
     dependencies: [
-        .package(name: "AuthFlow", path: "../.."),
+        .package(name: "AuthFlow", path: "../..")
     ],
     targets: [
         .executableTarget(
@@ -31,7 +32,7 @@ let package = Package(
                 .enableUpcomingFeature("InternalImportsByDefault"),
                 .enableUpcomingFeature("MemberImportVisibility"),
             ]
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )
@@ -49,7 +50,7 @@ var appProducts: [Product] {
             accentColor: .presetColor(.blue),
             supportedDeviceFamilies: [.phone, .pad],
             supportedInterfaceOrientations: [.portrait, .landscapeLeft, .landscapeRight]
-        ),
+        )
     ]
 }
 #else

@@ -62,8 +62,9 @@ final class SessionModel {
     func callAPI() async {
         guard let session else { return }
         do {
-            let response = try await session.send(HTTPTransportRequest(method: "GET", url: api),
-                                                  continuingIn: ApplicationBackgroundHost(application: UIApplication.shared))
+            let response = try await session.send(
+                HTTPTransportRequest(method: "GET", url: api),
+                continuingIn: ApplicationBackgroundHost(application: UIApplication.shared))
             message = "The API answered HTTP \(response.status)."
         } catch let error as AuthFlowError where error.category == .reauthenticationRequired {
             self.session = nil

@@ -33,8 +33,10 @@ public struct AppleSignIn: Sendable {
 
     /// Sign-in for `settings`, keeping the session in `store` (by default the
     /// Keychain item, access group and app group the settings name).
-    public init(settings: AppleSignInSettings, store: KeychainCredentialStore? = nil,
-                transport: any HTTPTransport = URLSessionTransport()) {
+    public init(
+        settings: AppleSignInSettings, store: KeychainCredentialStore? = nil,
+        transport: any HTTPTransport = URLSessionTransport()
+    ) {
         self.settings = settings
         self.store = store ?? KeychainCredentialStore(settings: settings)
         self.transport = transport
@@ -43,8 +45,9 @@ public struct AppleSignIn: Sendable {
     /// Sign-in configured by the `AuthFlow` dictionary of `bundle`'s Info.plist.
     public init(bundle: Bundle = .main) throws {
         guard let dictionary = bundle.object(forInfoDictionaryKey: "AuthFlow") as? [String: Any] else {
-            throw AuthFlowError(.configuration, "the Info.plist has no AuthFlow dictionary",
-                                recovery: "Add an AuthFlow dictionary with Issuer, ClientID and RedirectURI to the app's Info.plist.")
+            throw AuthFlowError(
+                .configuration, "the Info.plist has no AuthFlow dictionary",
+                recovery: "Add an AuthFlow dictionary with Issuer, ClientID and RedirectURI to the app's Info.plist.")
         }
         self.init(settings: try AppleSignInSettings(dictionary: dictionary))
     }
@@ -60,8 +63,9 @@ public struct AppleSignIn: Sendable {
     ///   session's DPoP key handle is missing or this device's Secure Enclave
     ///   cannot open it: the tokens are unusable without their key.
     public func restore() async throws -> AuthSession? {
-        try await AppleDPoPKeyChoice.restoreSession(from: store, secureEnclaveHandle: try store.readSecureEnclaveDPoPKeyHandle(),
-                                                    transport: transport, openSecureEnclaveKey: Self.openSecureEnclaveKey)
+        try await AppleDPoPKeyChoice.restoreSession(
+            from: store, secureEnclaveHandle: try store.readSecureEnclaveDPoPKeyHandle(),
+            transport: transport, openSecureEnclaveKey: Self.openSecureEnclaveKey)
     }
 
     /// Signs in through `presenter` and saves the session to the Keychain.
@@ -76,12 +80,14 @@ public struct AppleSignIn: Sendable {
         let client = try await OAuthClient(configuration: settings.client, transport: transport)
         let choice = AppleDPoPKeyChoice(dpop: settings.usesDPoP, secureEnclaveAvailable: Self.secureEnclaveAvailable)
         let protection = settings.biometricProtection
-        return try await choice.startSession(client: client, store: store, makeSecureEnclaveKey: { try Self.makeSecureEnclaveKey(protection) },
-                                             storeSecureEnclaveHandle: { handle in
-            if let handle { try store.writeSecureEnclaveDPoPKeyHandle(handle) } else { try store.deleteSecureEnclaveDPoPKeyHandle() }
-        }, authorize: { client in
-            try await client.signIn(redirectURI: redirectURI, scopes: settings.client.scopes, userAgent: presenter)
-        })
+        return try await choice.startSession(
+            client: client, store: store, makeSecureEnclaveKey: { try Self.makeSecureEnclaveKey(protection) },
+            storeSecureEnclaveHandle: { handle in
+                if let handle { try store.writeSecureEnclaveDPoPKeyHandle(handle) } else { try store.deleteSecureEnclaveDPoPKeyHandle() }
+            },
+            authorize: { client in
+                try await client.signIn(redirectURI: redirectURI, scopes: settings.client.scopes, userAgent: presenter)
+            })
     }
 
     /// Signs out. The local sign-out always completes first: the engine
@@ -143,13 +149,15 @@ extension AppleSignIn {
     /// kind the settings ask for.
     @MainActor
     public func signIn(presentingFrom anchor: ASPresentationAnchor) async throws -> AuthSession {
-        try await signIn(using: WebAuthenticationUserAgent(anchor: anchor, prefersEphemeralSession: settings.prefersEphemeralBrowserSession))
+        try await signIn(
+            using: WebAuthenticationUserAgent(anchor: anchor, prefersEphemeralSession: settings.prefersEphemeralBrowserSession))
     }
 
     /// Signs out from a window, in the same kind of browser session as sign-in.
     @MainActor @discardableResult
     public func signOut(_ session: AuthSession, presentingFrom anchor: ASPresentationAnchor) async throws -> AppleSignOutResult {
-        try await signOut(session, using: WebAuthenticationUserAgent(anchor: anchor, prefersEphemeralSession: settings.prefersEphemeralBrowserSession))
+        try await signOut(
+            session, using: WebAuthenticationUserAgent(anchor: anchor, prefersEphemeralSession: settings.prefersEphemeralBrowserSession))
     }
 }
 
@@ -162,16 +170,22 @@ extension AppleSignIn {
     /// browser session kind the settings ask for.
     @MainActor
     public func signIn(using webAuthenticationSession: WebAuthenticationSession) async throws -> AuthSession {
-        try await signIn(using: SwiftUIWebAuthenticationUserAgent(webAuthenticationSession,
-                                                                  prefersEphemeralSession: settings.prefersEphemeralBrowserSession))
+        try await signIn(
+            using: SwiftUIWebAuthenticationUserAgent(
+                webAuthenticationSession,
+                prefersEphemeralSession: settings.prefersEphemeralBrowserSession))
     }
 
     /// Signs out with a SwiftUI view's `webAuthenticationSession`, in the
     /// same kind of browser session as sign-in.
     @MainActor @discardableResult
-    public func signOut(_ session: AuthSession, using webAuthenticationSession: WebAuthenticationSession) async throws -> AppleSignOutResult {
-        try await signOut(session, using: SwiftUIWebAuthenticationUserAgent(webAuthenticationSession,
-                                                                           prefersEphemeralSession: settings.prefersEphemeralBrowserSession))
+    public func signOut(_ session: AuthSession, using webAuthenticationSession: WebAuthenticationSession) async throws -> AppleSignOutResult
+    {
+        try await signOut(
+            session,
+            using: SwiftUIWebAuthenticationUserAgent(
+                webAuthenticationSession,
+                prefersEphemeralSession: settings.prefersEphemeralBrowserSession))
     }
 }
 #endif

@@ -29,9 +29,9 @@ extension KeychainCredentialStore: CredentialStore {
 extension KeychainCredentialStore {
     /// The store for `settings`: its Keychain access group, app group and biometric protection.
     public init(settings: AppleSignInSettings) {
-        self.init(key: settings.credentialKey, accessGroup: settings.keychainAccessGroup, appGroup: settings.appGroup,
-                  biometricProtection: settings.biometricProtection)
+        self.init(
+            key: settings.credentialKey, accessGroup: settings.keychainAccessGroup, appGroup: settings.appGroup,
+            biometricProtection: settings.biometricProtection)
     }
 }
 #endif
-

@@ -61,8 +61,10 @@ public struct KeychainCredentialStore: Sendable {
     /// Creates a store. Give `accessGroup` and `appGroup` when extensions
     /// share the session; give `biometricProtection` to keep the session
     /// behind Face ID, Touch ID or the passcode (not on tvOS).
-    public init(key: CredentialKey, service: String = "AuthFlow", accessGroup: String? = nil, appGroup: String? = nil,
-                accessibility: Accessibility = .afterFirstUnlockThisDeviceOnly, biometricProtection: BiometricProtection? = nil) {
+    public init(
+        key: CredentialKey, service: String = "AuthFlow", accessGroup: String? = nil, appGroup: String? = nil,
+        accessibility: Accessibility = .afterFirstUnlockThisDeviceOnly, biometricProtection: BiometricProtection? = nil
+    ) {
         self.key = key
         self.service = service
         self.accessGroup = accessGroup
@@ -85,8 +87,9 @@ public struct KeychainCredentialStore: Sendable {
     private func accessControl(_ protection: BiometricProtection) throws -> SecAccessControl {
         let flags: SecAccessControlCreateFlags = protection.policy == .biometryCurrentSet ? .biometryCurrentSet : .userPresence
         guard let control = SecAccessControlCreateWithFlags(nil, accessibility.value, flags, nil) else {
-            throw AuthFlowError(.configuration, "the Keychain cannot make the biometric access control",
-                                recovery: "Check that the device has a passcode set.")
+            throw AuthFlowError(
+                .configuration, "the Keychain cannot make the biometric access control",
+                recovery: "Check that the device has a passcode set.")
         }
         return control
     }
@@ -97,9 +100,11 @@ public struct KeychainCredentialStore: Sendable {
     private var markerAccount: String { key.account + " biometric-marker" }
 
     private func query(account: String) -> [String: Any] {
-        var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
-                                    kSecAttrAccount as String: account,
-                                    kSecUseDataProtectionKeychain as String: true]
+        var query: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
+            kSecAttrAccount as String: account,
+            kSecUseDataProtectionKeychain as String: true,
+        ]
         if let accessGroup { query[kSecAttrAccessGroup as String] = accessGroup }
         return query
     }
@@ -112,13 +117,15 @@ public struct KeychainCredentialStore: Sendable {
             request[kSecReturnData as String] = true
             request[kSecMatchLimit as String] = kSecMatchLimitOne
             let lookup = request
-            return try readProtectedItem(contexts: contexts, item: service, markerPresent: { try readItem(account: markerAccount) != nil }) { context in
-                var query = lookup
-                query[kSecUseAuthenticationContext as String] = context
-                var result: CFTypeRef?
-                let status = KeychainStatus(SecItemCopyMatching(query as CFDictionary, &result))
-                return (status, result as? Data)
-            }
+            return try readProtectedItem(
+                contexts: contexts, item: service, markerPresent: { try readItem(account: markerAccount) != nil },
+                read: { context in
+                    var query = lookup
+                    query[kSecUseAuthenticationContext as String] = context
+                    var result: CFTypeRef?
+                    let status = KeychainStatus(SecItemCopyMatching(query as CFDictionary, &result))
+                    return (status, result as? Data)
+                })
         }
         #endif
         return try readItem(account: key.account)
@@ -139,7 +146,9 @@ public struct KeychainCredentialStore: Sendable {
     public func writeItem(_ data: Data) throws {
         #if canImport(LocalAuthentication)
         if let biometricProtection {
-            var update: [String: Any] = [kSecValueData as String: data, kSecAttrAccessControl as String: try accessControl(biometricProtection)]
+            var update: [String: Any] = [
+                kSecValueData as String: data, kSecAttrAccessControl as String: try accessControl(biometricProtection),
+            ]
             update[kSecUseAuthenticationContext as String] = contexts.context()
             try writeItem(update: update, account: key.account)
             try writeItem(Data([1]), account: markerAccount)
@@ -155,9 +164,10 @@ public struct KeychainCredentialStore: Sendable {
 
     private func writeItem(update: [String: Any], account: String) throws {
         let item = query(account: account)
-        try KeychainItemRules.write(item: service,
-                                    update: { KeychainStatus(SecItemUpdate(item as CFDictionary, update as CFDictionary)) },
-                                    add: { KeychainStatus(SecItemAdd(item.merging(update) { $1 } as CFDictionary, nil)) })
+        try KeychainItemRules.write(
+            item: service,
+            update: { KeychainStatus(SecItemUpdate(item as CFDictionary, update as CFDictionary)) },
+            add: { KeychainStatus(SecItemAdd(item.merging(update) { $1 } as CFDictionary, nil)) })
     }
 
     /// Deletes the item (nothing to do when missing).
@@ -201,11 +211,13 @@ public struct KeychainCredentialStore: Sendable {
     public func exclusiveAccess<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         guard let appGroup else { return try await body() }
         guard let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: appGroup) else {
-            throw AuthFlowError(.configuration, "the app group \(appGroup) has no container",
-                                recovery: "Add \(appGroup) to the App Groups capability of the app and of each extension that shares the session.")
+            throw AuthFlowError(
+                .configuration, "the app group \(appGroup) has no container",
+                recovery: "Add \(appGroup) to the App Groups capability of the app and of each extension that shares the session.")
         }
-        let lease = RefreshLease(url: container.appendingPathComponent("AuthFlow", isDirectory: true)
-            .appendingPathComponent("\(lockName).lease"))
+        let lease = RefreshLease(
+            url: container.appendingPathComponent("AuthFlow", isDirectory: true)
+                .appendingPathComponent("\(lockName).lease"))
         return try await lease.withLease(body)
     }
 

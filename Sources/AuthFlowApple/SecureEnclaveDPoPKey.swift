@@ -41,9 +41,10 @@ public struct SecureEnclaveDPoPKey: DPoPSigningKey, CustomStringConvertible {
             let key = try SecureEnclave.P256.Signing.PrivateKey()
             self.init(key)
         } catch {
-            throw AuthFlowError(.configuration, "the Secure Enclave cannot make a DPoP key",
-                                recovery: "Use a software DPoPKey where SecureEnclaveDPoPKey.isAvailable is false.",
-                                underlyingError: error)
+            throw AuthFlowError(
+                .configuration, "the Secure Enclave cannot make a DPoP key",
+                recovery: "Use a software DPoPKey where SecureEnclaveDPoPKey.isAvailable is false.",
+                underlyingError: error)
         }
     }
 
@@ -55,8 +56,9 @@ public struct SecureEnclaveDPoPKey: DPoPSigningKey, CustomStringConvertible {
         do {
             self.init(try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: dataRepresentation))
         } catch {
-            throw AuthFlowError(.configuration, "this device's Secure Enclave cannot use the stored DPoP key",
-                                recovery: "Sign in again with a new key.", underlyingError: error)
+            throw AuthFlowError(
+                .configuration, "this device's Secure Enclave cannot use the stored DPoP key",
+                recovery: "Sign in again with a new key.", underlyingError: error)
         }
     }
 
@@ -67,18 +69,21 @@ public struct SecureEnclaveDPoPKey: DPoPSigningKey, CustomStringConvertible {
     /// - Throws: ``AuthFlowError/Category/configuration`` when the enclave
     ///   cannot make one (see ``isAvailable``) or the access control cannot be made.
     public init(biometricProtection protection: BiometricProtection) throws {
-        let flags: SecAccessControlCreateFlags = protection.policy == .biometryCurrentSet
+        let flags: SecAccessControlCreateFlags =
+            protection.policy == .biometryCurrentSet
             ? [.privateKeyUsage, .biometryCurrentSet] : [.privateKeyUsage, .userPresence]
         guard let control = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, nil) else {
-            throw AuthFlowError(.configuration, "the Keychain cannot make the biometric access control",
-                                recovery: "Check that the device has a passcode set.")
+            throw AuthFlowError(
+                .configuration, "the Keychain cannot make the biometric access control",
+                recovery: "Check that the device has a passcode set.")
         }
         do {
             self.init(try SecureEnclave.P256.Signing.PrivateKey(accessControl: control))
         } catch {
-            throw AuthFlowError(.configuration, "the Secure Enclave cannot make a DPoP key",
-                                recovery: "Use a software DPoPKey where SecureEnclaveDPoPKey.isAvailable is false.",
-                                underlyingError: error)
+            throw AuthFlowError(
+                .configuration, "the Secure Enclave cannot make a DPoP key",
+                recovery: "Use a software DPoPKey where SecureEnclaveDPoPKey.isAvailable is false.",
+                underlyingError: error)
         }
     }
 

@@ -41,8 +41,9 @@ public final class SwiftUIWebAuthenticationUserAgent: WebAuthenticationPresenter
                 guard #available(iOS 17.4, macOS 14.4, visionOS 1.1, *) else {
                     throw WebAuthenticationFailure.httpsCallbacksUnavailable
                 }
-                return try await session.authenticate(using: url, callback: .https(host: host, path: path),
-                                                      preferredBrowserSession: browser, additionalHeaderFields: [:])
+                return try await session.authenticate(
+                    using: url, callback: .https(host: host, path: path),
+                    preferredBrowserSession: browser, additionalHeaderFields: [:])
             }
         } catch {
             throw WebAuthenticationFailure.error(error, callback: callback)

@@ -51,7 +51,9 @@ enum WebAuthenticationFailure {
     /// The error for an https callback where the system cannot match one.
     static let httpsCallbacksUnavailable = AuthFlowError(
         .configuration, "https redirect URIs need iOS 17.4, macOS 14.4 or visionOS 1.1",
-        recovery: "Register a custom-scheme redirect URI with the provider and set it as FallbackRedirectURI in the AuthFlow Info.plist dictionary.")
+        recovery:
+            "Register a custom-scheme redirect URI with the provider and set it as FallbackRedirectURI in the AuthFlow Info.plist dictionary."
+    )
 
     /// Whether this system delivers https callbacks to a web-authentication session.
     static var httpsCallbacksAvailable: Bool {

@@ -40,18 +40,22 @@ public final class WebAuthenticationUserAgent: NSObject, WebAuthenticationPresen
     /// only a user who closes the sheet is `cancelled`.
     public func present(_ url: URL, callback: CallbackMatch) async throws -> URL {
         let ephemeral = prefersEphemeralSession
-        return try await runWebAuthentication(callback: callback, makeSession: { completion in
-            let session = try Self.session(url: url, callback: callback, completion: completion)
-            session.prefersEphemeralWebBrowserSession = ephemeral
-            session.presentationContextProvider = self
-            return session
-        }, ending: WebAuthenticationFailure.ending)
+        return try await runWebAuthentication(
+            callback: callback,
+            makeSession: { completion in
+                let session = try Self.session(url: url, callback: callback, completion: completion)
+                session.prefersEphemeralWebBrowserSession = ephemeral
+                session.presentationContextProvider = self
+                return session
+            }, ending: WebAuthenticationFailure.ending)
     }
 
     /// The session for `callback`: `Callback` matching where the system has it
     /// (iOS 17.4, macOS 14.4, visionOS 1.1), the callback URL scheme before.
-    private static func session(url: URL, callback: CallbackMatch,
-                                completion: @escaping @Sendable (URL?, (any Error)?) -> Void) throws -> ASWebAuthenticationSession {
+    private static func session(
+        url: URL, callback: CallbackMatch,
+        completion: @escaping @Sendable (URL?, (any Error)?) -> Void
+    ) throws -> ASWebAuthenticationSession {
         if #available(iOS 17.4, macOS 14.4, visionOS 1.1, *) {
             switch callback {
             case .customScheme(let scheme):

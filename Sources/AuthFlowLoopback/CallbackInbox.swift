@@ -46,7 +46,8 @@ final class CallbackInbox: Sendable {
     func offer(target: String, state received: String?) -> CallbackVerdict {
         let (verdict, waiter) = state.withLock { box -> (CallbackVerdict, CheckedContinuation<String, any Error>?) in
             guard box.delivered == nil, box.closed == nil, let expected = box.expected, let received,
-                  expected.matchesState(received) else {
+                expected.matchesState(received)
+            else {
                 return (.ignored, nil)
             }
             box.delivered = target

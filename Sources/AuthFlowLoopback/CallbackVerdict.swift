@@ -55,12 +55,14 @@ enum CallbackExpectation: Sendable {
         switch self {
         case .authorization(let request):
             guard let url = URL(string: target, relativeTo: request.redirectURI)?.absoluteURL,
-                  (try? request.validateCallback(url)) != nil else { return .failed }
+                (try? request.validateCallback(url)) != nil
+            else { return .failed }
             return .signedIn
         case .endSession(let request):
             guard let base = request.postLogoutRedirectURI,
-                  let url = URL(string: target, relativeTo: base)?.absoluteURL,
-                  (try? request.validateRedirect(url)) != nil else { return .failed }
+                let url = URL(string: target, relativeTo: base)?.absoluteURL,
+                (try? request.validateRedirect(url)) != nil
+            else { return .failed }
             return .signedOut
         }
     }

@@ -21,14 +21,16 @@ struct EndSessionPage {
             #"<input type="hidden" name="\#(Self.escape($0.name))" value="\#(Self.escape($0.value))">"#
         }.joined()
         // One line: the form and its fields, then the script that submits it.
-        let page = #"<!doctype html><html><head><meta charset="utf-8"><title>Signing out</title>"#
+        let page =
+            #"<!doctype html><html><head><meta charset="utf-8"><title>Signing out</title>"#
             + #"<style>body{font-family:system-ui,sans-serif;margin:4em auto;max-width:32em;text-align:center}</style>"#
             + #"</head><body><h1>Signing out</h1><p>Taking you to the provider to end the session…</p>"#
             + #"<form method="post" action="\#(Self.escape(request.endpoint.absoluteString))">\#(fields)"#
             + #"<noscript><button type="submit">Continue</button></noscript></form>"#
             + #"<script nonce="\#(nonce)">document.forms[0].submit()</script></body></html>"#
-        response = Response(.ok, page: page,
-                            contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-\(nonce)'")
+        response = Response(
+            .ok, page: page,
+            contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-\(nonce)'")
     }
 
     /// Text for an HTML attribute value in double quotes.

@@ -57,13 +57,17 @@ public final class LoopbackListener: Sendable {
     /// - Throws: `AuthFlowError` (`configuration`) when the port cannot be
     ///   bound; a port in use has `POSIXError(.EADDRINUSE)` as its
     ///   `underlyingError`.
-    public static func start(port: Int = 0, path: String = "/callback", logger: Logger = Logger(label: "AuthFlow.Loopback")) async throws -> LoopbackListener {
+    public static func start(port: Int = 0, path: String = "/callback", logger: Logger = Logger(label: "AuthFlow.Loopback")) async throws
+        -> LoopbackListener
+    {
         try await start(port: port, path: path, settings: ServerSettings(), logger: logger)
     }
 
     /// ``start(port:path:logger:)`` with other connection settings (tests).
-    static func start(port: Int = 0, path: String = "/callback", settings: ServerSettings,
-                      logger: Logger = Logger(label: "AuthFlow.Loopback")) async throws -> LoopbackListener {
+    static func start(
+        port: Int = 0, path: String = "/callback", settings: ServerSettings,
+        logger: Logger = Logger(label: "AuthFlow.Loopback")
+    ) async throws -> LoopbackListener {
         guard (0...65535).contains(port) else { throw AuthFlowError(.configuration, "port must be 0…65535") }
         guard path.hasPrefix("/"), !path.contains("?"), !path.contains("#") else {
             throw AuthFlowError(.configuration, "callback path must start with / and have no query")
@@ -83,17 +87,21 @@ public final class LoopbackListener: Sendable {
     private static func bindError(_ failure: Socket.Failure, port: Int) -> AuthFlowError {
         let underlying = POSIXError(POSIXErrorCode(rawValue: failure.code) ?? .EIO)
         if failure.code == EADDRINUSE {
-            return AuthFlowError(.configuration, "port \(port) on 127.0.0.1 is in use",
-                                 recovery: "Choose another port with --port, or leave it out for an ephemeral port (when the provider allows any loopback port).",
-                                 underlyingError: underlying)
+            return AuthFlowError(
+                .configuration, "port \(port) on 127.0.0.1 is in use",
+                recovery:
+                    "Choose another port with --port, or leave it out for an ephemeral port (when the provider allows any loopback port).",
+                underlyingError: underlying)
         }
         if failure.code == EACCES {
-            return AuthFlowError(.configuration, "not allowed to listen on port \(port) of 127.0.0.1",
-                                 recovery: "Choose a port above 1023 with --port, or leave it out for an ephemeral port.",
-                                 underlyingError: underlying)
+            return AuthFlowError(
+                .configuration, "not allowed to listen on port \(port) of 127.0.0.1",
+                recovery: "Choose a port above 1023 with --port, or leave it out for an ephemeral port.",
+                underlyingError: underlying)
         }
-        return AuthFlowError(.configuration, "could not listen on 127.0.0.1:\(port) (\(failure.call): \(Socket.describe(failure.code)))",
-                             recovery: "Check that 127.0.0.1 is available.", underlyingError: underlying)
+        return AuthFlowError(
+            .configuration, "could not listen on 127.0.0.1:\(port) (\(failure.call): \(Socket.describe(failure.code)))",
+            recovery: "Check that 127.0.0.1 is available.", underlyingError: underlying)
     }
 
     /// Waits for the callback whose `state` is the state of `request` and returns its full URL.
@@ -139,7 +147,8 @@ public final class LoopbackListener: Sendable {
             throw AuthFlowError(.configuration, "the end-session request's post_logout_redirect_uri is not this listener's")
         }
         inbox.expect(.endSession(request))
-        return try await waitForDelivery(timeout: timeout, waitingFor: "post-logout redirect", cancelled: "stopped waiting for the post-logout redirect")
+        return try await waitForDelivery(
+            timeout: timeout, waitingFor: "post-logout redirect", cancelled: "stopped waiting for the post-logout redirect")
     }
 
     private func waitForDelivery(timeout: TimeInterval, waitingFor what: String, cancelled: String) async throws -> URL {

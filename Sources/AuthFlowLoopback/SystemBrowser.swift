@@ -42,8 +42,10 @@ public enum SystemBrowser {
     /// what it leads to is not for display. Returns without waiting;
     /// `exited` is called with the exit status when the command ends with
     /// one other than 0 (the only failure worth reporting).
-    public static func openQuietly(_ url: URL, browser: String? = ProcessInfo.processInfo.environment["BROWSER"],
-                                   exited: (@Sendable (Int32) -> Void)? = nil) throws {
+    public static func openQuietly(
+        _ url: URL, browser: String? = ProcessInfo.processInfo.environment["BROWSER"],
+        exited: (@Sendable (Int32) -> Void)? = nil
+    ) throws {
         try open(url, browser: browser, quietly: true, exited: exited)
     }
 
@@ -80,15 +82,31 @@ public enum SystemBrowser {
         var quote: Character?
         var escaped = false
         for character in line {
-            if escaped { current.append(character); escaped = false; inWord = true; continue }
-            if character == "\\" && quote != "'" { escaped = true; continue }
+            if escaped {
+                current.append(character)
+                escaped = false
+                inWord = true
+                continue
+            }
+            if character == "\\" && quote != "'" {
+                escaped = true
+                continue
+            }
             if let open = quote {
                 if character == open { quote = nil } else { current.append(character) }
                 continue
             }
-            if character == "'" || character == "\"" { quote = character; inWord = true; continue }
+            if character == "'" || character == "\"" {
+                quote = character
+                inWord = true
+                continue
+            }
             if character.isWhitespace {
-                if inWord { words.append(current); current = ""; inWord = false }
+                if inWord {
+                    words.append(current)
+                    current = ""
+                    inWord = false
+                }
                 continue
             }
             current.append(character)

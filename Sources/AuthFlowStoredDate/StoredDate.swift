@@ -28,8 +28,8 @@ package enum StoredDate {
 
     /// The first and last millisecond of ``years``, since 1970.
     private static let writtenMilliseconds =
-        daysFromCivil(year: years.lowerBound, month: 1, day: 1) * 86_400_000
-        ... daysFromCivil(year: years.upperBound + 1, month: 1, day: 1) * 86_400_000 - 1
+        daysFromCivil(year: years.lowerBound, month: 1, day: 1) * 86_400_000...daysFromCivil(year: years.upperBound + 1, month: 1, day: 1)
+        * 86_400_000 - 1
 
     /// Foundation's form of a stored date, read for dates not in the form above.
     private static let foundationStyle = Date.ISO8601FormatStyle.iso8601.year().month().day()
@@ -60,10 +60,11 @@ package enum StoredDate {
     package static func parse(_ text: String) -> Date? {
         var reader = Reader(text.utf8)
         guard let year = reader.digits(4), reader.skip("-"), let month = reader.digits(2), reader.skip("-"),
-              let day = reader.digits(2), reader.skip("T"), let hour = reader.digits(2), reader.skip(":"),
-              let minute = reader.digits(2), reader.skip(":"), let second = reader.digits(2),
-              years.contains(year), (1...12).contains(month), (1...31).contains(day),
-              hour < 24, minute < 60, second < 61 else { return nil }
+            let day = reader.digits(2), reader.skip("T"), let hour = reader.digits(2), reader.skip(":"),
+            let minute = reader.digits(2), reader.skip(":"), let second = reader.digits(2),
+            years.contains(year), (1...12).contains(month), (1...31).contains(day),
+            hour < 24, minute < 60, second < 61
+        else { return nil }
         var nanoseconds = 0
         if reader.skip(".") {
             guard let value = reader.fractionInNanoseconds() else { return nil }
@@ -77,7 +78,8 @@ package enum StoredDate {
             offset = sign * (hours * 3600 + minutes * 60)
         }
         guard reader.atEnd else { return nil }
-        let seconds = daysFromCivil(year: year, month: month, day: day) * 86_400
+        let seconds =
+            daysFromCivil(year: year, month: month, day: day) * 86_400
             + hour * 3600 + minute * 60 + second - offset
         return Date(timeIntervalSince1970: Double(seconds) + Double(nanoseconds) / 1e9)
     }
@@ -97,12 +99,18 @@ package enum StoredDate {
                 divisor /= 10
             }
         }
-        append(year, width: 4); bytes.append(UInt8(ascii: "-"))
-        append(month, width: 2); bytes.append(UInt8(ascii: "-"))
-        append(day, width: 2); bytes.append(UInt8(ascii: "T"))
-        append(second / 3600, width: 2); bytes.append(UInt8(ascii: ":"))
-        append(second / 60 % 60, width: 2); bytes.append(UInt8(ascii: ":"))
-        append(second % 60, width: 2); bytes.append(UInt8(ascii: "."))
+        append(year, width: 4)
+        bytes.append(UInt8(ascii: "-"))
+        append(month, width: 2)
+        bytes.append(UInt8(ascii: "-"))
+        append(day, width: 2)
+        bytes.append(UInt8(ascii: "T"))
+        append(second / 3600, width: 2)
+        bytes.append(UInt8(ascii: ":"))
+        append(second / 60 % 60, width: 2)
+        bytes.append(UInt8(ascii: ":"))
+        append(second % 60, width: 2)
+        bytes.append(UInt8(ascii: "."))
         append(millisecondOfDay % 1000, width: 3)
         return String(decoding: bytes, as: UTF8.self)
     }
@@ -175,7 +183,8 @@ package enum StoredDate {
         /// One or more digits after the point, in nanoseconds (digits past
         /// the ninth are read and dropped).
         mutating func fractionInNanoseconds() -> Int? {
-            var value = 0, count = 0
+            var value = 0
+            var count = 0
             while let digit = nextDigit() {
                 if count < 9 { value = value * 10 + digit }
                 count += 1

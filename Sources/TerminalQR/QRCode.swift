@@ -26,23 +26,32 @@ public struct QRCode: Sendable, Equatable {
     }
 
     /// Encodes UTF-8 text.
-    public init(text: String, errorCorrection: ErrorCorrectionLevel = .medium,
-                versions: ClosedRange<Int> = 1...40, mask: Int? = nil) throws {
+    public init(
+        text: String, errorCorrection: ErrorCorrectionLevel = .medium,
+        versions: ClosedRange<Int> = 1...40, mask: Int? = nil
+    ) throws {
         try self.init(bytes: Array(text.utf8), errorCorrection: errorCorrection, versions: versions, mask: mask)
     }
 
     /// Encodes `bytes` in byte mode in the smallest version of `versions` that
     /// holds them. Without `mask`, the mask with the lowest penalty score
     /// (ISO/IEC 18004 §7.8.3) is chosen.
-    public init(bytes: [UInt8], errorCorrection: ErrorCorrectionLevel = .medium,
-                versions: ClosedRange<Int> = 1...40, mask: Int? = nil) throws {
+    public init(
+        bytes: [UInt8], errorCorrection: ErrorCorrectionLevel = .medium,
+        versions: ClosedRange<Int> = 1...40, mask: Int? = nil
+    ) throws {
         guard versions.lowerBound >= 1, versions.upperBound <= 40 else { throw EncodingError.invalidParameter("version must be 1…40") }
         if let mask, !(0...7).contains(mask) { throw EncodingError.invalidParameter("mask must be 0…7") }
-        guard let version = versions.first(where: { QRCode.dataBits(version: $0, bytes: bytes.count) <= QRCode.dataCodewords(version: $0, errorCorrection) * 8 }) else {
+        guard
+            let version = versions.first(where: {
+                QRCode.dataBits(version: $0, bytes: bytes.count) <= QRCode.dataCodewords(version: $0, errorCorrection) * 8
+            })
+        else {
             throw EncodingError.dataTooLong(bytes: bytes.count, maxVersion: versions.upperBound)
         }
-        let codewords = QRCode.interleave(QRCode.dataCodewords(bytes, version: version, errorCorrection),
-                                          version: version, errorCorrection)
+        let codewords = QRCode.interleave(
+            QRCode.dataCodewords(bytes, version: version, errorCorrection),
+            version: version, errorCorrection)
         var matrix = QRMatrix(version: version)
         matrix.placeCodewords(codewords)
         let candidates = mask.map { [$0] } ?? Array(0..<8)

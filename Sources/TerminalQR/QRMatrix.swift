@@ -51,7 +51,8 @@ struct QRMatrix {
     private mutating func drawFinder(centerX: Int, centerY: Int) {
         for dy in -4...4 {
             for dx in -4...4 {
-                let x = centerX + dx, y = centerY + dy
+                let x = centerX + dx
+                let y = centerY + dy
                 guard (0..<size).contains(x), (0..<size).contains(y) else { continue }
                 let distance = max(abs(dx), abs(dy))
                 setFunction(x, y, distance != 2 && distance != 4)
@@ -112,7 +113,8 @@ struct QRMatrix {
         let bits = version << 12 | remainder
         for index in 0..<18 {
             let dark = (bits >> index) & 1 == 1
-            let a = size - 11 + index % 3, b = index / 3
+            let a = size - 11 + index % 3
+            let b = index / 3
             setFunction(a, b, dark)
             setFunction(b, a, dark)
         }

@@ -27,9 +27,9 @@ public struct TerminalRenderer: Sendable {
                 let upper = inked(code, x, top)
                 let lower = top + 1 < range.upperBound ? inked(code, x, top + 1) : false
                 switch (upper, lower) {
-                case (true, true): line.append("\u{2588}")   // █
-                case (true, false): line.append("\u{2580}")  // ▀
-                case (false, true): line.append("\u{2584}")  // ▄
+                case (true, true): line.append("\u{2588}") // █
+                case (true, false): line.append("\u{2580}") // ▀
+                case (false, true): line.append("\u{2584}") // ▄
                 case (false, false): line.append(" ")
                 }
             }

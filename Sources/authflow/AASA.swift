@@ -1,4 +1,4 @@
-#if CLI  // the CLI package trait
+#if CLI // the CLI package trait
 import AuthFlow
 import ArgumentParser
 import Foundation
@@ -10,11 +10,11 @@ struct AASA: AsyncParsableCommand {
         commandName: "aasa",
         abstract: "Print the apple-app-site-association file for https sign-in callbacks.",
         discussion: """
-        Serve the output at https://HOST/.well-known/apple-app-site-association \
-        (content type application/json, no redirects) on the host of the https \
-        redirect URI, and add webcredentials:HOST and applinks:HOST to the app's \
-        Associated Domains entitlement.
-        """
+            Serve the output at https://HOST/.well-known/apple-app-site-association \
+            (content type application/json, no redirects) on the host of the https \
+            redirect URI, and add webcredentials:HOST and applinks:HOST to the app's \
+            Associated Domains entitlement.
+            """
     )
 
     @Option(name: .customLong("app-id"), help: "The app ID, TEAMID.bundle.identifier (repeatable).")

@@ -1,4 +1,4 @@
-#if CLI  // the CLI package trait
+#if CLI // the CLI package trait
 import ArgumentParser
 import Foundation
 
@@ -12,12 +12,15 @@ struct Authflow: AsyncParsableCommand {
         commandName: "authflow",
         abstract: "OAuth 2.0 and OpenID Connect sign-in from the terminal.",
         discussion: """
-        Exit codes: 0 success, 1 other failure, 2 usage, 3 the server refused, \
-        4 a security check failed, 5 network failure or timeout, \
-        6 not signed in or the session ended (sign in again).
-        """,
+            Exit codes: 0 success, 1 other failure, 2 usage, 3 the server refused, \
+            4 a security check failed, 5 network failure or timeout, \
+            6 not signed in or the session ended (sign in again).
+            """,
         version: Authflow.version,
-        subcommands: [Login.self, Token.self, Request.self, UserInfoCommand.self, Logout.self, Status.self, Discover.self, Decode.self, Demo.self, ProviderCommand.self, AASA.self]
+        subcommands: [
+            Login.self, Token.self, Request.self, UserInfoCommand.self, Logout.self, Status.self, Discover.self, Decode.self, Demo.self,
+            ProviderCommand.self, AASA.self,
+        ]
     )
 
     /// Runs the command, mapping every usage error to exit code 2

@@ -1,4 +1,4 @@
-#if CLI  // the CLI package trait
+#if CLI // the CLI package trait
 import AuthFlow
 import AuthFlowLoopback
 import AuthFlowProvider
@@ -11,11 +11,11 @@ struct Demo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Sign in against an embedded OpenID Provider, step by step.",
         discussion: """
-        Starts a provider on 127.0.0.1 (ephemeral port) and runs the real client \
-        code path against it: discovery, authorization request, sign-in through \
-        the loopback redirect, code exchange, ID-token verification, userinfo, \
-        refresh and revocation. Nothing is stored.
-        """)
+            Starts a provider on 127.0.0.1 (ephemeral port) and runs the real client \
+            code path against it: discovery, authorization request, sign-in through \
+            the loopback redirect, code exchange, ID-token verification, userinfo, \
+            refresh and revocation. Nothing is stored.
+            """)
 
     @OptionGroup var verboseOption: VerboseOption
 
@@ -43,7 +43,9 @@ struct DemoRun {
         Output.stdout("AuthFlow demo: the authorization code flow with PKCE against an embedded OpenID Provider\n")
         let provider = try await printer.step("start provider") {
             try await EmbeddedProvider.start(.demo)
-        } detail: { "\($0.issuer.absoluteString) (user \(DemoValues.user.username), client \(DemoValues.publicClient.id))" }
+        } detail: {
+            "\($0.issuer.absoluteString) (user \(DemoValues.user.username), client \(DemoValues.publicClient.id))"
+        }
         let result: (claims: [String: JSONMemberValue], info: OpenIDUserInfo)
         do {
             result = try await signIn(provider, printer: &printer)
@@ -51,7 +53,11 @@ struct DemoRun {
             await provider.stop()
             throw error
         }
-        await printer.step("stop provider") { await provider.stop() } detail: { "graceful shutdown" }
+        await printer.step("stop provider") {
+            await provider.stop()
+        } detail: {
+            "graceful shutdown"
+        }
         Output.stdout(String(format: "\ntotal %.1f ms", printer.total))
         Output.stdout("\nverified ID-token claims:")
         for name in result.claims.keys.sorted() {
@@ -60,23 +66,35 @@ struct DemoRun {
         Output.stdout("userinfo: \(result.info.name ?? "-") <\(result.info.email ?? "-")>")
     }
 
-    private func signIn(_ provider: EmbeddedProvider, printer: inout StepPrinter) async throws -> (claims: [String: JSONMemberValue], info: OpenIDUserInfo) {
+    private func signIn(_ provider: EmbeddedProvider, printer: inout StepPrinter) async throws -> (
+        claims: [String: JSONMemberValue], info: OpenIDUserInfo
+    ) {
         let client = try await printer.step("discovery") {
             try await OAuthClient(issuer: provider.issuer, clientID: DemoValues.publicClient.id, logger: logger)
-        } detail: { "\($0.metadata.endpointList.count) endpoints; PKCE \($0.metadata.codeChallengeMethodsSupported?.joined(separator: " ") ?? "-"); RFC 9207 iss \($0.metadata.authorizationResponseIssParameterSupported ? "promised" : "not promised")" }
+        } detail: {
+            "\($0.metadata.endpointList.count) endpoints; PKCE \($0.metadata.codeChallengeMethodsSupported?.joined(separator: " ") ?? "-"); RFC 9207 iss \($0.metadata.authorizationResponseIssParameterSupported ? "promised" : "not promised")"
+        }
         let listener = try await printer.step("loopback listener") {
             try await LoopbackListener.start(logger: logger)
-        } detail: { "redirect URI \($0.redirectURI.absoluteString)" }
+        } detail: {
+            "redirect URI \($0.redirectURI.absoluteString)"
+        }
         defer { Task { await listener.close() } }
         let request = try await printer.step("authorization request") {
             try client.authorizationRequest(redirectURI: listener.redirectURI, scopes: DemoRun.scopes)
-        } detail: { _ in "response_type=code, S256 challenge, state, nonce; scope \(DemoRun.scopes.joined(separator: " "))" }
+        } detail: { _ in
+            "response_type=code, S256 challenge, state, nonce; scope \(DemoRun.scopes.joined(separator: " "))"
+        }
         let callback = try await printer.step("browser sign-in") {
             try await DemoBrowserAgent(listener: listener, browser: HeadlessBrowser()).authorize(request)
-        } detail: { _ in "GET authorize → 302 → GET loopback callback (automatic sign-in of \(DemoValues.user.username))" }
+        } detail: { _ in
+            "GET authorize → 302 → GET loopback callback (automatic sign-in of \(DemoValues.user.username))"
+        }
         let grant = try await printer.step("callback validation") {
             try request.validateCallback(callback)
-        } detail: { _ in "redirect URI, state (constant time), iss = issuer; code received" }
+        } detail: { _ in
+            "redirect URI, state (constant time), iss = issuer; code received"
+        }
         let credentials = try await printer.step("code exchange + ID token") {
             try await client.exchange(grant)
         } detail: { credentials in
@@ -84,8 +102,11 @@ struct DemoRun {
             return "\(header?.algorithm ?? "?") signature (kid \(header?.keyID ?? "-")); iss aud exp iat nonce at_hash verified"
         }
         let info = try await printer.step("userinfo") {
-            try await client.userInfo(accessToken: credentials.accessToken, tokenType: credentials.token.tokenType, expectedSubject: credentials.subject)
-        } detail: { "sub \($0.subject) matches the ID token; \($0.all.count) claims" }
+            try await client.userInfo(
+                accessToken: credentials.accessToken, tokenType: credentials.token.tokenType, expectedSubject: credentials.subject)
+        } detail: {
+            "sub \($0.subject) matches the ID token; \($0.all.count) claims"
+        }
         let refreshed = try await printer.step("refresh") {
             try await client.refresh(credentials)
         } detail: { new in
@@ -100,7 +121,9 @@ struct DemoRun {
             } catch let error as AuthFlowError where error.oauth != nil {
                 return error.oauth?.error ?? "?"
             }
-        } detail: { "refresh + access token revoked (RFC 7009); refreshing again → \($0)" }
+        } detail: {
+            "refresh + access token revoked (RFC 7009); refreshing again → \($0)"
+        }
         guard refusal == "invalid_grant" else { throw AuthFlowError(.invalidResponse, "the revoked refresh token still worked") }
         return (credentials.idToken?.all ?? [:], info)
     }

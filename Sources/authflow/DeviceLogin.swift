@@ -1,4 +1,4 @@
-#if CLI  // the CLI package trait
+#if CLI // the CLI package trait
 import AuthFlow
 import AuthFlowLoopback
 import Foundation
@@ -12,15 +12,18 @@ extension Login {
         var endpoint: URL?
         if let deviceAuthorizationEndpoint {
             guard let url = URL(string: deviceAuthorizationEndpoint), url.scheme != nil else {
-                throw AuthFlowError(.configuration, "--device-authorization-endpoint is not a URL",
-                                    recovery: "Give --device-authorization-endpoint as a full https URL.")
+                throw AuthFlowError(
+                    .configuration, "--device-authorization-endpoint is not a URL",
+                    recovery: "Give --device-authorization-endpoint as a full https URL.")
             }
             endpoint = url
         }
         let pending = try await client.startDeviceAuthorization(scopes: scopes, endpoint: endpoint)
         Output.stderr(DeviceInstructions(pending: pending, drawQR: !noQr).text)
         if !noBrowser {
-            do { try SystemBrowser.open(pending.verificationURIComplete ?? pending.verificationURI) } catch { Output.stderr("warning: \(error)") }
+            do { try SystemBrowser.open(pending.verificationURIComplete ?? pending.verificationURI) } catch {
+                Output.stderr("warning: \(error)")
+            }
         }
         return try await pending.credentials()
     }

@@ -1,4 +1,4 @@
-#if CLI  // the CLI package trait
+#if CLI // the CLI package trait
 import AuthFlow
 import ArgumentParser
 import Foundation
@@ -19,10 +19,14 @@ struct Discover: AsyncParsableCommand {
 
     func run() async throws {
         do {
-            guard let url = URL(string: issuer), url.scheme != nil else { throw AuthFlowError(.configuration, "the issuer is not a URL",
-                                                                                              recovery: "Give the issuer as a full https URL, such as https://accounts.google.com.") }
+            guard let url = URL(string: issuer), url.scheme != nil else {
+                throw AuthFlowError(
+                    .configuration, "the issuer is not a URL",
+                    recovery: "Give the issuer as a full https URL, such as https://accounts.google.com.")
+            }
             let tenants = try tenant.map { try IssuerTenants(parsing: $0) }
-            let metadata = try await ProviderMetadata.discover(issuer: url, tenants: tenants, timeout: timeout, logger: verboseOption.makeLogger())
+            let metadata = try await ProviderMetadata.discover(
+                issuer: url, tenants: tenants, timeout: timeout, logger: verboseOption.makeLogger())
             if json {
                 Output.json(metadata.document)
             } else {
@@ -31,7 +35,9 @@ struct Discover: AsyncParsableCommand {
                     Output.stdout("tenants: \(tenants)")
                 }
                 for (name, endpoint) in metadata.endpointList { Output.stdout("\(name): \(endpoint.absoluteString)") }
-                if let methods = metadata.codeChallengeMethodsSupported { Output.stdout("code_challenge_methods_supported: \(TerminalText.field(methods.joined(separator: " ")))") }
+                if let methods = metadata.codeChallengeMethodsSupported {
+                    Output.stdout("code_challenge_methods_supported: \(TerminalText.field(methods.joined(separator: " ")))")
+                }
                 Output.stdout("authorization_response_iss_parameter_supported: \(metadata.authorizationResponseIssParameterSupported)")
             }
         } catch {

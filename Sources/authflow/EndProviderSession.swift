@@ -1,4 +1,4 @@
-#if CLI  // the CLI package trait
+#if CLI // the CLI package trait
 import AuthFlow
 import AuthFlowLoopback
 import Foundation
@@ -77,8 +77,9 @@ struct EndProviderSession {
             Output.stderr("The provider confirmed the end of its session.")
             outcome = .confirmed
         } catch {
-            Output.stderr("The provider did not confirm the end of its session (\(error)); "
-                + "it may have asked to confirm, or refused the post-logout redirect URI \(listener.redirectURI.absoluteString).")
+            Output.stderr(
+                "The provider did not confirm the end of its session (\(error)); "
+                    + "it may have asked to confirm, or refused the post-logout redirect URI \(listener.redirectURI.absoluteString).")
             outcome = .notConfirmed
         }
         await listener.close()

@@ -1,4 +1,4 @@
-#if CLI  // the CLI package trait
+#if CLI // the CLI package trait
 import Logging
 
 /// `--verbose` logging with ``TerminalText`` escaping: a log line may quote

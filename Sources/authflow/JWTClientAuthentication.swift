@@ -1,4 +1,4 @@
-#if CLI  // the CLI package trait
+#if CLI // the CLI package trait
 import AuthFlow
 import Foundation
 
@@ -9,8 +9,10 @@ import Foundation
 /// compile ``Profile`` with it.
 enum JWTClientAuthentication {
     /// The authentication for `method`, or nil when it is not a JWT method.
-    static func make(method: String, secret: String?, privateKeyPath: String?, keyID: String?,
-                     audience: String?) throws -> ClientAuthentication? {
+    static func make(
+        method: String, secret: String?, privateKeyPath: String?, keyID: String?,
+        audience: String?
+    ) throws -> ClientAuthentication? {
         // The issuer unless the token endpoint was asked for (`token_endpoint` is the older spelling).
         let aud: ClientAssertionAudience = audience == "token-endpoint" || audience == "token_endpoint" ? .tokenEndpoint : .issuer
         switch method {
@@ -19,14 +21,16 @@ enum JWTClientAuthentication {
                 throw AuthFlowError(.configuration, "private_key_jwt needs a private key file", recovery: "pass --private-key FILE")
             }
             guard let data = FileManager.default.contents(atPath: path) else {
-                throw AuthFlowError(.configuration, "cannot read the private key file \(path)",
-                                    recovery: "check the path given with --private-key and its permissions")
+                throw AuthFlowError(
+                    .configuration, "cannot read the private key file \(path)",
+                    recovery: "check the path given with --private-key and its permissions")
             }
             return .privateKeyJWT(key: try ClientAssertionKey(contents: data, keyID: keyID), audience: aud)
         case "client_secret_jwt":
             guard let secret else {
-                throw AuthFlowError(.configuration, "client_secret_jwt needs the client secret",
-                                    recovery: "pass --client-secret-env VARIABLE (or --client-secret)")
+                throw AuthFlowError(
+                    .configuration, "client_secret_jwt needs the client secret",
+                    recovery: "pass --client-secret-env VARIABLE (or --client-secret)")
             }
             return .clientSecretJWT(secret: secret, audience: aud)
         default:

@@ -1,4 +1,4 @@
-#if CLI  // the CLI package trait
+#if CLI // the CLI package trait
 import AuthFlow
 import AuthFlowLoopback
 import ArgumentParser
@@ -17,7 +17,9 @@ struct Login: AsyncParsableCommand {
             """)
 
     enum ClientAuth: String, ExpressibleByArgument, CaseIterable {
-        case none, basic, post, privateKeyJWT = "private_key_jwt", clientSecretJWT = "client_secret_jwt"
+        case none, basic, post
+        case privateKeyJWT = "private_key_jwt"
+        case clientSecretJWT = "client_secret_jwt"
     }
 
     @Option(help: "The issuer; its metadata is discovered.")
@@ -66,10 +68,12 @@ struct Login: AsyncParsableCommand {
 
     func validate() throws {
         if signsInAgain { return try validateSigningInAgain() }
-        guard clientID != nil else { throw ValidationError("give --client-id (or no provider flags at all, to sign in again with the profile's settings)") }
+        guard clientID != nil else {
+            throw ValidationError("give --client-id (or no provider flags at all, to sign in again with the profile's settings)")
+        }
         switch (issuer, authorizationEndpoint, tokenEndpoint) {
         case (.some, nil, nil), (nil, .some, .some): break
-        case (nil, nil, .some) where deviceAuthorizationEndpoint != nil: break  // a device-only provider
+        case (nil, nil, .some) where deviceAuthorizationEndpoint != nil: break // a device-only provider
         case (.some, _, _): throw ValidationError("use either --issuer or --authorization-endpoint with --token-endpoint")
         default: throw ValidationError("give --issuer, or both --authorization-endpoint and --token-endpoint")
         }
@@ -78,7 +82,8 @@ struct Login: AsyncParsableCommand {
         if clientAuth == ClientAuth.none, clientSecret != nil || clientSecretEnv != nil {
             throw ValidationError("--client-auth none takes no client secret")
         }
-        try senderOptions.validate(method: clientAuth?.rawValue, hasSecret: clientSecret != nil || clientSecretEnv != nil, device: usesDevice)
+        try senderOptions.validate(
+            method: clientAuth?.rawValue, hasSecret: clientSecret != nil || clientSecretEnv != nil, device: usesDevice)
         _ = try parameters()
         try providerOptions.validate(issuer: issuer)
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
@@ -113,29 +118,39 @@ struct Login: AsyncParsableCommand {
         if let clientSecret { return clientSecret }
         guard let variable = clientSecretEnv else { return nil }
         guard let value = ProcessInfo.processInfo.environment[variable], !value.isEmpty else {
-            throw AuthFlowError(.configuration, "environment variable \(variable) is not set",
-                                recovery: "Export \(variable) with the client secret, or name another variable with --client-secret-env.")
+            throw AuthFlowError(
+                .configuration, "environment variable \(variable) is not set",
+                recovery: "Export \(variable) with the client secret, or name another variable with --client-secret-env.")
         }
         return value
     }
 
     private func authentication(secret: String?, metadata: ProviderMetadata) throws -> ClientAuthentication {
-        let method = clientAuth ?? {
-            if senderOptions.privateKey != nil { return .privateKeyJWT }
-            guard secret != nil else { return .none }
-            if let methods = metadata.tokenEndpointAuthMethodsSupported, !methods.contains("client_secret_basic"),
-               methods.contains("client_secret_post") { return .post }
-            return .basic
-        }()
+        let method =
+            clientAuth
+            ?? {
+                if senderOptions.privateKey != nil { return .privateKeyJWT }
+                guard secret != nil else { return .none }
+                if let methods = metadata.tokenEndpointAuthMethodsSupported, !methods.contains("client_secret_basic"),
+                    methods.contains("client_secret_post")
+                {
+                    return .post
+                }
+                return .basic
+            }()
         switch method {
         case .none: return .none
         case .basic, .post:
-            guard let secret else { throw AuthFlowError(.configuration, "--client-auth \(method.rawValue) needs --client-secret or --client-secret-env",
-                                                 recovery: "Add --client-secret-env VAR (the secret in $VAR), or use --client-auth none for a public client.") }
+            guard let secret else {
+                throw AuthFlowError(
+                    .configuration, "--client-auth \(method.rawValue) needs --client-secret or --client-secret-env",
+                    recovery: "Add --client-secret-env VAR (the secret in $VAR), or use --client-auth none for a public client.")
+            }
             return method == .basic ? .clientSecretBasic(secret: secret) : .clientSecretPost(secret: secret)
         case .privateKeyJWT, .clientSecretJWT:
-            return try SenderOptions.jwtAuthentication(method: method.rawValue, secret: secret, privateKeyPath: senderOptions.privateKeyPath,
-                                                       keyID: senderOptions.keyID, audience: senderOptions.assertionAudience?.rawValue)!
+            return try SenderOptions.jwtAuthentication(
+                method: method.rawValue, secret: secret, privateKeyPath: senderOptions.privateKeyPath,
+                keyID: senderOptions.keyID, audience: senderOptions.assertionAudience?.rawValue)!
         }
     }
 
@@ -145,7 +160,8 @@ struct Login: AsyncParsableCommand {
     private func fetchUserInfo(client: OAuthClient, credentials: OAuthCredentials) async throws -> OpenIDUserInfo? {
         guard client.metadata.userinfoEndpoint != nil, let subject = credentials.subject else { return nil }
         do {
-            return try await client.userInfo(accessToken: credentials.accessToken, tokenType: credentials.token.tokenType, expectedSubject: subject)
+            return try await client.userInfo(
+                accessToken: credentials.accessToken, tokenType: credentials.token.tokenType, expectedSubject: subject)
         } catch let error as AuthFlowError where Output.exitCode(for: error.category) == 4 {
             throw error
         } catch {
@@ -161,37 +177,48 @@ struct Login: AsyncParsableCommand {
         let secret = try secret()
         let metadata: ProviderMetadata
         if let issuer {
-            guard let url = URL(string: issuer), url.scheme != nil else { throw AuthFlowError(.configuration, "--issuer is not a URL",
-                                                                                              recovery: "Give --issuer as a full https URL, such as https://accounts.google.com.") }
+            guard let url = URL(string: issuer), url.scheme != nil else {
+                throw AuthFlowError(
+                    .configuration, "--issuer is not a URL",
+                    recovery: "Give --issuer as a full https URL, such as https://accounts.google.com.")
+            }
             let tenants = try providerOptions.tenants()
             let discovered = try await ProviderMetadata.discover(issuer: url, tenants: tenants, timeout: timeout, logger: logger)
             metadata = try providerOptions.supplement(try ProviderOptions.pinning(tenants, to: discovered))
         } else {
             guard let token = tokenEndpoint.flatMap(URL.init(string:)), token.scheme != nil,
-                  let authorization = (authorizationEndpoint ?? deviceAuthorizationEndpoint).flatMap(URL.init(string:)),
-                  authorization.scheme != nil else {
-                throw AuthFlowError(.configuration, "--authorization-endpoint and --token-endpoint must be URLs",
-                                    recovery: "Give both as full https URLs from the provider's documentation.")
+                let authorization = (authorizationEndpoint ?? deviceAuthorizationEndpoint).flatMap(URL.init(string:)),
+                authorization.scheme != nil
+            else {
+                throw AuthFlowError(
+                    .configuration, "--authorization-endpoint and --token-endpoint must be URLs",
+                    recovery: "Give both as full https URLs from the provider's documentation.")
             }
             // A device-only provider has no authorization endpoint; the profile records the device endpoint there.
             metadata = try providerOptions.metadata(authorization: authorization, token: token)
         }
-        var client = try OAuthClient(metadata: metadata, clientID: clientID, authentication: authentication(secret: secret, metadata: metadata),
-                                     timeout: timeout, logger: logger)
+        var client = try OAuthClient(
+            metadata: metadata, clientID: clientID, authentication: authentication(secret: secret, metadata: metadata),
+            timeout: timeout, logger: logger)
         client.usesPushedAuthorizationRequests = senderOptions.par
         if senderOptions.dpop { client.dpop = DPoPBinding() }
-        let scopes = (scope ?? (issuer == nil && providerOptions.idTokenIssuer == nil ? "" : "openid")).split(separator: " ").map(String.init)
-        let credentials = usesDevice
+        let scopes = (scope ?? (issuer == nil && providerOptions.idTokenIssuer == nil ? "" : "openid")).split(separator: " ").map(
+            String.init)
+        let credentials =
+            usesDevice
             ? try await deviceSignIn(client: client, scopes: scopes)
             : try await browserSignIn(client: client, scopes: scopes, parameters: try parameters(), port: port, logger: logger)
 
         var settings = metadata
         // Kept so that `authflow login` without flags finds the device endpoint again.
-        if usesDevice, let endpoint = deviceAuthorizationEndpoint.flatMap(URL.init(string:)) { settings.deviceAuthorizationEndpoint = endpoint }
-        var profile = Profile(name: profileOption.profile, metadata: settings, clientID: clientID,
-                              clientAuthentication: client.authentication.methodName,
-                              clientSecret: clientSecretEnv == nil ? clientSecret : nil, clientSecretEnv: clientSecretEnv,
-                              scopes: scopes, parameters: try parameters(), port: port, device: usesDevice, credentials: credentials)
+        if usesDevice, let endpoint = deviceAuthorizationEndpoint.flatMap(URL.init(string:)) {
+            settings.deviceAuthorizationEndpoint = endpoint
+        }
+        var profile = Profile(
+            name: profileOption.profile, metadata: settings, clientID: clientID,
+            clientAuthentication: client.authentication.methodName,
+            clientSecret: clientSecretEnv == nil ? clientSecret : nil, clientSecretEnv: clientSecretEnv,
+            scopes: scopes, parameters: try parameters(), port: port, device: usesDevice, credentials: credentials)
         profile.privateKeyPath = senderOptions.privateKeyPath
         profile.keyID = senderOptions.keyID
         profile.assertionAudience = senderOptions.assertionAudience?.rawValue
@@ -217,8 +244,10 @@ struct Login: AsyncParsableCommand {
     }
 
     /// The authorization code flow through the browser and the loopback listener.
-    func browserSignIn(client: OAuthClient, scopes: [String], parameters: [AuthorizationOptions.Parameter], port: Int,
-                       logger: Logger) async throws -> OAuthCredentials {
+    func browserSignIn(
+        client: OAuthClient, scopes: [String], parameters: [AuthorizationOptions.Parameter], port: Int,
+        logger: Logger
+    ) async throws -> OAuthCredentials {
         let options = AuthorizationOptions(additionalParameters: parameters)
         let listener = try await LoopbackListener.start(port: port, logger: logger)
         let openBrowser = !noBrowser
@@ -229,18 +258,22 @@ struct Login: AsyncParsableCommand {
         }
         do {
             // --par, or a provider whose metadata requires pushed requests (RFC 9126).
-            let request = client.pushesAuthorizationRequests
+            let request =
+                client.pushesAuthorizationRequests
                 ? try await client.pushedAuthorizationRequest(redirectURI: listener.redirectURI, scopes: scopes, options: options)
                 : try client.authorizationRequest(redirectURI: listener.redirectURI, scopes: scopes, options: options)
             let grant: AuthorizationGrant
             do {
                 grant = try request.validateCallback(try await agent.authorize(request))
-            } catch let error as AuthFlowError where error.oauth?.error == "invalid_request" && request.pushedRequestExpiresAt == nil
-                && client.metadata.pushedAuthorizationRequestEndpoint != nil {
+            } catch let error as AuthFlowError
+                where error.oauth?.error == "invalid_request" && request.pushedRequestExpiresAt == nil
+                && client.metadata.pushedAuthorizationRequestEndpoint != nil
+            {
                 // A provider can require PAR for one client without its metadata saying so (RFC 9126 §5).
-                throw AuthFlowError(error.category, error.message, reason: error.reason, oauth: error.oauth,
-                                    recovery: "The provider may require pushed authorization requests (RFC 9126) for this client: "
-                                        + "run authflow login again with --par.")
+                throw AuthFlowError(
+                    error.category, error.message, reason: error.reason, oauth: error.oauth,
+                    recovery: "The provider may require pushed authorization requests (RFC 9126) for this client: "
+                        + "run authflow login again with --par.")
             }
             // What the provider adds beside the code (Sign in with Apple's `user`, with the name) is shown, not stored.
             for member in grant.responseParameters where !member.name.hasPrefix("error") {

@@ -1,4 +1,4 @@
-#if CLI  // the CLI package trait
+#if CLI // the CLI package trait
 import AuthFlow
 import ArgumentParser
 import Foundation
@@ -24,7 +24,8 @@ extension Login {
             ("--client-secret", clientSecret != nil), ("--client-secret-env", clientSecretEnv != nil), ("--client-auth", clientAuth != nil),
             ("--private-key", senderOptions.privateKey != nil), ("--key-id", senderOptions.keyID != nil),
             ("--assertion-audience", senderOptions.assertionAudience != nil),
-            ("--revocation-endpoint", providerOptions.revocationEndpoint != nil), ("--userinfo-endpoint", providerOptions.userinfoEndpoint != nil),
+            ("--revocation-endpoint", providerOptions.revocationEndpoint != nil),
+            ("--userinfo-endpoint", providerOptions.userinfoEndpoint != nil),
             ("--end-session-endpoint", providerOptions.endSessionEndpoint != nil), ("--jwks-uri", providerOptions.jwksURI != nil),
             ("--id-token-issuer", providerOptions.idTokenIssuer != nil),
         ]
@@ -33,8 +34,9 @@ extension Login {
 
     func validateSigningInAgain() throws {
         if let flag = clientOrProviderFlags.first {
-            throw ValidationError("\(flag) changes the client or the provider, which signing in again keeps from the profile; "
-                                  + "give --issuer (or the endpoints) and --client-id with it for a new sign-in")
+            throw ValidationError(
+                "\(flag) changes the client or the provider, which signing in again keeps from the profile; "
+                    + "give --issuer (or the endpoints) and --client-id with it for a new sign-in")
         }
         if senderOptions.par, device { throw ValidationError("--par applies to the browser flow, not to --device") }
         if !params.isEmpty, device { throw ValidationError("--param applies to the browser flow, not to --device") }
@@ -47,8 +49,11 @@ extension Login {
     func signInAgain(logger: Logger) async throws {
         let name = profileOption.profile
         guard let stored = try Profile.loadIfPresent(name) else {
-            throw AuthFlowError(.configuration, "there is no profile \(name) to sign in again with",
-                                recovery: "Give the provider and client: authflow login --issuer URL --client-id ID\(name == "default" ? "" : " --profile \(name)").")
+            throw AuthFlowError(
+                .configuration, "there is no profile \(name) to sign in again with",
+                recovery:
+                    "Give the provider and client: authflow login --issuer URL --client-id ID\(name == "default" ? "" : " --profile \(name)")."
+            )
         }
         var profile = stored
         profile.metadata = try ProviderOptions.pinning(try providerOptions.tenants(), to: stored.metadata)
@@ -57,17 +62,22 @@ extension Login {
         profile.scopes = scope.map { $0.split(separator: " ").map(String.init) } ?? stored.scopes
         profile.parameters = params.isEmpty ? stored.parameters : try parameters()
         let usesDevice = stored.device || usesDevice
-        if usesDevice, senderOptions.par { throw ValidationError("--par applies to the browser flow, not to --device (profile \(name) signs in with --device)") }
+        if usesDevice, senderOptions.par {
+            throw ValidationError("--par applies to the browser flow, not to --device (profile \(name) signs in with --device)")
+        }
 
-        var client = try OAuthClient(metadata: profile.metadata, clientID: profile.clientID, authentication: profile.authentication(),
-                                     timeout: timeout, logger: logger)
+        var client = try OAuthClient(
+            metadata: profile.metadata, clientID: profile.clientID, authentication: profile.authentication(),
+            timeout: timeout, logger: logger)
         client.usesPushedAuthorizationRequests = profile.par && !usesDevice
         // A new sign-in binds its tokens to a new key; the old key goes with the old tokens.
         if profile.dpop { client.dpop = DPoPBinding() }
-        profile.credentials = usesDevice
+        profile.credentials =
+            usesDevice
             ? try await deviceSignIn(client: client, scopes: profile.scopes)
-            : try await browserSignIn(client: client, scopes: profile.scopes, parameters: profile.parameters,
-                                      port: port == 0 ? stored.port : port, logger: logger)
+            : try await browserSignIn(
+                client: client, scopes: profile.scopes, parameters: profile.parameters,
+                port: port == 0 ? stored.port : port, logger: logger)
         profile.dpopKey = client.dpop?.key as? DPoPKey
         try await finish(profile, client: client)
     }

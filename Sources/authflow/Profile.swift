@@ -1,4 +1,4 @@
-#if CLI  // the CLI package trait
+#if CLI // the CLI package trait
 import AuthFlow
 import Foundation
 import Logging
@@ -45,9 +45,11 @@ struct Profile: Codable {
 
     var issuer: String? { metadata.issuer }
 
-    init(name: String, metadata: ProviderMetadata, clientID: String, clientAuthentication: String, clientSecret: String?,
-         clientSecretEnv: String?, scopes: [String], parameters: [AuthorizationOptions.Parameter], port: Int, device: Bool,
-         credentials: OAuthCredentials?) {
+    init(
+        name: String, metadata: ProviderMetadata, clientID: String, clientAuthentication: String, clientSecret: String?,
+        clientSecretEnv: String?, scopes: [String], parameters: [AuthorizationOptions.Parameter], port: Int, device: Bool,
+        credentials: OAuthCredentials?
+    ) {
         version = Profile.currentVersion
         self.name = name
         self.metadata = metadata
@@ -71,7 +73,10 @@ struct Profile: Codable {
         case clientSecretEnv = "client_secret_env"
         case parameters = "params"
         case savedAt = "saved_at"
-        case privateKeyPath = "private_key_file", keyID = "key_id", assertionAudience = "assertion_audience", dpopKey = "dpop_key"
+        case privateKeyPath = "private_key_file"
+        case keyID = "key_id"
+        case assertionAudience = "assertion_audience"
+        case dpopKey = "dpop_key"
         case dpop, par
     }
 
@@ -122,14 +127,16 @@ struct Profile: Codable {
         let url = try url(for: name)
         guard let data = try ProfileFile.read(url) else { return nil }
         let found = try VersionedFile.version(of: data, path: url.path)
-        return try VersionedFile.decode(Profile.self, from: data, current: (1...currentVersion).contains(found) ? found : currentVersion,
-                                        path: url.path)
+        return try VersionedFile.decode(
+            Profile.self, from: data, current: (1...currentVersion).contains(found) ? found : currentVersion,
+            path: url.path)
     }
 
     static func load(_ name: String) throws -> Profile {
         guard let profile = try loadIfPresent(name) else {
-            throw AuthFlowError(.reauthenticationRequired, "there is no profile \(name)",
-                                recovery: "Sign in with authflow login --issuer URL --client-id ID\(name == "default" ? "" : " --profile \(name)").")
+            throw AuthFlowError(
+                .reauthenticationRequired, "there is no profile \(name)",
+                recovery: "Sign in with authflow login --issuer URL --client-id ID\(name == "default" ? "" : " --profile \(name)").")
         }
         return profile
     }
@@ -137,8 +144,10 @@ struct Profile: Codable {
     /// The credentials, or `reauthentication_required` telling how to sign in again.
     func signedInCredentials() throws -> OAuthCredentials {
         guard let credentials else {
-            throw AuthFlowError(.reauthenticationRequired, "profile \(name) is not signed in",
-                                recovery: "Sign in again with authflow login\(name == "default" ? "" : " --profile \(name)") (the profile keeps its settings).")
+            throw AuthFlowError(
+                .reauthenticationRequired, "profile \(name) is not signed in",
+                recovery:
+                    "Sign in again with authflow login\(name == "default" ? "" : " --profile \(name)") (the profile keeps its settings).")
         }
         return credentials
     }
@@ -171,7 +180,8 @@ struct Profile: Codable {
 
     /// The client this profile signs in with.
     func client(timeout: TimeInterval, logger: Logger) throws -> OAuthClient {
-        var client = try OAuthClient(metadata: metadata, clientID: clientID, authentication: authentication(), timeout: timeout, logger: logger)
+        var client = try OAuthClient(
+            metadata: metadata, clientID: clientID, authentication: authentication(), timeout: timeout, logger: logger)
         client.dpop = dpopKey.map { DPoPBinding(key: $0) }
         return client
     }
@@ -179,21 +189,27 @@ struct Profile: Codable {
     /// A session over this profile's credentials, refreshing and signing out
     /// under the profile's lock.
     func session(timeout: TimeInterval, logger: Logger, leeway: TimeInterval = Profile.leeway) throws -> AuthSession {
-        AuthSession.resume(client: try client(timeout: timeout, logger: logger), store: try ProfileStore(name: name),
-                           credentials: try signedInCredentials(), leeway: leeway)
+        AuthSession.resume(
+            client: try client(timeout: timeout, logger: logger), store: try ProfileStore(name: name),
+            credentials: try signedInCredentials(), leeway: leeway)
     }
 
     func authentication() throws -> ClientAuthentication {
         var secret = clientSecret
         if secret == nil, let variable = clientSecretEnv {
             guard let value = ProcessInfo.processInfo.environment[variable], !value.isEmpty else {
-                throw AuthFlowError(.configuration, "profile \(name) takes its client secret from \(variable), which is not set",
-                                    recovery: "Set \(variable).")
+                throw AuthFlowError(
+                    .configuration, "profile \(name) takes its client secret from \(variable), which is not set",
+                    recovery: "Set \(variable).")
             }
             secret = value
         }
-        if let jwt = try JWTClientAuthentication.make(method: clientAuthentication, secret: secret, privateKeyPath: privateKeyPath,
-                                                          keyID: keyID, audience: assertionAudience) { return jwt }
+        if let jwt = try JWTClientAuthentication.make(
+            method: clientAuthentication, secret: secret, privateKeyPath: privateKeyPath,
+            keyID: keyID, audience: assertionAudience)
+        {
+            return jwt
+        }
         switch (clientAuthentication, secret) {
         case ("none", _): return .none
         case ("client_secret_basic", let secret?): return .clientSecretBasic(secret: secret)
@@ -218,8 +234,9 @@ struct ProfileStore: CredentialStore {
 
     func load() async throws -> SessionRecord? {
         guard let profile = try Profile.loadIfPresent(name), let credentials = profile.credentials else { return nil }
-        return SessionRecord(credentials: credentials, metadata: profile.metadata,
-                             clientAuthenticationMethod: ClientAuthenticationMethod(rawValue: profile.clientAuthentication))
+        return SessionRecord(
+            credentials: credentials, metadata: profile.metadata,
+            clientAuthenticationMethod: ClientAuthenticationMethod(rawValue: profile.clientAuthentication))
     }
 
     func save(_ record: SessionRecord) async throws {

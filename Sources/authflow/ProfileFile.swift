@@ -1,4 +1,4 @@
-#if CLI  // the CLI package trait
+#if CLI // the CLI package trait
 import AuthFlow
 import Foundation
 #if canImport(Glibc)
@@ -32,8 +32,11 @@ enum ProfileFile {
             switch errno {
             case ENOENT: return nil
             case ELOOP:
-                throw AuthFlowError(.storage, "\(url.path) is a symbolic link, and profiles are not read through links",
-                                    recovery: "Put the profile itself there: cp --remove-destination \"$(readlink -f \(url.path))\" \(url.path) && chmod 600 \(url.path)")
+                throw AuthFlowError(
+                    .storage, "\(url.path) is a symbolic link, and profiles are not read through links",
+                    recovery:
+                        "Put the profile itself there: cp --remove-destination \"$(readlink -f \(url.path))\" \(url.path) && chmod 600 \(url.path)"
+                )
             default: throw failure("cannot open \(url.path)")
             }
         }
@@ -47,7 +50,8 @@ enum ProfileFile {
     static func prepareDirectory(of url: URL) throws {
         let directory = url.deletingLastPathComponent()
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw AuthFlowError(.storage, "cannot create the directory \(directory.path)", underlyingError: error)
         }
@@ -67,23 +71,26 @@ enum ProfileFile {
         let info = try status(fd, path: path)
         let kind = info.st_mode & S_IFMT
         guard kind == (directory ? S_IFDIR : S_IFREG) else {
-            throw AuthFlowError(.storage, "\(path) is not a \(directory ? "directory" : "regular file")",
-                                recovery: "Remove \(path) and sign in again with authflow login.")
+            throw AuthFlowError(
+                .storage, "\(path) is not a \(directory ? "directory" : "regular file")",
+                recovery: "Remove \(path) and sign in again with authflow login.")
         }
         try checkOwner(info, path: path)
         let mode = info.st_mode & 0o777
         guard mode & 0o077 == 0 else {
             let wanted = directory ? "700" : "600"
-            throw AuthFlowError(.storage,
-                                "\(path) is accessible by other users (mode \(String(mode, radix: 8))); it holds credentials, so it is not used",
-                                recovery: "Make it private: chmod \(wanted) \(path)")
+            throw AuthFlowError(
+                .storage,
+                "\(path) is accessible by other users (mode \(String(mode, radix: 8))); it holds credentials, so it is not used",
+                recovery: "Make it private: chmod \(wanted) \(path)")
         }
     }
 
     private static func checkOwner(_ info: stat, path: String) throws {
         guard info.st_uid == geteuid() else {
-            throw AuthFlowError(.storage, "\(path) belongs to another user (uid \(info.st_uid)), so it is not used",
-                                recovery: "Use a profile of your own, or take this one over: chown \(geteuid()) \(path)")
+            throw AuthFlowError(
+                .storage, "\(path) belongs to another user (uid \(info.st_uid)), so it is not used",
+                recovery: "Use a profile of your own, or take this one over: chown \(geteuid()) \(path)")
         }
     }
 

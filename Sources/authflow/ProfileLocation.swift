@@ -1,4 +1,4 @@
-#if CLI  // the CLI package trait
+#if CLI // the CLI package trait
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -21,7 +21,7 @@ enum ProfileLocation {
         return bytes.allSatisfy { byte in
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
                 true
             default:
                 false

@@ -1,4 +1,4 @@
-#if CLI  // the CLI package trait
+#if CLI // the CLI package trait
 import AuthFlow
 import ArgumentParser
 import Foundation
@@ -7,8 +7,10 @@ import Foundation
 /// endpoints: the tenants of a multi-tenant issuer, and the endpoints of a
 /// provider without discovery.
 struct ProviderOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Accept a multi-tenant issuer (a {tenantid} template, as Entra ID's common): any, or tenant IDs.",
-                               valueName: "any|ID[,ID]"))
+    @Option(
+        help: ArgumentHelp(
+            "Accept a multi-tenant issuer (a {tenantid} template, as Entra ID's common): any, or tenant IDs.",
+            valueName: "any|ID[,ID]"))
     var tenant: String?
     @Option(help: "The revocation endpoint (RFC 7009), used by logout, when the provider's metadata names none.")
     var revocationEndpoint: String?
@@ -27,18 +29,23 @@ struct ProviderOptions: ParsableArguments {
     }
 
     private var explicitFlags: [(flag: String, value: String?)] {
-        [("--revocation-endpoint", revocationEndpoint), ("--userinfo-endpoint", userinfoEndpoint),
-         ("--end-session-endpoint", endSessionEndpoint), ("--jwks-uri", jwksURI), ("--id-token-issuer", idTokenIssuer)]
+        [
+            ("--revocation-endpoint", revocationEndpoint), ("--userinfo-endpoint", userinfoEndpoint),
+            ("--end-session-endpoint", endSessionEndpoint), ("--jwks-uri", jwksURI), ("--id-token-issuer", idTokenIssuer),
+        ]
     }
 
     func validate(issuer: String?) throws {
         if tenant != nil, issuer == nil { throw ValidationError("--tenant applies to --issuer (a discovered multi-tenant issuer)") }
         do { _ = try tenants() } catch let error as AuthFlowError { throw ValidationError(error.recovery ?? error.message) }
         if issuer != nil, let given = explicitFlags.dropFirst(3).first(where: { $0.value != nil }) {
-            throw ValidationError("\(given.flag) goes with --authorization-endpoint and --token-endpoint; with --issuer the provider's metadata names its keys and issuer")
+            throw ValidationError(
+                "\(given.flag) goes with --authorization-endpoint and --token-endpoint; with --issuer the provider's metadata names its keys and issuer"
+            )
         }
         if (jwksURI == nil) != (idTokenIssuer == nil) {
-            throw ValidationError("--jwks-uri and --id-token-issuer go together: ID tokens are verified with the keys and must name the issuer")
+            throw ValidationError(
+                "--jwks-uri and --id-token-issuer go together: ID tokens are verified with the keys and must name the issuer")
         }
     }
 
@@ -48,8 +55,9 @@ struct ProviderOptions: ParsableArguments {
     static func pinning(_ tenants: IssuerTenants?, to metadata: ProviderMetadata) throws -> ProviderMetadata {
         guard let tenants else { return metadata }
         guard let issuer = metadata.issuer, IssuerTenants.isTemplate(issuer) else {
-            throw ValidationError("--tenant applies only to a multi-tenant issuer (a \(IssuerTenants.placeholder) template, as Entra ID's common); "
-                                  + "\(metadata.issuer ?? "this provider") is not one, so leave out --tenant")
+            throw ValidationError(
+                "--tenant applies only to a multi-tenant issuer (a \(IssuerTenants.placeholder) template, as Entra ID's common); "
+                    + "\(metadata.issuer ?? "this provider") is not one, so leave out --tenant")
         }
         var metadata = metadata
         metadata.issuerTenants = tenants
@@ -69,8 +77,9 @@ struct ProviderOptions: ParsableArguments {
         for (flag, path) in pairs {
             guard let url = given[keyPath: path] else { continue }
             if let own = discovered[keyPath: path], own != url {
-                throw AuthFlowError(.configuration, "\(flag) differs from the provider's metadata (\(own.absoluteString))",
-                                    recovery: "Leave out \(flag): the provider's metadata already names \(own.absoluteString).")
+                throw AuthFlowError(
+                    .configuration, "\(flag) differs from the provider's metadata (\(own.absoluteString))",
+                    recovery: "Leave out \(flag): the provider's metadata already names \(own.absoluteString).")
             }
             metadata[keyPath: path] = url
         }
@@ -87,14 +96,16 @@ struct ProviderOptions: ParsableArguments {
             return url
         }
         if let idTokenIssuer, URL(string: idTokenIssuer)?.scheme == nil {
-            throw AuthFlowError(.configuration, "--id-token-issuer is not a URL",
-                                recovery: "Give --id-token-issuer exactly as the provider's ID tokens name it in iss.")
+            throw AuthFlowError(
+                .configuration, "--id-token-issuer is not a URL",
+                recovery: "Give --id-token-issuer exactly as the provider's ID tokens name it in iss.")
         }
-        return ProviderMetadata(issuer: idTokenIssuer, authorizationEndpoint: authorization, tokenEndpoint: token,
-                                revocationEndpoint: try parse("--revocation-endpoint", revocationEndpoint),
-                                userinfoEndpoint: try parse("--userinfo-endpoint", userinfoEndpoint),
-                                endSessionEndpoint: try parse("--end-session-endpoint", endSessionEndpoint),
-                                jwksURI: try parse("--jwks-uri", jwksURI))
+        return ProviderMetadata(
+            issuer: idTokenIssuer, authorizationEndpoint: authorization, tokenEndpoint: token,
+            revocationEndpoint: try parse("--revocation-endpoint", revocationEndpoint),
+            userinfoEndpoint: try parse("--userinfo-endpoint", userinfoEndpoint),
+            endSessionEndpoint: try parse("--end-session-endpoint", endSessionEndpoint),
+            jwksURI: try parse("--jwks-uri", jwksURI))
     }
 }
 #endif

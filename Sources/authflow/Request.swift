@@ -1,4 +1,4 @@
-#if CLI  // the CLI package trait
+#if CLI // the CLI package trait
 import AuthFlow
 import ArgumentParser
 import Foundation
@@ -29,7 +29,8 @@ struct Request: AsyncParsableCommand {
 
     func validate() throws {
         guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), scheme == "https" || scheme == "http",
-              parsed.host != nil else { throw ValidationError("the URL must be an absolute http(s) URL") }
+            parsed.host != nil
+        else { throw ValidationError("the URL must be an absolute http(s) URL") }
         for header in headers {
             guard let colon = header.firstIndex(of: ":"), colon != header.startIndex else {
                 throw ValidationError("-H takes 'Name: value'")
@@ -53,19 +54,23 @@ struct Request: AsyncParsableCommand {
     private func send() async throws {
         let target = URL(string: url)!
         guard target.scheme?.lowercased() == "https" || ["127.0.0.1", "localhost", "::1", "[::1]"].contains(target.host ?? "") else {
-            throw AuthFlowError(.configuration, "tokens are sent only over https (or http to a loopback host)", recovery: "use an https URL")
+            throw AuthFlowError(
+                .configuration, "tokens are sent only over https (or http to a loopback host)", recovery: "use an https URL")
         }
         let session = try Profile.load(profileOption.profile).session(timeout: timeout, logger: verboseOption.makeLogger())
         var fields: [(name: String, value: String)] = headers.map { header in
             let colon = header.firstIndex(of: ":")!
-            return (name: header[..<colon].trimmingCharacters(in: .whitespaces),
-                    value: header[header.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+            return (
+                name: header[..<colon].trimmingCharacters(in: .whitespaces),
+                value: header[header.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            )
         }
         let verb = method ?? (data == nil ? "GET" : "POST")
         if data != nil, !fields.contains(where: { $0.name.lowercased() == "content-type" }) {
             fields.append((name: "Content-Type", value: "application/x-www-form-urlencoded"))
         }
-        let request = HTTPTransportRequest(method: verb.uppercased(), url: target, headers: fields, body: data.map { Data($0.utf8) }, timeout: timeout)
+        let request = HTTPTransportRequest(
+            method: verb.uppercased(), url: target, headers: fields, body: data.map { Data($0.utf8) }, timeout: timeout)
         let response = try await session.sendWithDPoP(request)
         if include {
             var head = "HTTP \(response.status)\n"

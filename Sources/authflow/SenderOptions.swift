@@ -1,4 +1,4 @@
-#if CLI  // the CLI package trait
+#if CLI // the CLI package trait
 import AuthFlow
 import ArgumentParser
 import Foundation
@@ -10,19 +10,25 @@ struct SenderOptions: ParsableArguments {
     /// The `aud` of client assertions; `token_endpoint`, the spelling of
     /// earlier versions, is still read.
     enum Audience: String, ExpressibleByArgument, CaseIterable {
-        case issuer, tokenEndpoint = "token-endpoint"
+        case issuer
+        case tokenEndpoint = "token-endpoint"
 
         init?(argument: String) {
             self.init(rawValue: argument == "token_endpoint" ? Audience.tokenEndpoint.rawValue : argument)
         }
     }
 
-    @Option(help: ArgumentHelp("private_key_jwt: the client's private key file, PEM or a private JWK (implies --client-auth private_key_jwt).",
-                               valueName: "FILE"))
+    @Option(
+        help: ArgumentHelp(
+            "private_key_jwt: the client's private key file, PEM or a private JWK (implies --client-auth private_key_jwt).",
+            valueName: "FILE"))
     var privateKey: String?
     @Option(help: "private_key_jwt: the kid to put in the assertion header (default: the JWK's kid).")
     var keyID: String?
-    @Option(help: "The aud of client assertions: issuer (the default) or token-endpoint (compatibility: an assertion a hostile server captures can then be replayed).")
+    @Option(
+        help:
+            "The aud of client assertions: issuer (the default) or token-endpoint (compatibility: an assertion a hostile server captures can then be replayed)."
+    )
     var assertionAudience: Audience?
     @Flag(help: "Bind the tokens to a new DPoP key (RFC 9449), kept in the profile; browser or --device sign-in.")
     var dpop = false
@@ -38,7 +44,9 @@ struct SenderOptions: ParsableArguments {
         case nil where privateKey != nil:
             if hasSecret { throw ValidationError("--private-key (private_key_jwt) takes no client secret") }
         case let other?:
-            if privateKey != nil || keyID != nil { throw ValidationError("--private-key and --key-id go with --client-auth private_key_jwt, not \(other)") }
+            if privateKey != nil || keyID != nil {
+                throw ValidationError("--private-key and --key-id go with --client-auth private_key_jwt, not \(other)")
+            }
         case nil:
             if keyID != nil { throw ValidationError("--key-id goes with --private-key") }
         }
@@ -54,8 +62,10 @@ struct SenderOptions: ParsableArguments {
 
     /// JWT client authentication from a method name and what goes with it;
     /// nil for the other methods. Also used for a stored profile.
-    static func jwtAuthentication(method: String, secret: String?, privateKeyPath: String?, keyID: String?,
-                                  audience: String?) throws -> ClientAuthentication? {
+    static func jwtAuthentication(
+        method: String, secret: String?, privateKeyPath: String?, keyID: String?,
+        audience: String?
+    ) throws -> ClientAuthentication? {
         try JWTClientAuthentication.make(method: method, secret: secret, privateKeyPath: privateKeyPath, keyID: keyID, audience: audience)
     }
 }

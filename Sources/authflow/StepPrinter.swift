@@ -1,4 +1,4 @@
-#if CLI  // the CLI package trait
+#if CLI // the CLI package trait
 import Foundation
 
 /// Prints numbered steps with their durations.
@@ -15,7 +15,9 @@ struct StepPrinter {
         count += 1
         total += milliseconds
         let number = String(count).leftPadded(2)
-        Output.stdout("\(number). \(name.padding(toLength: 26, withPad: " ", startingAt: 0)) \(String(format: "%7.1f", milliseconds)) ms  \(detail(value))")
+        Output.stdout(
+            "\(number). \(name.padding(toLength: 26, withPad: " ", startingAt: 0)) \(String(format: "%7.1f", milliseconds)) ms  \(detail(value))"
+        )
         return value
     }
 

@@ -1,4 +1,4 @@
-#if CLI  // the CLI package trait
+#if CLI // the CLI package trait
 import AuthFlow
 import Foundation
 
@@ -16,8 +16,10 @@ struct Summary: Encodable {
     let tokens: (access: String, refresh: String?, id: String?)?
     let userInfo: OpenIDUserInfo?
 
-    init(profile: Profile, credentials: OAuthCredentials, showTokens: Bool, userInfo: OpenIDUserInfo? = nil, includeExpired: Bool = false,
-         now: Date = Date()) {
+    init(
+        profile: Profile, credentials: OAuthCredentials, showTokens: Bool, userInfo: OpenIDUserInfo? = nil, includeExpired: Bool = false,
+        now: Date = Date()
+    ) {
         self.userInfo = userInfo
         self.profile = profile.name
         issuer = profile.issuer
@@ -90,11 +92,15 @@ struct Summary: Encodable {
         lines.append("  refresh:  \(hasRefreshToken ? "yes" : "no")")
         if let claims = idTokenClaims {
             lines.append("  verified ID token claims:")
-            for (name, value) in claims.sorted(by: { $0.key < $1.key }) { lines.append("    \(TerminalText.field(name)): \(Summary.render(value))") }
+            for (name, value) in claims.sorted(by: { $0.key < $1.key }) {
+                lines.append("    \(TerminalText.field(name)): \(Summary.render(value))")
+            }
         }
         if let userInfo {
             lines.append("  userinfo:")
-            for (name, value) in userInfo.all.sorted(by: { $0.key < $1.key }) { lines.append("    \(TerminalText.field(name)): \(Summary.render(value))") }
+            for (name, value) in userInfo.all.sorted(by: { $0.key < $1.key }) {
+                lines.append("    \(TerminalText.field(name)): \(Summary.render(value))")
+            }
         }
         if let tokens {
             lines.append("  access_token:  \(tokens.access)")

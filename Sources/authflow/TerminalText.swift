@@ -1,4 +1,4 @@
-#if CLI  // the CLI package trait
+#if CLI // the CLI package trait
 /// Text from a server made safe for a terminal: the one escaping function
 /// that every line the CLI prints goes through (``Output``).
 ///

@@ -1,4 +1,4 @@
-#if CLI  // the CLI package trait
+#if CLI // the CLI package trait
 import AuthFlow
 import ArgumentParser
 import AuthFlowLoopback
@@ -15,7 +15,8 @@ struct Token: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "token", abstract: "Print a fresh access token (refreshing when needed).")
 
     @OptionGroup var profileOption: ProfileOption
-    @Option(name: .customLong("min-ttl"), help: ArgumentHelp("Refresh when the token expires within this many seconds.", valueName: "seconds"))
+    @Option(
+        name: .customLong("min-ttl"), help: ArgumentHelp("Refresh when the token expires within this many seconds.", valueName: "seconds"))
     var minTTL: Double?
     @Flag(help: "Refresh now, whatever the expiry.")
     var force = false
@@ -34,8 +35,9 @@ struct Token: AsyncParsableCommand {
             let profile = try Profile.load(profileOption.profile)
             let credentials = try profile.signedInCredentials()
             if profile.holdsDPoPToken {
-                throw AuthFlowError(.configuration, "profile \(profile.name) holds a DPoP-bound token, which is useless without a proof from its key",
-                                    recovery: "use `authflow request [-X METHOD] URL` to send an authorized request with a fresh proof")
+                throw AuthFlowError(
+                    .configuration, "profile \(profile.name) holds a DPoP-bound token, which is useless without a proof from its key",
+                    recovery: "use `authflow request [-X METHOD] URL` to send an authorized request with a fresh proof")
             }
             // The common case, a token valid long enough, needs no client and no session.
             if !force, !TokenValidity.needsRefresh(credentials, minimumValidity: minTTL, leeway: Profile.leeway, now: Date()) {
@@ -113,8 +115,9 @@ struct Logout: AsyncParsableCommand {
         } else {
             Output.stderr("Signed out locally; \(what).")
         }
-        let ending = EndProviderSession(client: session.client, idToken: credentials.token.idToken, port: profile.port,
-                                        browserTimeout: browserTimeout, noBrowser: noBrowser, showTokens: showTokens, logger: logger)
+        let ending = EndProviderSession(
+            client: session.client, idToken: credentials.token.idToken, port: profile.port,
+            browserTimeout: browserTimeout, noBrowser: noBrowser, showTokens: showTokens, logger: logger)
         let endSession = await ending.run(fallbackURL: result.endSessionURL)
         if let failure = result.revocationFailures.first {
             Output.stderr("Revocation failed, so the provider may accept the tokens until they expire:")

@@ -1,4 +1,4 @@
-#if CLI  // the CLI package trait
+#if CLI // the CLI package trait
 import AuthFlow
 import ArgumentParser
 import Foundation
@@ -19,12 +19,15 @@ struct UserInfoCommand: AsyncParsableCommand {
             let profile = try Profile.load(profileOption.profile)
             let session = try profile.session(timeout: timeout, logger: verboseOption.makeLogger())
             let credentials = try await session.freshCredentials()
-            let info = try await session.client.userInfo(accessToken: credentials.accessToken, tokenType: credentials.token.tokenType,
-                                                         expectedSubject: profile.credentials?.subject)
+            let info = try await session.client.userInfo(
+                accessToken: credentials.accessToken, tokenType: credentials.token.tokenType,
+                expectedSubject: profile.credentials?.subject)
             if json {
                 Output.json(info.all)
             } else {
-                for (name, value) in info.all.sorted(by: { $0.key < $1.key }) { Output.stdout("\(TerminalText.field(name)): \(Summary.render(value))") }
+                for (name, value) in info.all.sorted(by: { $0.key < $1.key }) {
+                    Output.stdout("\(TerminalText.field(name)): \(Summary.render(value))")
+                }
             }
         } catch {
             throw Output.fail(error, json: json)

@@ -1,6 +1,7 @@
+import AuthFlow
 import Foundation
 import Testing
-import AuthFlow
+
 @testable import AuthFlowApple
 
 /// Stands in for a Secure Enclave key: a DPoPSigningKey that is not a
@@ -13,10 +14,12 @@ struct EnclaveKeyStandIn: DPoPSigningKey {
 
 @Suite struct AppleDPoPKeyChoiceTests {
     static func record(tokenType: String, dpopKey: DPoPKey? = nil) throws -> SessionRecord {
-        let token = try TokenResponse(json: json(#"{"access_token":"AT","token_type":"\#(tokenType)","expires_in":3600,"refresh_token":"RT"}"#),
-                                      requestedScopes: ["openid"], allowDPoP: true)
-        return SessionRecord(credentials: OAuthCredentials(issuer: "https://idp.example", clientID: "app", token: token, idToken: nil),
-                             metadata: metadata(), clientAuthenticationMethod: .none, dpopKey: dpopKey)
+        let token = try TokenResponse(
+            json: json(#"{"access_token":"AT","token_type":"\#(tokenType)","expires_in":3600,"refresh_token":"RT"}"#),
+            requestedScopes: ["openid"], allowDPoP: true)
+        return SessionRecord(
+            credentials: OAuthCredentials(issuer: "https://idp.example", clientID: "app", token: token, idToken: nil),
+            metadata: metadata(), clientAuthenticationMethod: .none, dpopKey: dpopKey)
     }
 
     let handle = Data([0x30, 0x81, 0x01, 0x02])
@@ -76,34 +79,40 @@ struct EnclaveKeyStandIn: DPoPSigningKey {
 
     // restoreSession: what AppleSignIn.restore() runs, with the Keychain and the enclave given here.
 
-    static func restore(_ record: SessionRecord?, handle: Data?,
-                        open: (Data) throws -> any DPoPSigningKey) async throws -> AuthSession? {
-        try await AppleDPoPKeyChoice.restoreSession(from: MemoryCredentialStore(record), secureEnclaveHandle: handle,
-                                                    transport: ScriptedTransport.unused(), openSecureEnclaveKey: open)
+    static func restore(
+        _ record: SessionRecord?, handle: Data?,
+        open: (Data) throws -> any DPoPSigningKey
+    ) async throws -> AuthSession? {
+        try await AppleDPoPKeyChoice.restoreSession(
+            from: MemoryCredentialStore(record), secureEnclaveHandle: handle,
+            transport: ScriptedTransport.unused(), openSecureEnclaveKey: open)
     }
 
     @Test func restoringBindsTheSessionToTheKeyOpenedFromTheHandle() async throws {
         let enclaveKey = EnclaveKeyStandIn()
         var opened: [Data] = []
-        let session = try #require(try await Self.restore(Self.record(tokenType: "DPoP"), handle: handle) { handle in
-            opened.append(handle)
-            return enclaveKey
-        })
+        let session = try #require(
+            try await Self.restore(Self.record(tokenType: "DPoP"), handle: handle) { handle in
+                opened.append(handle)
+                return enclaveKey
+            })
         #expect(opened == [handle])
         #expect(session.client.dpop?.key.thumbprint == enclaveKey.thumbprint)
     }
 
     @Test func restoringABearerOrSelfContainedSessionDoesNotOpenTheHandle() async throws {
-        let bearer = try #require(try await Self.restore(Self.record(tokenType: "Bearer"), handle: handle) { _ in
-            Issue.record("the handle was opened for a bearer session")
-            return DPoPKey()
-        })
+        let bearer = try #require(
+            try await Self.restore(Self.record(tokenType: "Bearer"), handle: handle) { _ in
+                Issue.record("the handle was opened for a bearer session")
+                return DPoPKey()
+            })
         #expect(bearer.client.dpop == nil)
         let softwareKey = DPoPKey()
-        let software = try #require(try await Self.restore(Self.record(tokenType: "DPoP", dpopKey: softwareKey), handle: handle) { _ in
-            Issue.record("the handle was opened for a record that holds its key")
-            return DPoPKey()
-        })
+        let software = try #require(
+            try await Self.restore(Self.record(tokenType: "DPoP", dpopKey: softwareKey), handle: handle) { _ in
+                Issue.record("the handle was opened for a record that holds its key")
+                return DPoPKey()
+            })
         #expect(software.client.dpop?.key.thumbprint == softwareKey.thumbprint)
         #expect(try await Self.restore(nil, handle: handle) { _ in DPoPKey() } == nil)
     }
@@ -119,7 +128,9 @@ struct EnclaveKeyStandIn: DPoPSigningKey {
     @Test func restoringWithAHandleTheEnclaveRefusesGivesNoSession() async throws {
         let error = try await #require(throws: AuthFlowError.self) {
             try await Self.restore(Self.record(tokenType: "DPoP"), handle: handle) { _ in
-                throw AuthFlowError(.configuration, "this device's Secure Enclave cannot use the stored DPoP key", recovery: "Sign in again with a new key.")
+                throw AuthFlowError(
+                    .configuration, "this device's Secure Enclave cannot use the stored DPoP key", recovery: "Sign in again with a new key."
+                )
             }
         }
         #expect(error.category == .reauthenticationRequired)
@@ -159,11 +170,15 @@ struct EnclaveKeyStandIn: DPoPSigningKey {
         let record = try #require(try await store.load())
         #expect(record.dpopKey == nil, "an enclave key is never put in the record")
         // The stored pair restores to the same key; without the handle it does not restore at all.
-        let restored = try #require(try await AppleDPoPKeyChoice.restoreSession(
-            from: store, secureEnclaveHandle: handle, transport: ScriptedTransport.unused()) { _ in enclaveKey })
+        let restored = try #require(
+            try await AppleDPoPKeyChoice.restoreSession(
+                from: store, secureEnclaveHandle: handle, transport: ScriptedTransport.unused()
+            ) { _ in enclaveKey })
         #expect(restored.client.dpop?.key.thumbprint == enclaveKey.thumbprint)
         await #expect(throws: AuthFlowError.self) {
-            try await AppleDPoPKeyChoice.restoreSession(from: store, secureEnclaveHandle: nil, transport: ScriptedTransport.unused()) { _ in enclaveKey }
+            try await AppleDPoPKeyChoice.restoreSession(from: store, secureEnclaveHandle: nil, transport: ScriptedTransport.unused()) { _ in
+                enclaveKey
+            }
         }
     }
 
@@ -208,4 +223,3 @@ struct EnclaveKeyStandIn: DPoPSigningKey {
         #expect(try await store.load() == nil)
     }
 }
-

@@ -1,6 +1,7 @@
+import AuthFlow
 import Foundation
 import Testing
-import AuthFlow
+
 @testable import AuthFlowApple
 
 @Suite struct RedirectChoiceTests {
@@ -170,9 +171,11 @@ final class RecordingBackgroundHost: BackgroundExecutionHost, @unchecked Sendabl
 }
 
 @Suite struct AppleSignInSettingsTests {
-    let base: [String: Any] = ["Issuer": "https://id.example.com", "ClientID": "com.example.app",
-                               "RedirectURI": "https://app.example.com/oauth/callback",
-                               "FallbackRedirectURI": "com.example.app:/oauth2redirect", "Scopes": "openid offline_access"]
+    let base: [String: Any] = [
+        "Issuer": "https://id.example.com", "ClientID": "com.example.app",
+        "RedirectURI": "https://app.example.com/oauth/callback",
+        "FallbackRedirectURI": "com.example.app:/oauth2redirect", "Scopes": "openid offline_access",
+    ]
 
     @Test func readsTheAppleKeys() throws {
         var dictionary = base
@@ -233,10 +236,13 @@ final class RecordingBackgroundHost: BackgroundExecutionHost, @unchecked Sendabl
     @Test func malformedKeysAreNamed() throws {
         var notBool = base
         notBool["EphemeralBrowserSession"] = "yes"
-        #expect(try #require(throws: AuthFlowError.self) { try AppleSignInSettings(dictionary: notBool) }.message.contains("EphemeralBrowserSession"))
+        #expect(
+            try #require(throws: AuthFlowError.self) { try AppleSignInSettings(dictionary: notBool) }.message.contains(
+                "EphemeralBrowserSession"))
         var badFallback = base
         badFallback["FallbackRedirectURI"] = "https://app.example.com/other"
-        #expect(try #require(throws: AuthFlowError.self) { try AppleSignInSettings(dictionary: badFallback) }.message.contains("custom scheme"))
+        #expect(
+            try #require(throws: AuthFlowError.self) { try AppleSignInSettings(dictionary: badFallback) }.message.contains("custom scheme"))
         var emptyGroup = base
         emptyGroup["AppGroup"] = ""
         #expect(try #require(throws: AuthFlowError.self) { try AppleSignInSettings(dictionary: emptyGroup) }.message.contains("AppGroup"))

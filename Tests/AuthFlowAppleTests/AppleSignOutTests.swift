@@ -1,18 +1,22 @@
 import AuthFlow
-@testable import AuthFlowApple
 import Foundation
 import Testing
+
+@testable import AuthFlowApple
 
 @Suite struct AppleSignOutTests {
     let endSession = URL(string: "https://idp.example/logout?id_token_hint=x")!
     let postLogout = URL(string: "com.example.app:/signed-out")!
 
-    func signOut(endSession: URL?, postLogout: URL?, ephemeral: Bool = false,
-                 deleteHandle: @escaping () throws -> Void = {},
-                 present: @escaping (URL, CallbackMatch) async throws -> URL) async throws -> AppleSignOutResult {
-        try await AppleSignOutSteps.run(postLogoutRedirectURI: postLogout, prefersEphemeralSession: ephemeral,
-                                        localSignOut: { SignOutResult(endSessionURL: endSession, revocationFailures: []) },
-                                        deleteKeyHandle: deleteHandle, present: present)
+    func signOut(
+        endSession: URL?, postLogout: URL?, ephemeral: Bool = false,
+        deleteHandle: @escaping () throws -> Void = {},
+        present: @escaping (URL, CallbackMatch) async throws -> URL
+    ) async throws -> AppleSignOutResult {
+        try await AppleSignOutSteps.run(
+            postLogoutRedirectURI: postLogout, prefersEphemeralSession: ephemeral,
+            localSignOut: { SignOutResult(endSessionURL: endSession, revocationFailures: []) },
+            deleteKeyHandle: deleteHandle, present: present)
     }
 
     @Test func theBrowserStepRunsWhenItCanReturnAndWaitsForThePostLogoutRedirect() async throws {
@@ -64,17 +68,22 @@ import Testing
 
     @Test func aKeyHandleThatCannotBeDeletedIsReportedNotThrown() async throws {
         let locked = KeychainStatus.interactionNotAllowed.error(operation: "delete", item: "AuthFlow")
-        let result = try await signOut(endSession: nil, postLogout: nil, deleteHandle: { throw locked }) { _, _ in URL(string: "x:/")! }
+        let result = try await signOut(
+            endSession: nil, postLogout: nil, deleteHandle: { throw locked }, present: { _, _ in URL(string: "x:/")! })
         #expect(result.keyHandleFailure == locked)
     }
 
     @Test func aLocalSignOutThatFailsIsThrownAndNothingElseRuns() async throws {
         let locked = KeychainStatus.interactionNotAllowed.error(operation: "delete", item: "AuthFlow")
         await #expect(throws: locked) {
-            try await AppleSignOutSteps.run(postLogoutRedirectURI: postLogout, prefersEphemeralSession: false,
-                                            localSignOut: { throw locked },
-                                            deleteKeyHandle: { Issue.record("handle deleted after a failed sign-out") },
-                                            present: { _, _ in Issue.record("sheet opened after a failed sign-out"); return URL(string: "x:/")! })
+            try await AppleSignOutSteps.run(
+                postLogoutRedirectURI: postLogout, prefersEphemeralSession: false,
+                localSignOut: { throw locked },
+                deleteKeyHandle: { Issue.record("handle deleted after a failed sign-out") },
+                present: { _, _ in
+                    Issue.record("sheet opened after a failed sign-out")
+                    return URL(string: "x:/")!
+                })
         }
     }
 }

@@ -1,7 +1,8 @@
 import AuthFlow
-@testable import AuthFlowApple
 import Foundation
 import Testing
+
+@testable import AuthFlowApple
 
 @MainActor
 @Suite struct BackgroundTaskExpiryTests {
@@ -84,8 +85,9 @@ import Testing
             }
             // As URLSession does: a request whose task was cancelled fails.
             if Task.isCancelled { throw AuthFlowError(.cancelled, "the token request was cancelled") }
-            return HTTPTransportResponse(status: 200, headers: [("Content-Type", "application/json")],
-                                         body: json(#"{"access_token":"AT-2","token_type":"Bearer","expires_in":3600,"refresh_token":"RT-2"}"#))
+            return HTTPTransportResponse(
+                status: 200, headers: [("Content-Type", "application/json")],
+                body: json(#"{"access_token":"AT-2","token_type":"Bearer","expires_in":3600,"refresh_token":"RT-2"}"#))
         }
 
         func release() {
@@ -95,8 +97,9 @@ import Testing
     }
 
     static func expired() throws -> OAuthCredentials {
-        let token = try TokenResponse(json: json(#"{"access_token":"AT-1","token_type":"Bearer","expires_in":0,"refresh_token":"RT-1"}"#),
-                                      requestedScopes: [])
+        let token = try TokenResponse(
+            json: json(#"{"access_token":"AT-1","token_type":"Bearer","expires_in":0,"refresh_token":"RT-1"}"#),
+            requestedScopes: [])
         return OAuthCredentials(issuer: nil, clientID: "app", token: token, idToken: nil)
     }
 
@@ -140,7 +143,7 @@ import Testing
         let error = await #expect(throws: AuthFlowError.self) { try await caller.value }
         #expect(error?.category == .cancelled)
         #expect(system.ended == [1])
-        endpoint.release()  // the app runs again: the answer arrives
+        endpoint.release() // the app runs again: the answer arrives
         #expect(try await session.freshAccessToken() == "AT-2")
         #expect(try await store.load()?.credentials.token.refreshToken == "RT-2")
         #expect(endpoint.requests.withLock { $0 } == 1)

@@ -1,39 +1,51 @@
 import AuthFlow
-@testable import AuthFlowApple
 import Foundation
 import Testing
 
+@testable import AuthFlowApple
+
 @Suite struct BiometricProtectionTests {
     @Test func theInfoPlistKeysChooseThePolicyAndTheReuseWindow() throws {
-        let protection = try #require(try BiometricProtection(dictionary: ["BiometricProtection": "BiometryCurrentSet",
-                                                                            "BiometricReuseSeconds": 120]))
+        let protection = try #require(
+            try BiometricProtection(dictionary: [
+                "BiometricProtection": "BiometryCurrentSet",
+                "BiometricReuseSeconds": 120,
+            ]))
         #expect(protection.policy == .biometryCurrentSet)
         #expect(protection.reuseDuration == 120)
         #expect(try BiometricProtection(dictionary: ["BiometricProtection": "UserPresence"])?.reuseDuration == 60)
         #expect(try BiometricProtection(dictionary: [:]) == nil, "opt-in: off without the key")
     }
 
-    @Test(arguments: [["BiometricProtection": "FaceID"], ["BiometricProtection": true],
-                      ["BiometricProtection": "UserPresence", "BiometricReuseSeconds": 301],
-                      ["BiometricProtection": "UserPresence", "BiometricReuseSeconds": "60"],
-                      ["BiometricReuseSeconds": 60]] as [[String: any Sendable]])
+    @Test(
+        arguments: [
+            ["BiometricProtection": "FaceID"], ["BiometricProtection": true],
+            ["BiometricProtection": "UserPresence", "BiometricReuseSeconds": 301],
+            ["BiometricProtection": "UserPresence", "BiometricReuseSeconds": "60"],
+            ["BiometricReuseSeconds": 60],
+        ] as [[String: any Sendable]])
     func malformedKeysAreConfigurationErrors(_ dictionary: [String: any Sendable]) throws {
         let error = try #require(throws: AuthFlowError.self) { try BiometricProtection(dictionary: dictionary) }
         #expect(error.category == .configuration)
     }
 
     @Test func theSettingsCarryTheProtection() throws {
-        let settings = try AppleSignInSettings(dictionary: ["Issuer": "https://idp.example", "ClientID": "app",
-                                                            "RedirectURI": "com.example.app:/cb",
-                                                            "BiometricProtection": "UserPresence"])
+        let settings = try AppleSignInSettings(dictionary: [
+            "Issuer": "https://idp.example", "ClientID": "app",
+            "RedirectURI": "com.example.app:/cb",
+            "BiometricProtection": "UserPresence",
+        ])
         #expect(settings.biometricProtection?.policy == .userPresence)
     }
 
-    func reader(_ item: BiometricKeychainItem, reuse: TimeInterval = 60,
-                clock: @escaping () -> Date = { Date() }) -> () throws -> Data? {
+    func reader(
+        _ item: BiometricKeychainItem, reuse: TimeInterval = 60,
+        clock: @escaping () -> Date = { Date() }
+    ) -> () throws -> Data? {
         let contexts = ReusedAuthenticationContext(reuseDuration: reuse) { BiometricKeychainItem.Context() }
         return {
-            try readProtectedItem(contexts: contexts, item: "AuthFlow", markerPresent: { item.marker }) { context in item.read(context) }
+            try readProtectedItem(
+                contexts: contexts, item: "AuthFlow", markerPresent: { item.marker }, read: { context in item.read(context) })
         }
     }
 

@@ -1,7 +1,8 @@
 import AuthFlow
-@testable import AuthFlowApple
 import Foundation
 import Testing
+
+@testable import AuthFlowApple
 
 @Suite struct KeychainItemRulesTests {
     let keychain = SimulatedKeychain()

@@ -1,7 +1,8 @@
 import AuthFlow
-@testable import AuthFlowApple
 import Foundation
 import Testing
+
+@testable import AuthFlowApple
 
 /// The device locks while a refresh is on the network (a whenUnlocked
 /// Keychain item): the rotated refresh token must survive until the Keychain
@@ -20,7 +21,7 @@ import Testing
         let transport = ScriptedTransport { request in
             let body = String(decoding: request.body ?? Data(), as: UTF8.self)
             sent.withLock { $0.append(body) }
-            keychain.lock()   // the user locks the phone while the request is out
+            keychain.lock() // the user locks the phone while the request is out
             return ScriptedTransport.json(#"{"access_token":"AT-2","token_type":"Bearer","expires_in":3600,"refresh_token":"RT-2"}"#)
         }
         let client = try OAuthClient(metadata: metadata(issuer: nil), clientID: "app", transport: transport)

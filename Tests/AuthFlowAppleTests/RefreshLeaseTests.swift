@@ -1,7 +1,8 @@
 import AuthFlow
-@testable import AuthFlowApple
 import Foundation
 import Testing
+
+@testable import AuthFlowApple
 
 /// An app and its extension (two lease holders on one container directory,
 /// each with its own file descriptor, as two processes have) sharing one
@@ -19,13 +20,14 @@ import Testing
         try await lease.withLease {
             // Another process takes the lock file at once while this holder is "on the network".
             let other = FileLock(url: lockFile, timeout: 0, name: "other")
-            try await other.withLock { }
+            try await other.withLock {}
         }
     }
 
     @Test func theSecondHolderWaitsForTheFirst() async throws {
         let url = try Self.container().appendingPathComponent("session.lease")
-        let app = RefreshLease(url: url), appExtension = RefreshLease(url: url)
+        let app = RefreshLease(url: url)
+        let appExtension = RefreshLease(url: url)
         let events = LockedValue<[String]>([])
         let (started, continuation) = AsyncStream.makeStream(of: Void.self)
         async let first: Void = app.withLease {
@@ -47,7 +49,7 @@ import Testing
         try Lease(holder: "suspended-app", expiry: Date().addingTimeInterval(0.3)).write(to: url)
         let appExtension = RefreshLease(url: url)
         let start = Date()
-        try await appExtension.withLease { }
+        try await appExtension.withLease {}
         #expect(Date().timeIntervalSince(start) >= 0.25)
     }
 
@@ -55,7 +57,7 @@ import Testing
         let url = try Self.container().appendingPathComponent("session.lease")
         try Lease(holder: "app", expiry: Date().addingTimeInterval(60)).write(to: url)
         let appExtension = RefreshLease(url: url, waitLimit: 0.2)
-        let error = await #expect(throws: AuthFlowError.self) { try await appExtension.withLease { } }
+        let error = await #expect(throws: AuthFlowError.self) { try await appExtension.withLease {} }
         #expect(error?.category == .timeout)
     }
 
@@ -85,9 +87,11 @@ import Testing
         let client = try OAuthClient(metadata: metadata(issuer: nil), clientID: "app", transport: transport)
         let old = try LockedKeychainSessionTests.credentials(access: "AT-1", refresh: "RT-1")
         let shared = LockedValue<SessionRecord?>(SessionRecord(credentials: old, client: client))
-        let app = AuthSession.resume(client: client, store: SharedRecordStore(shared: shared, lease: RefreshLease(url: url)), credentials: old)
-        let appExtension = AuthSession.resume(client: client, store: SharedRecordStore(shared: shared, lease: RefreshLease(url: url)),
-                                              credentials: old)
+        let app = AuthSession.resume(
+            client: client, store: SharedRecordStore(shared: shared, lease: RefreshLease(url: url)), credentials: old)
+        let appExtension = AuthSession.resume(
+            client: client, store: SharedRecordStore(shared: shared, lease: RefreshLease(url: url)),
+            credentials: old)
         async let a = app.freshAccessToken()
         async let b = appExtension.freshAccessToken()
         #expect(try await [a, b] == ["AT-2", "AT-2"])

@@ -1,7 +1,8 @@
 import AuthFlow
-@testable import AuthFlowApple
 import Foundation
 import Testing
+
+@testable import AuthFlowApple
 
 @MainActor
 @Suite struct WebAuthenticationRunTests {
@@ -15,11 +16,13 @@ import Testing
     }
 
     func run(_ script: ScriptedWebAuthenticationSession.Script, callback: CallbackMatch? = nil, record: Run = Run()) async throws -> URL {
-        try await runWebAuthentication(callback: callback ?? scheme, makeSession: { completion in
-            let session = ScriptedWebAuthenticationSession(script, completion: completion)
-            record.session = session
-            return session
-        }, ending: ScriptedWebAuthenticationSession.ending)
+        try await runWebAuthentication(
+            callback: callback ?? scheme,
+            makeSession: { completion in
+                let session = ScriptedWebAuthenticationSession(script, completion: completion)
+                record.session = session
+                return session
+            }, ending: ScriptedWebAuthenticationSession.ending)
     }
 
     func error(_ body: () async throws -> URL) async -> AuthFlowError? {
@@ -94,9 +97,10 @@ import Testing
     }
 
     @Test func aMissingPresentationContextIsConfigurationOnceKeepingTheSystemError() async throws {
-        let error = try #require(await error {
-            try await run(.startFails(reportsError: ScriptedWebAuthenticationSession.NoPresentationContext()))
-        })
+        let error = try #require(
+            await error {
+                try await run(.startFails(reportsError: ScriptedWebAuthenticationSession.NoPresentationContext()))
+            })
         #expect(error.category == .configuration)
         #expect(error.underlyingError is ScriptedWebAuthenticationSession.NoPresentationContext)
         #expect(error.recovery?.contains("presentation anchor") == true)
@@ -116,12 +120,17 @@ import Testing
             let completion: @Sendable (URL?, (any Error)?) -> Void
             init(_ completion: @escaping @Sendable (URL?, (any Error)?) -> Void) { self.completion = completion }
             var canStart: Bool { true }
-            func start() -> Bool { completion(nil, nil); return true }
+            func start() -> Bool {
+                completion(nil, nil)
+                return true
+            }
             func cancel() {}
         }
-        let error = try #require(await error {
-            try await runWebAuthentication(callback: scheme, makeSession: { Empty($0) }, ending: ScriptedWebAuthenticationSession.ending)
-        })
+        let error = try #require(
+            await error {
+                try await runWebAuthentication(
+                    callback: scheme, makeSession: { Empty($0) }, ending: ScriptedWebAuthenticationSession.ending)
+            })
         #expect(error.category == .configuration)
     }
 

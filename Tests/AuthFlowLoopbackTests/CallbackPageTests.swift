@@ -1,6 +1,7 @@
 import AuthFlow
 import Foundation
 import Testing
+
 @testable import AuthFlowLoopback
 
 /// The page the browser shows is the outcome the application reports: the
@@ -19,7 +20,8 @@ import Testing
     /// answer, after checking the callback still reaches the waiting caller.
     func answer(formPost: Bool, _ pairs: [(String, String)], options: AuthorizationOptions? = nil) async throws -> String {
         let listener = try await LoopbackListener.start()
-        let request = try FormPostTests.formPostRequest(listener, mode: options ?? AuthorizationOptions(responseMode: formPost ? .formPost : nil))
+        let request = try FormPostTests.formPostRequest(
+            listener, mode: options ?? AuthorizationOptions(responseMode: formPost ? .formPost : nil))
         listener.prepare(for: request)
         let waiting = Task { try await listener.waitForCallback(for: request, timeout: 10) }
         let body = FormEncoding.encode(pairs + [("state", request.state)])
@@ -42,8 +44,12 @@ import Testing
     }
 
     @Test func formPostedLoginRequiredShowsTheErrorPage() async throws {
-        let text = try await answer(formPost: true, [("error", "login_required"), ("error_description", Self.hostile),
-                                                     ("error_uri", "https://evil.example/x")])
+        let text = try await answer(
+            formPost: true,
+            [
+                ("error", "login_required"), ("error_description", Self.hostile),
+                ("error_uri", "https://evil.example/x"),
+            ])
         #expect(isErrorPage(text))
         #expect(!text.contains("login_required") && !text.contains("pwned") && !text.contains("evil.example"))
     }

@@ -1,6 +1,7 @@
 import AuthFlow
 import Foundation
 import Testing
+
 @testable import AuthFlowLoopback
 
 /// The one-time page that POSTs the RP-initiated logout form, and the
@@ -8,10 +9,13 @@ import Testing
 @Suite struct EndSessionPageTests {
     static let idToken = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhIn0.c2ln"
 
-    static func request(_ listener: LoopbackListener, clientID: String = "app",
-                        endpoint: String = "https://idp.example/logout") throws -> EndSessionRequest {
-        let metadata = ProviderMetadata(issuer: "https://idp.example", authorizationEndpoint: URL(string: "https://idp.example/authorize")!,
-                                        tokenEndpoint: URL(string: "https://idp.example/token")!, endSessionEndpoint: URL(string: endpoint)!)
+    static func request(
+        _ listener: LoopbackListener, clientID: String = "app",
+        endpoint: String = "https://idp.example/logout"
+    ) throws -> EndSessionRequest {
+        let metadata = ProviderMetadata(
+            issuer: "https://idp.example", authorizationEndpoint: URL(string: "https://idp.example/authorize")!,
+            tokenEndpoint: URL(string: "https://idp.example/token")!, endSessionEndpoint: URL(string: endpoint)!)
         let client = try OAuthClient(metadata: metadata, clientID: clientID)
         return try #require(client.endSessionRequest(idTokenHint: idToken, postLogoutRedirectURI: listener.redirectURI))
     }
@@ -32,7 +36,8 @@ import Testing
         #expect(page.status == 200)
         #expect(page.text.contains(#"<form method="post" action="https://idp.example/logout">"#))
         #expect(page.text.contains(#"<input type="hidden" name="id_token_hint" value="\#(Self.idToken)">"#))
-        #expect(page.text.contains(#"<input type="hidden" name="post_logout_redirect_uri" value="\#(listener.redirectURI.absoluteString)">"#))
+        #expect(
+            page.text.contains(#"<input type="hidden" name="post_logout_redirect_uri" value="\#(listener.redirectURI.absoluteString)">"#))
         #expect(page.text.contains("Cache-Control: no-store"))
         #expect(page.text.contains("Referrer-Policy: no-referrer"))
         let nonce = try #require(page.text.firstMatch(of: #/script-src 'nonce-([0-9a-f]{32})'/#)?.output.1)

@@ -1,7 +1,9 @@
 import AuthFlow
 import Foundation
 import Testing
+
 @testable import AuthFlowLoopback
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -24,7 +26,7 @@ func rawHTTP(port: Int, _ request: [UInt8]) -> (status: Int?, text: String, clos
         #else
         let n = request[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         #endif
-        if n <= 0 { break }  // the server may answer and close before reading everything
+        if n <= 0 { break } // the server may answer and close before reading everything
         sent += n
     }
     var answer: [UInt8] = []
@@ -41,8 +43,10 @@ func rawHTTP(port: Int, _ request: [UInt8]) -> (status: Int?, text: String, clos
     return (status, text, closed)
 }
 
-func post(port: Int, path: String = "/callback", contentType: String? = "application/x-www-form-urlencoded",
-          body: String) -> (status: Int?, text: String, closed: Bool) {
+func post(
+    port: Int, path: String = "/callback", contentType: String? = "application/x-www-form-urlencoded",
+    body: String
+) -> (status: Int?, text: String, closed: Bool) {
     var head = "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Length: \(body.utf8.count)\r\n"
     if let contentType { head += "Content-Type: \(contentType)\r\n" }
     return rawHTTP(port: port, Array((head + "\r\n" + body).utf8))
@@ -50,11 +54,13 @@ func post(port: Int, path: String = "/callback", contentType: String? = "applica
 
 @Suite struct FormPostTests {
     static func formPostRequest(_ listener: LoopbackListener, mode: AuthorizationOptions? = nil) throws -> AuthorizationRequest {
-        let metadata = ProviderMetadata(issuer: "https://idp.example", authorizationEndpoint: URL(string: "https://idp.example/authorize")!,
-                                        tokenEndpoint: URL(string: "https://idp.example/token")!)
+        let metadata = ProviderMetadata(
+            issuer: "https://idp.example", authorizationEndpoint: URL(string: "https://idp.example/authorize")!,
+            tokenEndpoint: URL(string: "https://idp.example/token")!)
         let client = try OAuthClient(metadata: metadata, clientID: "app")
-        return try client.authorizationRequest(redirectURI: listener.redirectURI, scopes: ["openid", "name", "email"],
-                                               options: mode ?? AuthorizationOptions(responseMode: .formPost))
+        return try client.authorizationRequest(
+            redirectURI: listener.redirectURI, scopes: ["openid", "name", "email"],
+            options: mode ?? AuthorizationOptions(responseMode: .formPost))
     }
 
     static let appleUser = #"{"name":{"firstName":"Ada","lastName":"Lovelace"},"email":"ada@example.com"}"#
@@ -62,21 +68,24 @@ func post(port: Int, path: String = "/callback", contentType: String? = "applica
     static func form(_ pairs: [(String, String)]) -> String { FormEncoding.encode(pairs) }
 
     @Test func requestCarriesTheResponseMode() throws {
-        let metadata = ProviderMetadata(authorizationEndpoint: URL(string: "https://idp.example/authorize")!,
-                                        tokenEndpoint: URL(string: "https://idp.example/token")!)
+        let metadata = ProviderMetadata(
+            authorizationEndpoint: URL(string: "https://idp.example/authorize")!,
+            tokenEndpoint: URL(string: "https://idp.example/token")!)
         let client = try OAuthClient(metadata: metadata, clientID: "app")
         let redirect = URL(string: "http://127.0.0.1:9/callback")!
         let viaOption = try client.authorizationRequest(redirectURI: redirect, scopes: [], options: .init(responseMode: .formPost))
         #expect(viaOption.url.query?.contains("response_mode=form_post") == true)
         #expect(viaOption.expectsFormPost)
-        let viaParameter = try client.authorizationRequest(redirectURI: redirect, scopes: [],
-                                                           options: .init(additionalParameters: [.init("response_mode", "form_post")]))
+        let viaParameter = try client.authorizationRequest(
+            redirectURI: redirect, scopes: [],
+            options: .init(additionalParameters: [.init("response_mode", "form_post")]))
         #expect(viaParameter.expectsFormPost)
         #expect(try !client.authorizationRequest(redirectURI: redirect, scopes: []).expectsFormPost)
         // Both ways at once is a parameter given twice.
         #expect(throws: AuthFlowError.self) {
-            try client.authorizationRequest(redirectURI: redirect, scopes: [],
-                                            options: .init(responseMode: .formPost, additionalParameters: [.init("response_mode", "query")]))
+            try client.authorizationRequest(
+                redirectURI: redirect, scopes: [],
+                options: .init(responseMode: .formPost, additionalParameters: [.init("response_mode", "query")]))
         }
     }
 
@@ -122,7 +131,8 @@ func post(port: Int, path: String = "/callback", contentType: String? = "applica
         let request = try Self.formPostRequest(listener)
         listener.prepare(for: request)
         let waiting = Task { try await listener.waitForCallback(for: request, timeout: 10) }
-        #expect(post(port: listener.port, body: Self.form([("error", "user_cancelled_authorize"), ("state", request.state)])).status == 200)
+        #expect(
+            post(port: listener.port, body: Self.form([("error", "user_cancelled_authorize"), ("state", request.state)])).status == 200)
         let callback = try await waiting.value
         do {
             _ = try request.validateCallback(callback)
@@ -166,7 +176,8 @@ func post(port: Int, path: String = "/callback", contentType: String? = "applica
         #expect(post(port: listener.port, body: big).status == 413)
         // Announced small, sent large (chunked): refused too.
         let chunk = String(repeating: "y", count: 65 * 1024)
-        let chunked = "POST /callback HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+        let chunked =
+            "POST /callback HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n"
             + "Transfer-Encoding: chunked\r\n\r\n\(String(chunk.utf8.count, radix: 16))\r\n\(chunk)\r\n0\r\n\r\n"
         #expect(rawHTTP(port: listener.port, Array(chunked.utf8)).status == 413)
         await expectError(.timeout) { try await listener.waitForCallback(for: request, timeout: 0.2) }
@@ -180,11 +191,13 @@ func post(port: Int, path: String = "/callback", contentType: String? = "applica
         let longQuery = "GET /callback?state=\(request.state)&code=\(String(repeating: "a", count: 9000)) HTTP/1.1\r\nHost: x\r\n\r\n"
         let long = rawHTTP(port: listener.port, Array(longQuery.utf8))
         #expect(long.status == 414 && long.closed)
-        let bigHeader = "GET /callback?state=\(request.state)&code=c HTTP/1.1\r\nHost: x\r\nX-Pad: \(String(repeating: "p", count: 20 * 1024))\r\n\r\n"
+        let bigHeader =
+            "GET /callback?state=\(request.state)&code=c HTTP/1.1\r\nHost: x\r\nX-Pad: \(String(repeating: "p", count: 20 * 1024))\r\n\r\n"
         let refused = rawHTTP(port: listener.port, Array(bigHeader.utf8))
         #expect(refused.status == 400)
         #expect(refused.closed, "the connection was left open")
-        let manyHeaders = "GET /callback?state=\(request.state)&code=c HTTP/1.1\r\nHost: x\r\n"
+        let manyHeaders =
+            "GET /callback?state=\(request.state)&code=c HTTP/1.1\r\nHost: x\r\n"
             + (0..<200).map { "X-\($0): v\r\n" }.joined() + "\r\n"
         let many = rawHTTP(port: listener.port, Array(manyHeaders.utf8))
         #expect(many.status == 400)

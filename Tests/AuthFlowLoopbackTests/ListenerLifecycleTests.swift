@@ -1,6 +1,7 @@
 import AuthFlow
 import Foundation
 import Testing
+
 @testable import AuthFlowLoopback
 
 extension LoopbackListenerTests {
@@ -38,10 +39,15 @@ extension LoopbackListenerTests {
             let listener = try await LoopbackListener.start(settings: settings)
             let client = try #require(RawConnection(port: listener.port))
             // One byte every 50 ms: 10 s for the whole request, unless the server stops it.
-            let request = Array("GET /callback?state=abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz0123456789 HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+            let request = Array(
+                "GET /callback?state=abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz0123456789 HTTP/1.1\r\nHost: x\r\n\r\n"
+                    .utf8)
             var sentAll = true
             for byte in request {
-                if client.readable(within: 0.05) { sentAll = false; break }
+                if client.readable(within: 0.05) {
+                    sentAll = false
+                    break
+                }
                 client.send([byte])
             }
             #expect(!sentAll, "the server waited for the whole dripped request")
@@ -110,7 +116,9 @@ extension LoopbackListenerTests {
             let listener = try await LoopbackListener.start()
             let request = try authorizationRequest(redirectURI: listener.redirectURI)
             listener.prepare(for: request)
-            #expect(rawHTTP(port: listener.port, Array("GET /callback?code=c&state=\(request.state) HTTP/1.1\r\nHost: x\r\n\r\n".utf8)).status == 200)
+            #expect(
+                rawHTTP(port: listener.port, Array("GET /callback?code=c&state=\(request.state) HTTP/1.1\r\nHost: x\r\n\r\n".utf8)).status
+                    == 200)
             await listener.close()
             #expect(try request.validateCallback(try await listener.waitForCallback(for: request, timeout: 5)).code == "c")
         }
@@ -132,9 +140,10 @@ extension LoopbackListenerTests {
         @Test func manyConnectionsLeaveNoDescriptorOrThreadBehind() async throws {
             let listener = try await LoopbackListener.start()
             let port = listener.port
-            let links = Set(listener.server.descriptors.compactMap {
-                try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")
-            })
+            let links = Set(
+                listener.server.descriptors.compactMap {
+                    try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")
+                })
             // The listening socket and the wake-up pipe (both ends name the same pipe).
             #expect(listener.server.descriptors.count == 3)
             #expect(links.count == 2)

@@ -3,6 +3,7 @@ import AuthFlowTestSupport
 import Foundation
 import Logging
 import Testing
+
 @testable import AuthFlowLoopback
 
 extension LoopbackListenerTests {

@@ -1,6 +1,7 @@
 import AuthFlow
 import Foundation
 import Testing
+
 @testable import AuthFlowLoopback
 
 @Suite struct LoopbackListenerTests {
@@ -106,8 +107,9 @@ import Testing
         let listener = try await LoopbackListener.start()
         let request = try authorizationRequest(redirectURI: listener.redirectURI)
         await prime(listener, request)
-        let response = try await get(URL(string: "http://127.0.0.1:\(listener.port)/callback?code=c&state=\(request.state)")!,
-                                     method: "POST", body: Data("x".utf8))
+        let response = try await get(
+            URL(string: "http://127.0.0.1:\(listener.port)/callback?code=c&state=\(request.state)")!,
+            method: "POST", body: Data("x".utf8))
         #expect(response.status == 404)
         await expectError(.timeout) { try await listener.waitForCallback(for: request, timeout: 0.2) }
         await listener.close()
@@ -150,6 +152,6 @@ import Testing
         #expect(canConnect(port: port))
         await listener.close()
         #expect(!canConnect(port: port))
-        await listener.close()  // safe twice
+        await listener.close() // safe twice
     }
 }

@@ -1,5 +1,8 @@
-@testable import AuthFlow
 import Foundation
+import Testing
+
+@testable import AuthFlow
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -8,12 +11,13 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Testing
 
 /// Runs `body` and checks it throws an `AuthFlowError` of exactly `category`.
 @discardableResult
-func expectError<T>(_ category: AuthFlowError.Category, sourceLocation: SourceLocation = #_sourceLocation,
-                    _ body: () async throws -> T) async -> AuthFlowError? {
+func expectError<T>(
+    _ category: AuthFlowError.Category, sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: () async throws -> T
+) async -> AuthFlowError? {
     do {
         _ = try await body()
     } catch let error as AuthFlowError {
@@ -29,8 +33,9 @@ func expectError<T>(_ category: AuthFlowError.Category, sourceLocation: SourceLo
 
 /// An authorization request for `redirectURI` (explicit endpoints, never contacted).
 func authorizationRequest(redirectURI: URL) throws -> AuthorizationRequest {
-    let metadata = ProviderMetadata(issuer: "https://idp.example", authorizationEndpoint: URL(string: "https://idp.example/authorize")!,
-                                    tokenEndpoint: URL(string: "https://idp.example/token")!)
+    let metadata = ProviderMetadata(
+        issuer: "https://idp.example", authorizationEndpoint: URL(string: "https://idp.example/authorize")!,
+        tokenEndpoint: URL(string: "https://idp.example/token")!)
     let client = try OAuthClient(metadata: metadata, clientID: "app")
     return try client.authorizationRequest(redirectURI: redirectURI, scopes: ["openid"])
 }

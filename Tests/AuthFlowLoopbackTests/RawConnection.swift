@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -77,7 +78,8 @@ func socketsOfThisProcess(onPort port: Int) -> Int {
     for line in table.split(separator: "\n").dropFirst() {
         let fields = line.split(separator: " ")
         guard fields.count > 9, let local = fields[1].split(separator: ":").last, Int(local, radix: 16) == port,
-              fields[9] != "0" else { continue }
+            fields[9] != "0"
+        else { continue }
         inodes.insert("socket:[\(fields[9])]")
     }
     return openDescriptors().filter { inodes.contains($0) }.count

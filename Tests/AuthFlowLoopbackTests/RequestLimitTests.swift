@@ -1,6 +1,7 @@
 import AuthFlow
 import Foundation
 import Testing
+
 @testable import AuthFlowLoopback
 
 extension LoopbackListenerTests {
@@ -89,7 +90,8 @@ extension LoopbackListenerTests {
                 let bytes = Array(body.utf8)
                 let half = bytes.count / 2
                 let parts = [bytes[..<half], bytes[half...]].map { String(decoding: $0, as: UTF8.self) }
-                return "POST /callback HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n"
+                return
+                    "POST /callback HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n"
                     + parts.map { "\(String($0.utf8.count, radix: 16));ext=1\r\n\($0)\r\n" }.joined() + "0\r\nX-Trailer: t\r\n\r\n"
             }
             #expect(send(listener.port, chunked(formBody(state: request.state, length: 64 * 1024 + 1))).status == 413)
@@ -105,8 +107,9 @@ extension LoopbackListenerTests {
             listener.prepare(for: request)
             for head in ["Content-Length: 70000\r\n", "Transfer-Encoding: chunked\r\n\r\n11000\r\n"] {
                 let client = try #require(RawConnection(port: listener.port))
-                client.send("POST /callback HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n" + head
-                            + (head.hasPrefix("Content-Length") ? "\r\n" : ""))
+                client.send(
+                    "POST /callback HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n" + head
+                        + (head.hasPrefix("Content-Length") ? "\r\n" : ""))
                 let answer = client.readAll()
                 #expect(RawConnection.status(answer.text) == 413, "\(head)")
                 #expect(answer.closed)
@@ -119,7 +122,8 @@ extension LoopbackListenerTests {
             let listener = try await LoopbackListener.start()
             let request = try authorizationRequest(redirectURI: listener.redirectURI)
             listener.prepare(for: request)
-            let answer = send(listener.port, "\(method) /callback?code=c&state=\(request.state) HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
+            let answer = send(
+                listener.port, "\(method) /callback?code=c&state=\(request.state) HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
             #expect(answer.status == 405)
             #expect(answer.text.contains("Allow: GET, POST\r\n"))
             #expect(!answer.text.contains(request.state))
@@ -128,19 +132,19 @@ extension LoopbackListenerTests {
         }
 
         @Test(arguments: [
-            ("GET /callback HTTP/2.0\r\nHost: x\r\n\r\n", 400),                         // unknown version
-            ("GET  /callback HTTP/1.1\r\nHost: x\r\n\r\n", 400),                        // two spaces
-            ("GET /call\u{7F}back HTTP/1.1\r\nHost: x\r\n\r\n", 400),                   // control byte in the target
-            ("G(T /callback HTTP/1.1\r\nHost: x\r\n\r\n", 400),                         // not a method token
-            ("GET /callback HTTP/1.1\r\nHost: x\r\n folded\r\n\r\n", 400),             // obsolete line folding
-            ("GET /callback HTTP/1.1\r\nHost : x\r\n\r\n", 400),                        // space before the colon
+            ("GET /callback HTTP/2.0\r\nHost: x\r\n\r\n", 400), // unknown version
+            ("GET  /callback HTTP/1.1\r\nHost: x\r\n\r\n", 400), // two spaces
+            ("GET /call\u{7F}back HTTP/1.1\r\nHost: x\r\n\r\n", 400), // control byte in the target
+            ("G(T /callback HTTP/1.1\r\nHost: x\r\n\r\n", 400), // not a method token
+            ("GET /callback HTTP/1.1\r\nHost: x\r\n folded\r\n\r\n", 400), // obsolete line folding
+            ("GET /callback HTTP/1.1\r\nHost : x\r\n\r\n", 400), // space before the colon
             ("POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab", 400),
             ("POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: x1\r\n\r\n", 400),
             ("POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400),
             ("POST /x HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n", 501),
             ("POST /x HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 400),
-            ("POST /x HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nab\r\n0\r\n\r\n", 400),  // chunk longer than its size
-            ("\r\nGET /x HTTP/1.1\r\nHost: x\r\n\r\n", 404),                              // a leading empty line is tolerated
+            ("POST /x HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nab\r\n0\r\n\r\n", 400), // chunk longer than its size
+            ("\r\nGET /x HTTP/1.1\r\nHost: x\r\n\r\n", 404), // a leading empty line is tolerated
             ("GET /x HTTP/1.0\r\n\r\n", 404),
         ])
         func framing(_ request: String, _ status: Int) async throws {

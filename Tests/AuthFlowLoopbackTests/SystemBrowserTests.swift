@@ -1,6 +1,7 @@
-@testable import AuthFlow
 import Foundation
 import Testing
+
+@testable import AuthFlow
 @testable import AuthFlowLoopback
 
 @Suite struct SystemBrowserTests {
@@ -17,7 +18,8 @@ import Testing
     }
 
     @Test func quotesAndEscapesAreHonoured() {
-        #expect(SystemBrowser.command(for: link, browser: #""/opt/My Browser/bin" --profile 'Work Profile' a\ b"#)
+        #expect(
+            SystemBrowser.command(for: link, browser: #""/opt/My Browser/bin" --profile 'Work Profile' a\ b"#)
                 == ["/opt/My Browser/bin", "--profile", "Work Profile", "a b", link.absoluteString])
         #expect(SystemBrowser.command(for: link, browser: #"x "" ''"#) == ["x", "", "", link.absoluteString])
         #expect(SystemBrowser.command(for: link, browser: #"x 'a\b'"#) == ["x", #"a\b"#, link.absoluteString])
@@ -98,7 +100,10 @@ import Testing
         let request = try authorizationRequest(redirectURI: listener.redirectURI)
         let callback = URL(string: "\(listener.redirectURI.absoluteString)?code=abc&state=\(request.state)")!
         let status = LockedValue<Int?>(nil)
-        let agent = LoopbackUserAgent(listener: listener, timeout: 1) { _ in let code = blockingGet(callback); status.withLock { $0 = code } }
+        let agent = LoopbackUserAgent(listener: listener, timeout: 1) { _ in
+            let code = blockingGet(callback)
+            status.withLock { $0 = code }
+        }
         let received = try await agent.authorize(request)
         #expect(received == callback)
         #expect(status.withLock { $0 } == 200)

@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 import AuthFlowProvider
 import Foundation
@@ -18,28 +18,35 @@ struct AssertionAudienceAttackTests {
     static func honest(_ body: (EmbeddedProvider) async throws -> Void) async throws {
         var configuration = Fixture.configuration()
         configuration.clients += [
-            ProviderClient(id: "victim", authentication: .privateKeyJWT, redirectURIs: ["http://127.0.0.1/callback"],
-                           grantTypes: Set(GrantType.all), jwks: .object(["keys": .array([.object(key.publicJWK)])])),
-            ProviderClient(id: "victim-hmac", secret: secret, authentication: .clientSecretJWT, redirectURIs: ["http://127.0.0.1/callback"],
-                           grantTypes: Set(GrantType.all)),
+            ProviderClient(
+                id: "victim", authentication: .privateKeyJWT, redirectURIs: ["http://127.0.0.1/callback"],
+                grantTypes: Set(GrantType.all), jwks: .object(["keys": .array([.object(key.publicJWK)])])),
+            ProviderClient(
+                id: "victim-hmac", secret: secret, authentication: .clientSecretJWT, redirectURIs: ["http://127.0.0.1/callback"],
+                grantTypes: Set(GrantType.all)),
         ]
         try await Fixture.with(configuration, body)
     }
 
     /// Signs in at the hostile server as `clientID` (pushing the request to
     /// it), then replays the captured assertion at the honest token endpoint.
-    static func captureAndReplay(_ provider: EmbeddedProvider, clientID: String,
-                                 _ authentication: ClientAuthentication) async throws -> (aud: JSONMemberValue?, status: Int, body: [String: JSONMemberValue]) {
+    static func captureAndReplay(
+        _ provider: EmbeddedProvider, clientID: String,
+        _ authentication: ClientAuthentication
+    ) async throws -> (aud: JSONMemberValue?, status: Int, body: [String: JSONMemberValue]) {
         let hostile = try await HostileServer.start(honestTokenEndpoint: provider.issuer.appendingPathComponent("token"))
         do {
-            let client = try await OAuthClient(issuer: URL(string: await hostile.issuer)!, clientID: clientID, authentication: authentication)
+            let client = try await OAuthClient(
+                issuer: URL(string: await hostile.issuer)!, clientID: clientID, authentication: authentication)
             _ = try await client.pushedAuthorizationRequest(redirectURI: URL(string: "http://127.0.0.1:9/callback")!, scopes: ["openid"])
             let captured = try #require(await hostile.capturedForms.first?["client_assertion"])
             let aud = try CompactJWS(captured).claims["aud"]
-            let replay = try await Wire(provider: provider).post("/token", [
-                ("grant_type", "client_credentials"),
-                ("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"), ("client_assertion", captured),
-            ])
+            let replay = try await Wire(provider: provider).post(
+                "/token",
+                [
+                    ("grant_type", "client_credentials"),
+                    ("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"), ("client_assertion", captured),
+                ])
             await hostile.stop()
             return (aud, replay.status, Wire.json(replay))
         } catch {
@@ -62,7 +69,8 @@ struct AssertionAudienceAttackTests {
     @Test("client_secret_jwt: the same replay is refused")
     func clientSecretJWTReplayIsRefused() async throws {
         try await Self.honest { provider in
-            let (_, status, body) = try await Self.captureAndReplay(provider, clientID: "victim-hmac", .clientSecretJWT(secret: Self.secret))
+            let (_, status, body) = try await Self.captureAndReplay(
+                provider, clientID: "victim-hmac", .clientSecretJWT(secret: Self.secret))
             #expect(status == 400)
             #expect(body["error_description"] == .string("the client assertion's aud is not this issuer"))
         }
@@ -71,7 +79,8 @@ struct AssertionAudienceAttackTests {
     @Test("a client that opts into the token-endpoint audience is exposed; the provider still refuses unless it opts in too")
     func tokenEndpointAudienceOnlyWhereBothOptIn() async throws {
         try await Self.honest { provider in
-            let (aud, status, body) = try await Self.captureAndReplay(provider, clientID: "victim", .privateKeyJWT(key: Self.key, audience: .tokenEndpoint))
+            let (aud, status, body) = try await Self.captureAndReplay(
+                provider, clientID: "victim", .privateKeyJWT(key: Self.key, audience: .tokenEndpoint))
             #expect(aud == .string(provider.issuer.appendingPathComponent("token").absoluteString))
             #expect(status == 400 && body["error_description"] == .string("the client assertion's aud is not this issuer"))
         }

@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 import AuthFlowProvider
 import Foundation
@@ -6,8 +6,10 @@ import Testing
 
 @Suite("Authorization endpoint rules")
 struct AuthorizeRuleTests {
-    private func query(client: String = "authflow-demo", redirect: String = "http://127.0.0.1:9/callback",
-                       _ extra: [(String, String)]) -> [(String, String)] {
+    private func query(
+        client: String = "authflow-demo", redirect: String = "http://127.0.0.1:9/callback",
+        _ extra: [(String, String)]
+    ) -> [(String, String)] {
         [("response_type", "code"), ("client_id", client), ("redirect_uri", redirect), ("scope", "openid"), ("state", "st4te")] + extra
     }
 
@@ -20,7 +22,8 @@ struct AuthorizeRuleTests {
     @Test("plain PKCE is refused with invalid_request, state and iss")
     func plainRefused() async throws {
         try await Fixture.with { provider in
-            let (_, parameters) = try await redirect(Wire(provider: provider), query([("code_challenge", someChallenge), ("code_challenge_method", "plain")]))
+            let (_, parameters) = try await redirect(
+                Wire(provider: provider), query([("code_challenge", someChallenge), ("code_challenge_method", "plain")]))
             #expect(parameters["error"] == "invalid_request")
             #expect(parameters["error_description"]?.contains("S256") == true)
             #expect(parameters["state"] == "st4te" && parameters["iss"] == provider.issuer.absoluteString && parameters["code"] == nil)
@@ -43,9 +46,11 @@ struct AuthorizeRuleTests {
         try await Fixture.with { provider in
             let wire = Wire(provider: provider)
             let pkce = [("code_challenge", someChallenge), ("code_challenge_method", "S256")]
-            for bad in [query(redirect: "http://127.0.0.1:9/elsewhere", pkce), query(redirect: "http://localhost:9/callback", pkce),
-                        query(redirect: "https://evil.example/callback", pkce), query(client: "nobody", pkce),
-                        query(pkce + [("redirect_uri", "http://127.0.0.1:9/callback")])] {
+            for bad in [
+                query(redirect: "http://127.0.0.1:9/elsewhere", pkce), query(redirect: "http://localhost:9/callback", pkce),
+                query(redirect: "https://evil.example/callback", pkce), query(client: "nobody", pkce),
+                query(pkce + [("redirect_uri", "http://127.0.0.1:9/callback")]),
+            ] {
                 let response = try await wire.get("/authorize", bad)
                 #expect(response.status == 400 && response.header("Location") == nil && response.mediaType == "text/html")
             }
@@ -57,14 +62,18 @@ struct AuthorizeRuleTests {
         try await Fixture.with { provider in
             let wire = Wire(provider: provider)
             let pkce = [("code_challenge", someChallenge), ("code_challenge_method", "S256")]
-            for target in ["http://127.0.0.1:54321/callback", "http://127.0.0.1:1/callback", "http://[::1]:4242/callback", "http://127.0.0.1/callback"] {
+            for target in [
+                "http://127.0.0.1:54321/callback", "http://127.0.0.1:1/callback", "http://[::1]:4242/callback", "http://127.0.0.1/callback",
+            ] {
                 let (location, parameters) = try await redirect(wire, query(redirect: target, pkce))
                 #expect(location.absoluteString.hasPrefix(target + "?"))
                 #expect(parameters["code"] != nil && parameters["state"] == "st4te")
             }
-            let exact = try await wire.get("/authorize", query(client: "post-client", redirect: "https://app.example.com:8443/cb?x=1", pkce))
+            let exact = try await wire.get(
+                "/authorize", query(client: "post-client", redirect: "https://app.example.com:8443/cb?x=1", pkce))
             #expect(exact.status == 400)
-            let (location, parameters) = try await redirect(wire, query(client: "post-client", redirect: "https://app.example.com/cb?x=1", pkce))
+            let (location, parameters) = try await redirect(
+                wire, query(client: "post-client", redirect: "https://app.example.com/cb?x=1", pkce))
             #expect(location.absoluteString.hasPrefix("https://app.example.com/cb?x=1&") && parameters["x"] == "1")
         }
     }
@@ -72,7 +81,8 @@ struct AuthorizeRuleTests {
     @Test("a repeated parameter is invalid_request")
     func repeatedParameter() async throws {
         try await Fixture.with { provider in
-            let (_, parameters) = try await redirect(Wire(provider: provider),
+            let (_, parameters) = try await redirect(
+                Wire(provider: provider),
                 query([("code_challenge", someChallenge), ("code_challenge_method", "S256"), ("scope", "profile")]))
             #expect(parameters["error"] == "invalid_request" && parameters["error_description"]?.contains("scope") == true)
         }
@@ -101,9 +111,11 @@ struct AuthorizeRuleTests {
             let base = query([("code_challenge", someChallenge), ("code_challenge_method", "S256")])
             let page = try await wire.get("/authorize", base)
             #expect(page.status == 200 && String(decoding: page.body, as: UTF8.self).contains("name=\"password\""))
-            let wrong = try await wire.post("/authorize", base + [("authflow_login", "1"), ("username", "demo"), ("password", "nope"), ("decision", "allow")])
+            let wrong = try await wire.post(
+                "/authorize", base + [("authflow_login", "1"), ("username", "demo"), ("password", "nope"), ("decision", "allow")])
             #expect(wrong.status == 200 && String(decoding: wrong.body, as: UTF8.self).contains("Wrong username or password"))
-            let right = try await wire.post("/authorize", base + [("authflow_login", "1"), ("username", "demo"), ("password", "demo"), ("decision", "allow")])
+            let right = try await wire.post(
+                "/authorize", base + [("authflow_login", "1"), ("username", "demo"), ("password", "demo"), ("decision", "allow")])
             let location = try #require(right.header("Location").flatMap(URL.init(string:)))
             #expect(right.status == 302 && Wire.parameters(of: location)["code"] != nil)
             let denied = try await wire.post("/authorize", base + [("authflow_login", "1"), ("decision", "deny")])

@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 import AuthFlowLoopback
 import AuthFlowProvider
@@ -16,8 +16,9 @@ struct CodeFlowTests {
             #expect(client.metadata.deviceAuthorizationEndpoint != nil && client.metadata.endSessionEndpoint != nil)
             let listener = try await LoopbackListener.start()
             defer { Task { await listener.close() } }
-            let credentials = try await client.signIn(redirectURI: listener.redirectURI, scopes: ["openid", "profile", "email", "offline_access"],
-                                                      userAgent: LoopbackBrowserAgent(listener: listener))
+            let credentials = try await client.signIn(
+                redirectURI: listener.redirectURI, scopes: ["openid", "profile", "email", "offline_access"],
+                userAgent: LoopbackBrowserAgent(listener: listener))
             let claims = try #require(credentials.idToken)
             #expect(claims.subject == "demo" && claims.issuer == provider.issuer.absoluteString && claims.audience == ["authflow-demo"])
             #expect(claims.authTime != nil && claims.nonce != nil && claims.accessTokenHash != nil)
@@ -40,14 +41,16 @@ struct CodeFlowTests {
     @Test("a confidential client with + / = % in id and secret authenticates with client_secret_basic")
     func basicAuthEncoding() async throws {
         try await Fixture.with { provider in
-            let client = try await OAuthClient(issuer: provider.issuer, clientID: Fixture.oddID,
-                                               authentication: .clientSecretBasic(secret: Fixture.oddSecret))
+            let client = try await OAuthClient(
+                issuer: provider.issuer, clientID: Fixture.oddID,
+                authentication: .clientSecretBasic(secret: Fixture.oddSecret))
             let (_, grant) = try await authorize(client)
             let credentials = try await client.exchange(grant)
             #expect(credentials.subject == "demo")
             // The same secret without form-encoding: `+` then means a space, so it fails.
             let wire = Wire(provider: provider)
-            let raw = try await wire.post("/token", body: "grant_type=client_credentials", rawBasic: "\(FormEncoding.escape(Fixture.oddID)):\(Fixture.oddSecret)")
+            let raw = try await wire.post(
+                "/token", body: "grant_type=client_credentials", rawBasic: "\(FormEncoding.escape(Fixture.oddID)):\(Fixture.oddSecret)")
             #expect(raw.status == 401 && Wire.json(raw)["error"] == .string("invalid_client"))
         }
     }
@@ -56,10 +59,15 @@ struct CodeFlowTests {
     func clientSecretPost() async throws {
         try await Fixture.with { provider in
             let wire = Wire(provider: provider)
-            let post = try await wire.post("/token", [("grant_type", "refresh_token"), ("refresh_token", "x"),
-                                                       ("client_id", "post-client"), ("client_secret", "post-secret")])
+            let post = try await wire.post(
+                "/token",
+                [
+                    ("grant_type", "refresh_token"), ("refresh_token", "x"),
+                    ("client_id", "post-client"), ("client_secret", "post-secret"),
+                ])
             #expect(Wire.json(post)["error"] == .string("invalid_grant"))
-            let basic = try await wire.post("/token", [("grant_type", "refresh_token"), ("refresh_token", "x")], basic: ("post-client", "post-secret"))
+            let basic = try await wire.post(
+                "/token", [("grant_type", "refresh_token"), ("refresh_token", "x")], basic: ("post-client", "post-secret"))
             #expect(basic.status == 401 && Wire.json(basic)["error"] == .string("invalid_client"))
             #expect(basic.header("WWW-Authenticate")?.hasPrefix("Basic") == true)
         }
@@ -89,15 +97,17 @@ struct CodeFlowTests {
             let keys = try KeySetCache(jwksURI: jwksURI, transport: URLSessionTransport(), minimumRefetchInterval: 0)
             let verifier = IDTokenVerifier(keys: keys, clientSecret: nil)
             func verify(_ credentials: OAuthCredentials) async throws -> IDTokenClaims {
-                try await verifier.verify(#require(credentials.token.idToken), rules: IDTokenRules(
-                    issuer: provider.issuer.absoluteString, clientID: "authflow-demo", nonce: nil), accessToken: nil)
+                try await verifier.verify(
+                    #require(credentials.token.idToken),
+                    rules: IDTokenRules(
+                        issuer: provider.issuer.absoluteString, clientID: "authflow-demo", nonce: nil), accessToken: nil)
             }
             let before = try await signIn()
-            _ = try await verify(before)                       // fetches the set with the old key
+            _ = try await verify(before) // fetches the set with the old key
             let added = try await provider.rotateSigningKeys()
             let after = try await signIn()
             #expect(try CompactJWS(#require(after.token.idToken)).keyID == added.first)
-            #expect(try await verify(after).subject == "demo")  // unknown kid → refetch → verified
+            #expect(try await verify(after).subject == "demo") // unknown kid → refetch → verified
             #expect(try await verify(before).subject == "demo") // the old key is still published
             let retired = await provider.retireOldSigningKeys()
             #expect(retired.contains("test-rs256"))

@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 import AuthFlowProvider
 import Foundation
@@ -19,7 +19,8 @@ struct DPoPProviderTests {
         return client
     }
 
-    static func userinfo(_ provider: EmbeddedProvider, scheme: String, token: String, proof: String?) async throws -> HTTPTransportResponse {
+    static func userinfo(_ provider: EmbeddedProvider, scheme: String, token: String, proof: String?) async throws -> HTTPTransportResponse
+    {
         var headers: [(name: String, value: String)] = [("Authorization", "\(scheme) \(token)")]
         if let proof { headers.append(("DPoP", proof)) }
         return try await Wire(provider: provider).get("/userinfo", headers: headers)
@@ -48,8 +49,9 @@ struct DPoPProviderTests {
             let stolen = try await Self.userinfo(provider, scheme: "DPoP", token: credentials.accessToken, proof: thief)
             #expect(stolen.status == 401 && Wire.json(stolen)["error_description"] == .string("the DPoP proof's key is not the token's"))
 
-            let info = try await client.userInfo(accessToken: credentials.accessToken, tokenType: credentials.token.tokenType,
-                                                 expectedSubject: credentials.subject)
+            let info = try await client.userInfo(
+                accessToken: credentials.accessToken, tokenType: credentials.token.tokenType,
+                expectedSubject: credentials.subject)
             #expect(info.subject == credentials.subject, "the engine's userinfo call sends the DPoP scheme with a proof")
             let keyless = try await OAuthClient(issuer: provider.issuer, clientID: "authflow-demo")
             let noKey = await #expect(throws: AuthFlowError.self) {
@@ -74,7 +76,9 @@ struct DPoPProviderTests {
         #expect(approved.status == 200)
     }
 
-    @Test("a DPoP client's device grant gets DPoP-bound tokens (with server nonces); the bound token is refused as Bearer and with another key")
+    @Test(
+        "a DPoP client's device grant gets DPoP-bound tokens (with server nonces); the bound token is refused as Bearer and with another key"
+    )
     func deviceTokensAreBound() async throws {
         try await Self.with(nonces: true) { provider in
             let binding = DPoPBinding()
@@ -91,14 +95,17 @@ struct DPoPProviderTests {
             #expect(asBearer.status == 401 && asBearer.header("WWW-Authenticate")?.hasPrefix("DPoP") == true)
             // Another key, with the server's nonce: refused for the key.
             let thief = DPoPBinding()
-            let first = try await Self.userinfo(provider, scheme: "DPoP", token: credentials.accessToken,
-                                                proof: try thief.proof(method: "GET", url: userinfo, accessToken: credentials.accessToken))
+            let first = try await Self.userinfo(
+                provider, scheme: "DPoP", token: credentials.accessToken,
+                proof: try thief.proof(method: "GET", url: userinfo, accessToken: credentials.accessToken))
             #expect(thief.noteNonce(in: first, from: userinfo), "the provider asks for its nonce first")
-            let stolen = try await Self.userinfo(provider, scheme: "DPoP", token: credentials.accessToken,
-                                                 proof: try thief.proof(method: "GET", url: userinfo, accessToken: credentials.accessToken))
+            let stolen = try await Self.userinfo(
+                provider, scheme: "DPoP", token: credentials.accessToken,
+                proof: try thief.proof(method: "GET", url: userinfo, accessToken: credentials.accessToken))
             #expect(stolen.status == 401 && Wire.json(stolen)["error_description"] == .string("the DPoP proof's key is not the token's"))
-            let info = try await client.userInfo(accessToken: credentials.accessToken, tokenType: credentials.token.tokenType,
-                                                 expectedSubject: credentials.subject)
+            let info = try await client.userInfo(
+                accessToken: credentials.accessToken, tokenType: credentials.token.tokenType,
+                expectedSubject: credentials.subject)
             #expect(info.subject == credentials.subject)
 
             let plain = try await OAuthClient(issuer: provider.issuer, clientID: "authflow-demo")
@@ -114,18 +121,27 @@ struct DPoPProviderTests {
             let client = try await Self.dpopClient(provider)
             let pending = try await client.startDeviceAuthorization(scopes: ["openid"])
             try await Self.approve(provider, pending.userCode)
-            let form = [("grant_type", "urn:ietf:params:oauth:grant-type:device_code"), ("device_code", pending.response.deviceCode),
-                        ("client_id", "authflow-demo")]
+            let form = [
+                ("grant_type", "urn:ietf:params:oauth:grant-type:device_code"), ("device_code", pending.response.deviceCode),
+                ("client_id", "authflow-demo"),
+            ]
             let bare = Wire.json(try await Wire(provider: provider).post("/token", form))
             #expect(bare["error"] == .string("invalid_grant"))
-            #expect(bare["error_description"] == .string("the device authorization request named a DPoP key (dpop_jkt); a DPoP proof is required"))
+            #expect(
+                bare["error_description"]
+                    == .string("the device authorization request named a DPoP key (dpop_jkt); a DPoP proof is required"))
             let tokenURL = provider.issuer.appendingPathComponent("token")
-            let wrong = try await URLSessionTransport().send(HTTPTransportRequest(
-                method: "POST", url: tokenURL,
-                headers: [("Content-Type", "application/x-www-form-urlencoded"), ("DPoP", try DPoPKey().proof(method: "POST", url: tokenURL))],
-                body: Data(FormEncoding.encode(form).utf8), timeout: 10))
+            let wrong = try await URLSessionTransport().send(
+                HTTPTransportRequest(
+                    method: "POST", url: tokenURL,
+                    headers: [
+                        ("Content-Type", "application/x-www-form-urlencoded"), ("DPoP", try DPoPKey().proof(method: "POST", url: tokenURL)),
+                    ],
+                    body: Data(FormEncoding.encode(form).utf8), timeout: 10))
             #expect(Wire.json(wrong)["error"] == .string("invalid_grant"))
-            #expect(Wire.json(wrong)["error_description"] == .string("the DPoP proof's key is not the dpop_jkt of the device authorization request"))
+            #expect(
+                Wire.json(wrong)["error_description"]
+                    == .string("the DPoP proof's key is not the dpop_jkt of the device authorization request"))
             // Neither refusal used the code up: the right key still redeems it.
             #expect(try await pending.credentials().token.tokenType == "DPoP")
         }
@@ -135,8 +151,9 @@ struct DPoPProviderTests {
     func clientCredentialsAreBound() async throws {
         try await Self.with(nonces: true) { provider in
             let binding = DPoPBinding()
-            var client = try await OAuthClient(issuer: provider.issuer, clientID: Fixture.backend.id,
-                                               authentication: .clientSecretBasic(secret: "demo-secret"))
+            var client = try await OAuthClient(
+                issuer: provider.issuer, clientID: Fixture.backend.id,
+                authentication: .clientSecretBasic(secret: "demo-secret"))
             let bearer = try await client.clientCredentials()
             #expect(bearer.token.tokenType == "Bearer")
             #expect(try await Wire(provider: provider).introspect(bearer.accessToken)["cnf"] == nil)
@@ -168,9 +185,13 @@ struct DPoPProviderTests {
             let credentials = try await client.exchange(authorize(client).1)
             #expect(credentials.token.tokenType == "DPoP")
             _ = try await client.refresh(credentials)
-            let response = try await Wire(provider: provider).post("/token", [("grant_type", "refresh_token"), ("client_id", "authflow-demo"),
-                                                                              ("refresh_token", "x")])
-            #expect(response.status == 400)   // no proof at all: the ordinary grant rules apply
+            let response = try await Wire(provider: provider).post(
+                "/token",
+                [
+                    ("grant_type", "refresh_token"), ("client_id", "authflow-demo"),
+                    ("refresh_token", "x"),
+                ])
+            #expect(response.status == 400) // no proof at all: the ordinary grant rules apply
         }
     }
 
@@ -187,7 +208,7 @@ struct DPoPProviderTests {
             let introspection = Wire(provider: provider)
             _ = try await introspection.post("/revoke", [("token", credentials.accessToken), ("client_id", "authflow-demo")])
             let afterRevocation = try await session.sendWithDPoP(HTTPTransportRequest(method: "POST", url: userinfo))
-            #expect(afterRevocation.status == 200)   // refreshed once with a proof, then retried
+            #expect(afterRevocation.status == 200) // refreshed once with a proof, then retried
             #expect(try await session.freshCredentials().accessToken != credentials.accessToken)
         }
     }
@@ -223,11 +244,13 @@ struct DPoPProviderTests {
                     let object = try JSONSerialization.jsonObject(with: Data(bytes))
                     return try #require(object as? [String: Any])
                 }
-                let claims = try json(parts[1]), header = try json(parts[0])
+                let claims = try json(parts[1])
+                let header = try json(parts[0])
                 let jwk = try #require(header["jwk"] as? [String: Any])
                 #expect(claims["htm"] as? String == "POST" && claims["htu"] as? String == endpoint.absoluteString)
                 #expect(claims["ath"] == nil)
-                #expect(jwk["x"] as? String == binding.key.publicJWK["x"]?.stringValue
+                #expect(
+                    jwk["x"] as? String == binding.key.publicJWK["x"]?.stringValue
                         && jwk["y"] as? String == binding.key.publicJWK["y"]?.stringValue)
             }
             let wire = Wire(provider: provider)
@@ -247,8 +270,10 @@ struct DPoPProviderTests {
         let key = try ClientAssertionKey.generate(algorithm: "ES256", keyID: "dpop-jwt")
         var configuration = Fixture.configuration()
         configuration.requiresDPoPNonce = true
-        configuration.clients.append(ProviderClient(id: "dpop-jwt", authentication: .privateKeyJWT, redirectURIs: ["http://127.0.0.1/callback"],
-                                                    jwks: .object(["keys": .array([.object(key.publicJWK)])])))
+        configuration.clients.append(
+            ProviderClient(
+                id: "dpop-jwt", authentication: .privateKeyJWT, redirectURIs: ["http://127.0.0.1/callback"],
+                jwks: .object(["keys": .array([.object(key.publicJWK)])])))
         let provider = try await EmbeddedProvider.start(configuration)
         do {
             var client = try await OAuthClient(issuer: provider.issuer, clientID: "dpop-jwt", authentication: .privateKeyJWT(key: key))
@@ -265,10 +290,13 @@ struct DPoPProviderTests {
     /// Posts a refresh grant with `proof`; returns the error and description.
     static func tokenRequest(_ provider: EmbeddedProvider, proof: String) async throws -> (String?, String?, HTTPTransportResponse) {
         let url = Wire(provider: provider).url("/token")
-        let response = try await URLSessionTransport().send(HTTPTransportRequest(
-            method: "POST", url: url,
-            headers: [("Content-Type", "application/x-www-form-urlencoded"), ("DPoP", proof)],
-            body: Data(FormEncoding.encode([("grant_type", "refresh_token"), ("client_id", "authflow-demo"), ("refresh_token", "unknown")]).utf8)))
+        let response = try await URLSessionTransport().send(
+            HTTPTransportRequest(
+                method: "POST", url: url,
+                headers: [("Content-Type", "application/x-www-form-urlencoded"), ("DPoP", proof)],
+                body: Data(
+                    FormEncoding.encode([("grant_type", "refresh_token"), ("client_id", "authflow-demo"), ("refresh_token", "unknown")])
+                        .utf8)))
         let json = Wire.json(response)
         return (json["error"]?.stringValue, json["error_description"]?.stringValue, response)
     }
@@ -278,28 +306,39 @@ struct DPoPProviderTests {
         try await Self.with { provider in
             let key = DPoPKey()
             let port = provider.issuer.port!
-            for variant in ["HTTP://127.0.0.1:\(port)/token", "http://127.0.0.1:\(port)/x/../token", "http://127.0.0.1:\(port)/./%74oken",
-                            "http://127.0.0.1:0\(port)/token?q=1#f"] {
+            for variant in [
+                "HTTP://127.0.0.1:\(port)/token", "http://127.0.0.1:\(port)/x/../token", "http://127.0.0.1:\(port)/./%74oken",
+                "http://127.0.0.1:0\(port)/token?q=1#f",
+            ] {
                 let now = Date().timeIntervalSince1970.rounded(.down)
-                let claims: [String: JSONMemberValue] = ["htm": .string("POST"), "htu": .string(variant), "iat": .number(now),
-                                                         "jti": .string(UUID().uuidString)]
+                let claims: [String: JSONMemberValue] = [
+                    "htm": .string("POST"), "htu": .string(variant), "iat": .number(now),
+                    "jti": .string(UUID().uuidString),
+                ]
                 let signer = try ClientAssertionKey.generate(algorithm: "ES256")
-                let proof = try ClientAssertion.compact(header: ["typ": .string("dpop+jwt"), "jwk": .object(signer.publicJWK)],
-                                                        claims: claims, signer: .key(signer))
+                let proof = try ClientAssertion.compact(
+                    header: ["typ": .string("dpop+jwt"), "jwk": .object(signer.publicJWK)],
+                    claims: claims, signer: .key(signer))
                 let (error, description, _) = try await Self.tokenRequest(provider, proof: proof)
-                #expect(error == "invalid_grant", "\(variant): \(description ?? "")")   // the proof passed; the refresh token is unknown
+                #expect(error == "invalid_grant", "\(variant): \(description ?? "")") // the proof passed; the refresh token is unknown
             }
-            let (error, _, _) = try await Self.tokenRequest(provider, proof: try key.proof(method: "POST", url: URL(string: "http://127.0.0.1:\(port)/tokens")!))
+            let (error, _, _) = try await Self.tokenRequest(
+                provider, proof: try key.proof(method: "POST", url: URL(string: "http://127.0.0.1:\(port)/tokens")!))
             #expect(error == "invalid_dpop_proof")
             // Userinfo in htu is refused, not matched with it stripped.
             let now = Date().timeIntervalSince1970.rounded(.down)
             let signer = try ClientAssertionKey.generate(algorithm: "ES256")
-            let withUserinfo = try ClientAssertion.compact(header: ["typ": .string("dpop+jwt"), "jwk": .object(signer.publicJWK)],
-                                                           claims: ["htm": .string("POST"), "htu": .string("http://u:p@127.0.0.1:\(port)/token"),
-                                                                    "iat": .number(now), "jti": .string(UUID().uuidString)],
-                                                           signer: .key(signer))
+            let withUserinfo = try ClientAssertion.compact(
+                header: ["typ": .string("dpop+jwt"), "jwk": .object(signer.publicJWK)],
+                claims: [
+                    "htm": .string("POST"), "htu": .string("http://u:p@127.0.0.1:\(port)/token"),
+                    "iat": .number(now), "jti": .string(UUID().uuidString),
+                ],
+                signer: .key(signer))
             let (userinfoError, userinfoDescription, _) = try await Self.tokenRequest(provider, proof: withUserinfo)
-            #expect(userinfoError == "invalid_dpop_proof" && userinfoDescription == "the DPoP proof's htu is not \(provider.issuer.absoluteString)/token")
+            #expect(
+                userinfoError == "invalid_dpop_proof"
+                    && userinfoDescription == "the DPoP proof's htu is not \(provider.issuer.absoluteString)/token")
         }
     }
 
@@ -314,52 +353,70 @@ struct DPoPProviderTests {
                 #expect(description == message, sourceLocation: sourceLocation)
             }
             try await expectRefused(try key.proof(method: "GET", url: token), "the DPoP proof's htm is not POST")
-            try await expectRefused(try key.proof(method: "POST", url: Wire(provider: provider).url("/userinfo")),
-                                    "the DPoP proof's htu is not \(provider.issuer.absoluteString)/token")
-            try await expectRefused(try key.proof(method: "POST", url: token, now: Date().addingTimeInterval(-300)),
-                                    "the DPoP proof's iat is missing or more than 60 s from now")
+            try await expectRefused(
+                try key.proof(method: "POST", url: Wire(provider: provider).url("/userinfo")),
+                "the DPoP proof's htu is not \(provider.issuer.absoluteString)/token")
+            try await expectRefused(
+                try key.proof(method: "POST", url: token, now: Date().addingTimeInterval(-300)),
+                "the DPoP proof's iat is missing or more than 60 s from now")
             let once = try key.proof(method: "POST", url: token)
             let first = try await Self.tokenRequest(provider, proof: once)
-            #expect(first.0 == "invalid_grant")   // the proof passed; the refresh token is unknown
+            #expect(first.0 == "invalid_grant") // the proof passed; the refresh token is unknown
             try await expectRefused(once, "the DPoP proof was already used (jti replay)")
 
             let signer = try ClientAssertionKey.generate(algorithm: "ES256")
             let now = Date().timeIntervalSince1970.rounded(.down)
-            let claims: [String: JSONMemberValue] = ["htm": .string("POST"), "htu": .string(token.absoluteString), "iat": .number(now),
-                                               "jti": .string(UUID().uuidString)]
+            let claims: [String: JSONMemberValue] = [
+                "htm": .string("POST"), "htu": .string(token.absoluteString), "iat": .number(now),
+                "jti": .string(UUID().uuidString),
+            ]
             let jwk = JSONMemberValue.object(signer.publicJWK)
-            try await expectRefused(try ClientAssertion.compact(header: ["jwk": jwk], claims: claims, signer: .key(signer)),
-                                    "the DPoP proof's typ must be dpop+jwt")
-            try await expectRefused(try ClientAssertion.compact(header: ["typ": .string("dpop+jwt")], claims: claims, signer: .key(signer)),
-                                    "the DPoP proof's header must carry a public jwk")
+            try await expectRefused(
+                try ClientAssertion.compact(header: ["jwk": jwk], claims: claims, signer: .key(signer)),
+                "the DPoP proof's typ must be dpop+jwt")
+            try await expectRefused(
+                try ClientAssertion.compact(header: ["typ": .string("dpop+jwt")], claims: claims, signer: .key(signer)),
+                "the DPoP proof's header must carry a public jwk")
             var withPrivate = signer.publicJWK
             withPrivate["d"] = .string("AAAA")
-            try await expectRefused(try ClientAssertion.compact(header: ["typ": .string("dpop+jwt"), "jwk": .object(withPrivate)],
-                                                                claims: claims, signer: .key(signer)),
-                                    "the DPoP proof's jwk is not a public key: it carries the private member \"d\"")
+            try await expectRefused(
+                try ClientAssertion.compact(
+                    header: ["typ": .string("dpop+jwt"), "jwk": .object(withPrivate)],
+                    claims: claims, signer: .key(signer)),
+                "the DPoP proof's jwk is not a public key: it carries the private member \"d\"")
             // RSA: any private member, q (which factors n) among them; a symmetric key never.
             let rsa = try ClientAssertionKey.generate(algorithm: "RS256")
             for member in ["q", "dp", "dq", "qi", "oth"] {
                 var jwk = rsa.publicJWK
                 jwk[member] = .string("AQAB")
-                try await expectRefused(try ClientAssertion.compact(header: ["typ": .string("dpop+jwt"), "jwk": .object(jwk)],
-                                                                    claims: claims, signer: .key(rsa)),
-                                        "the DPoP proof's jwk is not a public key: it carries the private member \"\(member)\"")
+                try await expectRefused(
+                    try ClientAssertion.compact(
+                        header: ["typ": .string("dpop+jwt"), "jwk": .object(jwk)],
+                        claims: claims, signer: .key(rsa)),
+                    "the DPoP proof's jwk is not a public key: it carries the private member \"\(member)\"")
             }
-            try await expectRefused(try ClientAssertion.compact(header: ["typ": .string("dpop+jwt"), "jwk": .object(["kty": .string("oct"), "k": .string("AAAA")])],
-                                                                claims: claims, signer: .key(signer)),
-                                    "the DPoP proof's jwk is not a public key: it is a symmetric key (kty oct)")
+            try await expectRefused(
+                try ClientAssertion.compact(
+                    header: ["typ": .string("dpop+jwt"), "jwk": .object(["kty": .string("oct"), "k": .string("AAAA")])],
+                    claims: claims, signer: .key(signer)),
+                "the DPoP proof's jwk is not a public key: it is a symmetric key (kty oct)")
             // A kid beside the jwk: refused for what it is, not as a bad signature.
-            try await expectRefused(try ClientAssertion.compact(header: ["typ": .string("dpop+jwt"), "jwk": jwk, "kid": .string("k1")],
-                                                                claims: claims, signer: .key(signer)),
-                                    "the DPoP proof's header must not carry a kid: its key is the jwk")
+            try await expectRefused(
+                try ClientAssertion.compact(
+                    header: ["typ": .string("dpop+jwt"), "jwk": jwk, "kid": .string("k1")],
+                    claims: claims, signer: .key(signer)),
+                "the DPoP proof's header must not carry a kid: its key is the jwk")
             let impostor = try ClientAssertionKey.generate(algorithm: "ES256")
-            try await expectRefused(try ClientAssertion.compact(header: ["typ": .string("dpop+jwt"), "jwk": jwk], claims: claims,
-                                                                signer: .key(impostor)),
-                                    "the DPoP proof's signature is invalid")
-            try await expectRefused(try ClientAssertion.compact(header: ["typ": .string("dpop+jwt"), "jwk": jwk], claims: claims,
-                                                                signer: .secret("hmac-key")),
-                                    "the DPoP proof's algorithm HS256 is not accepted")
+            try await expectRefused(
+                try ClientAssertion.compact(
+                    header: ["typ": .string("dpop+jwt"), "jwk": jwk], claims: claims,
+                    signer: .key(impostor)),
+                "the DPoP proof's signature is invalid")
+            try await expectRefused(
+                try ClientAssertion.compact(
+                    header: ["typ": .string("dpop+jwt"), "jwk": jwk], claims: claims,
+                    signer: .secret("hmac-key")),
+                "the DPoP proof's algorithm HS256 is not accepted")
         }
         try await Self.with(nonces: true) { provider in
             let proof = try DPoPKey().proof(method: "POST", url: Wire(provider: provider).url("/token"))

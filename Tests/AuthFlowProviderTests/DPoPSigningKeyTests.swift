@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 import AuthFlowProvider
 import Crypto
@@ -37,7 +37,8 @@ struct DPoPSigningKeyTests {
             let introspection = try await Wire(provider: provider).introspect(credentials.accessToken)
             #expect(introspection["cnf"] == .object(["jkt": .string(sealed.thumbprint)]))
             #expect(sealed.thumbprint == DPoPBinding(key: sealed).key.thumbprint)
-            let info = try await client.userInfo(accessToken: credentials.accessToken, tokenType: "DPoP", expectedSubject: credentials.subject)
+            let info = try await client.userInfo(
+                accessToken: credentials.accessToken, tokenType: "DPoP", expectedSubject: credentials.subject)
             #expect(info.subject == credentials.subject)
 
             // The record cannot hold this key; the app gives it back on restore.
@@ -56,7 +57,9 @@ struct DPoPSigningKeyTests {
         let url = URL(string: "https://rs.example/")!
         let good = Array(P256.Signing.PrivateKey().publicKey.x963Representation)
         for point in [[], Array(good.prefix(33)), [2] + good.dropFirst()] {
-            let error = #expect(throws: AuthFlowError.self) { try DPoPBinding(key: MalformedKey(point: point)).proof(method: "GET", url: url) }
+            let error = #expect(throws: AuthFlowError.self) {
+                try DPoPBinding(key: MalformedKey(point: point)).proof(method: "GET", url: url)
+            }
             #expect(error?.category == .configuration)
             #expect(error?.message == "the DPoP key's public point is not 65 bytes, uncompressed (X9.63)")
         }

@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 import AuthFlowProvider
 import Foundation
@@ -16,7 +16,8 @@ struct DeviceAndSessionTests {
     }
 
     private func poll(_ wire: Wire, _ deviceCode: String) async throws -> [String: JSONMemberValue] {
-        Wire.json(try await wire.post("/token", [("grant_type", Self.deviceGrant), ("device_code", deviceCode), ("client_id", "authflow-demo")]))
+        Wire.json(
+            try await wire.post("/token", [("grant_type", Self.deviceGrant), ("device_code", deviceCode), ("client_id", "authflow-demo")]))
     }
 
     @Test("device code: authorization_pending, slow_down, approval, redeemed once")
@@ -31,7 +32,7 @@ struct DeviceAndSessionTests {
             #expect(page.status == 200 && String(decoding: page.body, as: UTF8.self).contains(userCode))
             let approved = try await wire.post("/device", [("user_code", userCode.lowercased()), ("decision", "allow")])
             #expect(approved.status == 200)
-            try await Task.sleep(nanoseconds: 2_300_000_000)   // interval 2 s + slow_down 0.2 s
+            try await Task.sleep(nanoseconds: 2_300_000_000) // interval 2 s + slow_down 0.2 s
             let tokens = try await poll(wire, deviceCode)
             #expect(tokens["access_token"] != nil && tokens["id_token"] != nil)
             try await Task.sleep(nanoseconds: 2_300_000_000)
@@ -71,14 +72,19 @@ struct DeviceAndSessionTests {
     func endSession() async throws {
         try await Fixture.with { provider in
             let wire = Wire(provider: provider)
-            let back = try await wire.get("/end-session", [("client_id", "post-client"), ("post_logout_redirect_uri", "https://app.example.com/bye"), ("state", "s1")])
+            let back = try await wire.get(
+                "/end-session",
+                [("client_id", "post-client"), ("post_logout_redirect_uri", "https://app.example.com/bye"), ("state", "s1")])
             #expect(back.status == 302 && back.header("Location") == "https://app.example.com/bye?state=s1")
-            let evil = try await wire.get("/end-session", [("client_id", "post-client"), ("post_logout_redirect_uri", "https://evil.example/")])
+            let evil = try await wire.get(
+                "/end-session", [("client_id", "post-client"), ("post_logout_redirect_uri", "https://evil.example/")])
             #expect(evil.status == 400 && evil.header("Location") == nil)
             let client = try await OAuthClient(issuer: provider.issuer, clientID: "authflow-demo")
             let credentials = try await client.exchange(authorize(client).1)
-            let url = try #require(try client.endSessionURL(idTokenHint: credentials.token.idToken,
-                                                            postLogoutRedirectURI: URL(string: "http://127.0.0.1:5000/callback")!, state: "s2"))
+            let url = try #require(
+                try client.endSessionURL(
+                    idTokenHint: credentials.token.idToken,
+                    postLogoutRedirectURI: URL(string: "http://127.0.0.1:5000/callback")!, state: "s2"))
             let response = try await HeadlessBrowser().redirectLocation(of: url)
             #expect(response.absoluteString == "http://127.0.0.1:5000/callback?state=s2")
         }
@@ -105,16 +111,20 @@ struct DeviceAndSessionTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("provider.json")
-        try Data("""
-        {"port": 0, "sign_in": "login_page",
-         "clients": [{"client_id": "app", "client_secret": "pw", "token_endpoint_auth_method": "client_secret_post",
-                      "redirect_uris": ["http://127.0.0.1/cb"], "scope": "openid email", "id_token_signed_response_alg": "ES256"}],
-         "users": [{"sub": "u1", "username": "alice", "password": "pw", "claims": {"email": "a@example.com"}}],
-         "lifetimes": {"access_token": 120}}
-        """.utf8).write(to: file)
+        try Data(
+            """
+            {"port": 0, "sign_in": "login_page",
+             "clients": [{"client_id": "app", "client_secret": "pw", "token_endpoint_auth_method": "client_secret_post",
+                          "redirect_uris": ["http://127.0.0.1/cb"], "scope": "openid email", "id_token_signed_response_alg": "ES256"}],
+             "users": [{"sub": "u1", "username": "alice", "password": "pw", "claims": {"email": "a@example.com"}}],
+             "lifetimes": {"access_token": 120}}
+            """.utf8
+        ).write(to: file)
         let configuration = try ProviderConfigurationFile.load(file)
         #expect(configuration.signIn == .loginPage && configuration.lifetimes.accessToken == 120)
-        #expect(configuration.clients.first?.authentication == .clientSecretPost && configuration.clients.first?.idTokenSigningAlgorithm == .es256)
+        #expect(
+            configuration.clients.first?.authentication == .clientSecretPost
+                && configuration.clients.first?.idTokenSigningAlgorithm == .es256)
         #expect(configuration.users.first?.username == "alice")
         try Data(#"{"clients": [{"secret": "x"}]}"#.utf8).write(to: file)
         #expect(throws: ProviderConfigurationError.self) { try ProviderConfigurationFile.load(file) }

@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 import Foundation
 import Testing
@@ -23,14 +23,26 @@ struct EncodingTests {
 
     @Test("JSONBody writes what JSONEncoder with sorted keys and unescaped slashes writes")
     func jsonBody() throws {
-        let strings = ["", "plain", "http://127.0.0.1:8080/a/b", "quote \" backslash \\ slash /", "\u{0}\u{1}\u{8}\u{9}\u{A}\u{B}\u{C}\u{D}\u{1F}\u{7F}",
-                       "Grüße, 東京 🎉", "e\u{301}", "</script>"]
-        let numbers: [Double] = [0, -0.0, 1, -1, 3600, 1_767_225_600, 999_999_999_999_999, 1e15, -1e15, 1e16, 0.5, -2.25, 1.0 / 3, 1e-7, 123456.789]
+        let strings = [
+            "", "plain", "http://127.0.0.1:8080/a/b", "quote \" backslash \\ slash /",
+            "\u{0}\u{1}\u{8}\u{9}\u{A}\u{B}\u{C}\u{D}\u{1F}\u{7F}",
+            "Grüße, 東京 🎉", "e\u{301}", "</script>",
+        ]
+        let numbers: [Double] = [
+            0, -0.0, 1, -1, 3600, 1_767_225_600, 999_999_999_999_999, 1e15, -1e15, 1e16, 0.5, -2.25, 1.0 / 3, 1e-7, 123456.789,
+        ]
         var members: [String: JSONMemberValue] = [:]
-        for (index, string) in strings.enumerated() { members["s\(index)"] = .string(string); members[string] = .number(Double(index)) }
+        for (index, string) in strings.enumerated() {
+            members["s\(index)"] = .string(string)
+            members[string] = .number(Double(index))
+        }
         for (index, number) in numbers.enumerated() { members["n\(index)"] = .number(number) }
-        for key in ["Z", "a", "_", "A", "aa", "a_b", "aB", "a1", "a10", "a2", "É", "e", "ß", "~", "-", "0"] { members[key] = .bool(key < "a") }
-        members["nested"] = .object(["b": .array([.null, .bool(true), .bool(false), .array([]), .object([:])]), "a": .object(["z": .null, "y": .string("/")])])
+        for key in ["Z", "a", "_", "A", "aa", "a_b", "aB", "a1", "a10", "a2", "É", "e", "ß", "~", "-", "0"] {
+            members[key] = .bool(key < "a")
+        }
+        members["nested"] = .object([
+            "b": .array([.null, .bool(true), .bool(false), .array([]), .object([:])]), "a": .object(["z": .null, "y": .string("/")]),
+        ])
         members["array"] = .array(strings.map { .string($0) } + numbers.map { .number($0) })
         let value = JSONMemberValue.object(members)
         #expect(try JSONBody.bytes(value) == foundationJSON(value))
@@ -62,9 +74,10 @@ struct EncodingTests {
 
     @Test("header names compare ASCII case-insensitively; media types are trimmed and lowercased")
     func headers() {
-        let request = ProviderRequest(method: "POST", path: "/token", query: "",
-                                      headers: [("content-type", " Application/X-WWW-Form-URLEncoded\t; charset=UTF-8"), ("AUTHORIZATION", "Basic x")],
-                                      body: [])
+        let request = ProviderRequest(
+            method: "POST", path: "/token", query: "",
+            headers: [("content-type", " Application/X-WWW-Form-URLEncoded\t; charset=UTF-8"), ("AUTHORIZATION", "Basic x")],
+            body: [])
         #expect(request.header("Authorization") == "Basic x")
         #expect(request.header("Content-Type") != nil)
         #expect(request.header("Content-Typ") == nil)

@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 import AuthFlowProvider
 import Foundation
@@ -6,7 +6,9 @@ import Foundation
 /// Providers for the tests: keys generated once (RSA generation is the slow
 /// part of a start), demo clients plus a few special ones.
 enum Fixture {
-    static let keys: [SigningKey] = [try! SigningKey.generate(.rs256, keyID: "test-rs256"), try! SigningKey.generate(.es256, keyID: "test-es256")]
+    static let keys: [SigningKey] = [
+        try! SigningKey.generate(.rs256, keyID: "test-rs256"), try! SigningKey.generate(.es256, keyID: "test-es256"),
+    ]
 
     /// A confidential client whose id and secret need form-encoding.
     static let oddID = "odd+id/=%"
@@ -19,10 +21,12 @@ enum Fixture {
         configuration.signIn = signIn
         configuration.lifetimes = lifetimes ?? TokenLifetimes(devicePollingInterval: 0.2, deviceSlowDownIncrement: 0.2)
         configuration.clients += [
-            ProviderClient(id: oddID, secret: oddSecret, authentication: .clientSecretBasic, redirectURIs: ["http://127.0.0.1/callback"],
-                           grantTypes: Set(GrantType.all)),
-            ProviderClient(id: "post-client", secret: "post-secret", authentication: .clientSecretPost,
-                           redirectURIs: ["https://app.example.com/cb?x=1"], postLogoutRedirectURIs: ["https://app.example.com/bye"]),
+            ProviderClient(
+                id: oddID, secret: oddSecret, authentication: .clientSecretBasic, redirectURIs: ["http://127.0.0.1/callback"],
+                grantTypes: Set(GrantType.all)),
+            ProviderClient(
+                id: "post-client", secret: "post-secret", authentication: .clientSecretPost,
+                redirectURIs: ["https://app.example.com/cb?x=1"], postLogoutRedirectURIs: ["https://app.example.com/bye"]),
             ProviderClient(id: "es-client", redirectURIs: ["http://127.0.0.1/callback"], idTokenSigningAlgorithm: .es256),
         ]
         return configuration
@@ -33,8 +37,10 @@ enum Fixture {
     }
 
     /// Runs `body` with a started provider and stops it afterwards.
-    static func with<T>(signIn: SignInMode = .automatic(subject: "demo"), lifetimes: TokenLifetimes? = nil,
-                        _ body: (EmbeddedProvider) async throws -> T) async throws -> T {
+    static func with<T>(
+        signIn: SignInMode = .automatic(subject: "demo"), lifetimes: TokenLifetimes? = nil,
+        _ body: (EmbeddedProvider) async throws -> T
+    ) async throws -> T {
         try await with(configuration(signIn: signIn, lifetimes: lifetimes), body)
     }
 

@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -44,18 +44,22 @@ actor HostileServer {
             var request = request
             let body = try await request.collectBody(upTo: 65536)
             let pairs = String(buffer: body).split(separator: "&").map { pair -> (String, String) in
-                let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? "" }
+                let parts = pair.split(separator: "=", maxSplits: 1).map {
+                    String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
+                }
                 return (parts[0], parts.count > 1 ? parts[1] : "")
             }
             await self.capture(Dictionary(pairs, uniquingKeysWith: { first, _ in first }))
             let answer = Data(#"{"request_uri":"urn:ietf:params:oauth:request_uri:captured","expires_in":60}"#.utf8)
-            return Response(status: .created, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: answer)))
+            return Response(
+                status: .created, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: answer)))
         }
         var logger = Logger(label: "HostileServer")
         logger.logLevel = .critical
         let bound = AsyncStream<Int>.makeStream()
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                              onServerRunning: { channel in bound.continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
+        let app = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in bound.continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
         let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
         self.group = group
         running = Task { try await group.run() }

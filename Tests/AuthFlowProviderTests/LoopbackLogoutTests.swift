@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 import AuthFlowLoopback
 import AuthFlowProvider
@@ -18,11 +18,14 @@ import Testing
         let browser = HeadlessBrowser()
         let form = String(decoding: try await browser.get(page).body, as: UTF8.self)
         let action = try #require(form.firstMatch(of: #/<form method="post" action="([^"]+)">/#)?.output.1)
-        let fields = form.matches(of: #/<input type="hidden" name="([^"]*)" value="([^"]*)">/#).map { (String($0.output.1), String($0.output.2)) }
+        let fields = form.matches(of: #/<input type="hidden" name="([^"]*)" value="([^"]*)">/#).map {
+            (String($0.output.1), String($0.output.2))
+        }
         let endpoint = try #require(URL(string: String(action)))
-        let answer = try await browser.transport.send(HTTPTransportRequest(
-            method: "POST", url: endpoint, headers: [("Content-Type", "application/x-www-form-urlencoded")],
-            body: Data(FormEncoding.encode(fields).utf8), timeout: 10))
+        let answer = try await browser.transport.send(
+            HTTPTransportRequest(
+                method: "POST", url: endpoint, headers: [("Content-Type", "application/x-www-form-urlencoded")],
+                body: Data(FormEncoding.encode(fields).utf8), timeout: 10))
         guard answer.status == 302, let location = answer.header("Location"), let next = URL(string: location) else {
             return (answer.status, String(decoding: answer.body, as: UTF8.self))
         }
@@ -36,8 +39,10 @@ import Testing
             let client = try await OAuthClient(issuer: provider.issuer, clientID: "authflow-demo")
             let credentials = try await client.exchange(authorize(client).1)
             let listener = try await LoopbackListener.start()
-            let request = try #require(client.endSessionRequest(idTokenHint: credentials.token.idToken,
-                                                                postLogoutRedirectURI: listener.redirectURI))
+            let request = try #require(
+                client.endSessionRequest(
+                    idTokenHint: credentials.token.idToken,
+                    postLogoutRedirectURI: listener.redirectURI))
             let page = listener.endSessionPage(for: request)
             let idToken = try #require(credentials.token.idToken)
             #expect(!page.absoluteString.contains(idToken))
@@ -55,8 +60,10 @@ import Testing
             let client = try await OAuthClient(issuer: provider.issuer, clientID: "authflow-demo")
             let credentials = try await client.exchange(authorize(client).1)
             let listener = try await LoopbackListener.start(path: "/elsewhere")
-            let request = try #require(client.endSessionRequest(idTokenHint: credentials.token.idToken,
-                                                                postLogoutRedirectURI: listener.redirectURI))
+            let request = try #require(
+                client.endSessionRequest(
+                    idTokenHint: credentials.token.idToken,
+                    postLogoutRedirectURI: listener.redirectURI))
             let waiting = Task { try await listener.waitForEndSessionRedirect(for: request, timeout: 1) }
             let last = try await Self.follow(listener.endSessionPage(for: request))
             #expect(last.status == 400)

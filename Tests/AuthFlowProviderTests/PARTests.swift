@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 import AuthFlowProvider
 import Foundation
@@ -10,14 +10,17 @@ struct PARTests {
     static let redirect = "http://127.0.0.1/callback"
     static let key = try! ClientAssertionKey.generate(algorithm: "ES256", keyID: "par")
 
-    static func with<T>(pushedLifetime: TimeInterval = 60, signIn: SignInMode = .automatic(subject: "demo"),
-                        _ body: (EmbeddedProvider) async throws -> T) async throws -> T {
+    static func with<T>(
+        pushedLifetime: TimeInterval = 60, signIn: SignInMode = .automatic(subject: "demo"),
+        _ body: (EmbeddedProvider) async throws -> T
+    ) async throws -> T {
         var configuration = Fixture.configuration(signIn: signIn)
         configuration.lifetimes.pushedRequest = pushedLifetime
         configuration.clients += [
             ProviderClient(id: "par-required", redirectURIs: [redirect], requirePushedAuthorizationRequests: true),
-            ProviderClient(id: "par-jwt", authentication: .privateKeyJWT, redirectURIs: [redirect],
-                           jwks: .object(["keys": .array([.object(key.publicJWK)])]), requirePushedAuthorizationRequests: true),
+            ProviderClient(
+                id: "par-jwt", authentication: .privateKeyJWT, redirectURIs: [redirect],
+                jwks: .object(["keys": .array([.object(key.publicJWK)])]), requirePushedAuthorizationRequests: true),
         ]
         return try await Fixture.with(configuration, body)
     }
@@ -29,7 +32,8 @@ struct PARTests {
         try await Self.with { provider in
             let client = try await OAuthClient(issuer: provider.issuer, clientID: "par-required")
             let before = Date()
-            let request = try await client.pushedAuthorizationRequest(redirectURI: URL(string: Self.redirect)!, scopes: ["openid", "profile"])
+            let request = try await client.pushedAuthorizationRequest(
+                redirectURI: URL(string: Self.redirect)!, scopes: ["openid", "profile"])
             let parameters = Self.query(request.url)
             #expect(Set(parameters.keys) == ["client_id", "request_uri"])
             #expect(parameters["client_id"] == "par-required")
@@ -52,17 +56,21 @@ struct PARTests {
         let pattern = /<input type="hidden" name="([^"]*)" value="([^"]*)">/
         return html.matches(of: pattern).map { match in
             let value = String(match.output.2).replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
-                .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+                .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(
+                    of: "&amp;", with: "&")
             return (String(match.output.1), value)
         }
     }
 
-    @Test("login page with a PAR-only client: the form posts an interaction handle back; a DPoP key named in the push binds the code; one code per push")
+    @Test(
+        "login page with a PAR-only client: the form posts an interaction handle back; a DPoP key named in the push binds the code; one code per push"
+    )
     func loginPageWithPushedRequest() async throws {
         try await Self.with(signIn: .loginPage) { provider in
             var client = try await OAuthClient(issuer: provider.issuer, clientID: "par-required")
             client.dpop = DPoPBinding()
-            let request = try await client.pushedAuthorizationRequest(redirectURI: URL(string: Self.redirect)!, scopes: ["openid", "profile"])
+            let request = try await client.pushedAuthorizationRequest(
+                redirectURI: URL(string: Self.redirect)!, scopes: ["openid", "profile"])
             let page = try await HeadlessBrowser().get(request.url)
             #expect(page.status == 200 && String(decoding: page.body, as: UTF8.self).contains("openid, profile"))
             let hidden = Self.hiddenFields(page)
@@ -85,8 +93,11 @@ struct PARTests {
             #expect(stolen?.oauth?.errorDescription == "the DPoP proof's key is not the dpop_jkt of the authorization request")
             // The interaction is over: posting it again is refused.
             let again = try await wire.post("/authorize", hidden + [("username", "demo"), ("password", "demo"), ("decision", "allow")])
-            #expect(again.status == 400 && String(decoding: again.body, as: UTF8.self)
-                .contains("this sign-in has expired or already ended; start it again from the application"))
+            #expect(
+                again.status == 400
+                    && String(decoding: again.body, as: UTF8.self)
+                        .contains("this sign-in has expired or already ended; start it again from the application")
+            )
         }
     }
 
@@ -95,21 +106,24 @@ struct PARTests {
         var configuration = Fixture.configuration(signIn: .loginPage)
         configuration.lifetimes.pushedRequest = 1
         configuration.lifetimes.interaction = 3
-        configuration.clients.append(ProviderClient(id: "par-required", redirectURIs: [Self.redirect], requirePushedAuthorizationRequests: true))
+        configuration.clients.append(
+            ProviderClient(id: "par-required", redirectURIs: [Self.redirect], requirePushedAuthorizationRequests: true))
         try await Fixture.with(configuration) { provider in
             let client = try await OAuthClient(issuer: provider.issuer, clientID: "par-required")
             let wire = Wire(provider: provider)
             let request = try await client.pushedAuthorizationRequest(redirectURI: URL(string: Self.redirect)!, scopes: ["openid"])
             let hidden = Self.hiddenFields(try await HeadlessBrowser().get(request.url))
-            try await Task.sleep(for: .milliseconds(1500))   // past the request_uri's lifetime
+            try await Task.sleep(for: .milliseconds(1500)) // past the request_uri's lifetime
             let signedIn = try await wire.post("/authorize", hidden + [("username", "demo"), ("password", "demo"), ("decision", "allow")])
             #expect(signedIn.status == 302)
-            _ = try await client.exchange(try request.validateCallback(try #require(signedIn.header("Location").flatMap(URL.init(string:)))))
+            _ = try await client.exchange(
+                try request.validateCallback(try #require(signedIn.header("Location").flatMap(URL.init(string:)))))
 
             let slow = try await client.pushedAuthorizationRequest(redirectURI: URL(string: Self.redirect)!, scopes: ["openid"])
             let slowHidden = Self.hiddenFields(try await HeadlessBrowser().get(slow.url))
-            try await Task.sleep(for: .milliseconds(3500))   // past the interaction's lifetime
-            let expired = try await wire.post("/authorize", slowHidden + [("username", "demo"), ("password", "demo"), ("decision", "allow")])
+            try await Task.sleep(for: .milliseconds(3500)) // past the interaction's lifetime
+            let expired = try await wire.post(
+                "/authorize", slowHidden + [("username", "demo"), ("password", "demo"), ("decision", "allow")])
             #expect(expired.status == 400 && String(decoding: expired.body, as: UTF8.self).contains("this sign-in has expired"))
         }
     }
@@ -122,7 +136,8 @@ struct PARTests {
             let request = try client.authorizationRequest(redirectURI: URL(string: Self.redirect)!, scopes: ["openid"])
             let hidden = Self.hiddenFields(try await HeadlessBrowser().get(request.url))
             #expect(hidden.first { $0.0 == "dpop_jkt" }?.1 == client.dpop?.key.thumbprint)
-            let right = try await Wire(provider: provider).post("/authorize", hidden + [("username", "demo"), ("password", "demo"), ("decision", "allow")])
+            let right = try await Wire(provider: provider).post(
+                "/authorize", hidden + [("username", "demo"), ("password", "demo"), ("decision", "allow")])
             let grant = try request.validateCallback(try #require(right.header("Location").flatMap(URL.init(string:))))
             var thief = try await OAuthClient(issuer: provider.issuer, clientID: "authflow-demo")
             thief.dpop = DPoPBinding()
@@ -141,7 +156,8 @@ struct PARTests {
             metadata.document["require_pushed_authorization_requests"] = .bool(true)
             let client = try OAuthClient(metadata: metadata, clientID: "par-jwt", authentication: .privateKeyJWT(key: Self.key))
             #expect(client.pushesAuthorizationRequests)
-            let credentials = try await client.signIn(redirectURI: URL(string: Self.redirect)!, scopes: ["openid"], userAgent: BrowserAgent())
+            let credentials = try await client.signIn(
+                redirectURI: URL(string: Self.redirect)!, scopes: ["openid"], userAgent: BrowserAgent())
             #expect(credentials.subject == "demo")
         }
     }
@@ -155,8 +171,9 @@ struct PARTests {
             let error = #expect(throws: AuthFlowError.self) { try request.validateCallback(location) }
             #expect(error?.oauth?.error == "invalid_request")
             #expect(error?.oauth?.errorDescription == "this client must push its authorization requests (PAR, RFC 9126)")
-            #expect(error?.recovery == "The provider may require pushed authorization requests (RFC 9126) for this client: "
-                + "set OAuthClient.usesPushedAuthorizationRequests and sign in again.")
+            #expect(
+                error?.recovery == "The provider may require pushed authorization requests (RFC 9126) for this client: "
+                    + "set OAuthClient.usesPushedAuthorizationRequests and sign in again.")
 
             // The same through signIn.
             let viaSignIn = await #expect(throws: AuthFlowError.self) {
@@ -173,7 +190,8 @@ struct PARTests {
             let noAdvice = #expect(throws: AuthFlowError.self) { try plain.validateCallback(refusal) }
             #expect(noAdvice?.oauth?.error == "invalid_request" && noAdvice?.recovery == nil)
             let denied = #expect(throws: AuthFlowError.self) {
-                try request.validateCallback(URL(string: Self.redirect + "?error=access_denied&state=\(request.state)&iss=\(provider.issuer.absoluteString)")!)
+                try request.validateCallback(
+                    URL(string: Self.redirect + "?error=access_denied&state=\(request.state)&iss=\(provider.issuer.absoluteString)")!)
             }
             #expect(denied?.oauth?.error == "access_denied" && denied?.recovery == nil)
         }
@@ -189,14 +207,18 @@ struct PARTests {
             try await Task.sleep(for: .milliseconds(1200))
             #expect(request.pushedRequestHasExpired())
             var callback = URLComponents(string: Self.redirect)!
-            callback.queryItems = [URLQueryItem(name: "error", value: "invalid_request_uri"), URLQueryItem(name: "state", value: request.state),
-                                   URLQueryItem(name: "iss", value: provider.issuer.absoluteString)]
+            callback.queryItems = [
+                URLQueryItem(name: "error", value: "invalid_request_uri"), URLQueryItem(name: "state", value: request.state),
+                URLQueryItem(name: "iss", value: provider.issuer.absoluteString),
+            ]
             let error = #expect(throws: AuthFlowError.self) { try request.validateCallback(callback.url!) }
             #expect(error?.oauth?.error == "invalid_request_uri")
-            #expect(error?.recovery == "The pushed authorization request expired before the sign-in page was opened: sign in again "
-                + "(a new request is pushed), and open the page sooner.")
+            #expect(
+                error?.recovery == "The pushed authorization request expired before the sign-in page was opened: sign in again "
+                    + "(a new request is pushed), and open the page sooner.")
             // signIn pushes and hands the user agent a live request_uri.
-            let credentials = try await client.signIn(redirectURI: URL(string: Self.redirect)!, scopes: ["openid"], userAgent: BrowserAgent())
+            let credentials = try await client.signIn(
+                redirectURI: URL(string: Self.redirect)!, scopes: ["openid"], userAgent: BrowserAgent())
             #expect(credentials.subject == "demo")
         }
     }
@@ -221,8 +243,10 @@ struct PARTests {
     func endpointRules() async throws {
         try await Self.with { provider in
             let wire = Wire(provider: provider)
-            let good: [(String, String)] = [("response_type", "code"), ("redirect_uri", Self.redirect), ("scope", "openid"),
-                                            ("code_challenge", AuthorizationRequest.PKCE().challenge), ("code_challenge_method", "S256")]
+            let good: [(String, String)] = [
+                ("response_type", "code"), ("redirect_uri", Self.redirect), ("scope", "openid"),
+                ("code_challenge", AuthorizationRequest.PKCE().challenge), ("code_challenge_method", "S256"),
+            ]
             func refused(_ pairs: [(String, String)]) async throws -> (Int, String?, String?) {
                 let response = try await wire.post("/par", pairs)
                 let json = Wire.json(response)
@@ -230,7 +254,8 @@ struct PARTests {
             }
             var result = try await refused(good + [("client_id", "par-jwt")])
             #expect(result.0 == 400 && result.1 == "invalid_client")
-            result = try await refused(good.filter { $0.0 != "redirect_uri" } + [("client_id", "par-required"), ("redirect_uri", "http://evil.example/cb")])
+            result = try await refused(
+                good.filter { $0.0 != "redirect_uri" } + [("client_id", "par-required"), ("redirect_uri", "http://evil.example/cb")])
             #expect(result.1 == "invalid_request" && result.2 == "redirect_uri is not registered for this client")
             result = try await refused(good + [("client_id", "par-required"), ("request_uri", "urn:x")])
             #expect(result.1 == "invalid_request" && result.2 == "request_uri cannot be pushed (RFC 9126 §2.1)")
@@ -246,7 +271,7 @@ struct PARTests {
     @Test("the engine: a refusal is oauth_error with the server's answer; no endpoint is a configuration error")
     func engineErrors() async throws {
         try await Self.with { provider in
-            let client = try await OAuthClient(issuer: provider.issuer, clientID: "par-jwt")   // no key: authenticates as none
+            let client = try await OAuthClient(issuer: provider.issuer, clientID: "par-jwt") // no key: authenticates as none
             let error = await #expect(throws: AuthFlowError.self) {
                 _ = try await client.pushedAuthorizationRequest(redirectURI: URL(string: Self.redirect)!, scopes: ["openid"])
             }

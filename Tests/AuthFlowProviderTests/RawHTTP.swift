@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 import Foundation
 #if canImport(Glibc)
@@ -11,7 +11,9 @@ import Darwin
 /// on Linux cannot deliver: a 401 with `WWW-Authenticate: Basic` makes it
 /// wait for credentials forever (swift-corelibs-foundation #5456).
 enum RawHTTP {
-    static func send(port: Int, method: String, target: String, headers: [(String, String)], body: String) async throws -> HTTPTransportResponse {
+    static func send(port: Int, method: String, target: String, headers: [(String, String)], body: String) async throws
+        -> HTTPTransportResponse
+    {
         // A thread of its own: blocking the cooperative pool would starve the server under test.
         try await withCheckedThrowingContinuation { continuation in
             Thread {
@@ -20,7 +22,9 @@ enum RawHTTP {
         }
     }
 
-    private static func exchange(port: Int, method: String, target: String, headers: [(String, String)], body: String) throws -> HTTPTransportResponse {
+    private static func exchange(port: Int, method: String, target: String, headers: [(String, String)], body: String) throws
+        -> HTTPTransportResponse
+    {
         #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -36,7 +40,8 @@ enum RawHTTP {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { throw AuthFlowError(.network, "connect failed") }
-        var request = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\nContent-Length: \(body.utf8.count)\r\n"
+        var request =
+            "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\nContent-Length: \(body.utf8.count)\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
         request += "\r\n" + body
         let bytes = Array(request.utf8)

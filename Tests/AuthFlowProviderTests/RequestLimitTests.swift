@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 @testable import AuthFlowProvider
 import Foundation
@@ -11,11 +11,14 @@ import Testing
 @Suite struct RequestLimitTests {
     /// The status and the start of the body, or "closed" when the server
     /// closed the connection without an answer.
-    func outcome(_ provider: EmbeddedProvider, target: String = "/token", headers: [(String, String)] = [],
-                 body: String = "grant_type=x") async -> String {
+    func outcome(
+        _ provider: EmbeddedProvider, target: String = "/token", headers: [(String, String)] = [],
+        body: String = "grant_type=x"
+    ) async -> String {
         do {
-            let response = try await RawHTTP.send(port: provider.port, method: "POST", target: target,
-                                                  headers: [("Content-Type", "application/x-www-form-urlencoded")] + headers, body: body)
+            let response = try await RawHTTP.send(
+                port: provider.port, method: "POST", target: target,
+                headers: [("Content-Type", "application/x-www-form-urlencoded")] + headers, body: body)
             return "\(response.status) \(String(decoding: response.body, as: UTF8.self).prefix(10))"
         } catch {
             return "closed"
@@ -30,7 +33,9 @@ import Testing
         #expect(await outcome(provider, body: "grant_type=x&pad=" + String(repeating: "a", count: HTTPServer.maximumBodySize)) == "413 ")
         // One header field over 16 KiB; over 100 fields; over 32 KiB of headers.
         let refused = ["400 ", "closed"]
-        #expect(refused.contains(await outcome(provider, headers: [("X-Long", String(repeating: "h", count: HTTPServer.maximumHeaderFieldSize + 1))])))
+        #expect(
+            refused.contains(
+                await outcome(provider, headers: [("X-Long", String(repeating: "h", count: HTTPServer.maximumHeaderFieldSize + 1))])))
         #expect(refused.contains(await outcome(provider, headers: (0..<HTTPServer.maximumHeaderFieldCount).map { ("X-F\($0)", "v") })))
         #expect(refused.contains(await outcome(provider, headers: (0..<5).map { ("X-W\($0)", String(repeating: "w", count: 7 * 1024)) })))
         // A request line of 200 KiB.

@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 import Logging
 import AuthFlowProvider
@@ -20,8 +20,10 @@ struct SeedFlowTests {
         var configuration = Fixture.configuration()
         configuration.clients += [
             ProviderClient(id: "com.example.zoom", redirectURIs: [zoomRedirect]),
-            ProviderClient(id: "zoom-confidential", secret: "zoom+secret/=", authentication: .clientSecretBasic, redirectURIs: [zoomRedirect]),
-            ProviderClient(id: "com.example.zenkey", secret: "backend-secret", authentication: .clientSecretBasic, redirectURIs: [zenKeyRedirect]),
+            ProviderClient(
+                id: "zoom-confidential", secret: "zoom+secret/=", authentication: .clientSecretBasic, redirectURIs: [zoomRedirect]),
+            ProviderClient(
+                id: "com.example.zenkey", secret: "backend-secret", authentication: .clientSecretBasic, redirectURIs: [zenKeyRedirect]),
         ]
         return configuration
     }
@@ -50,10 +52,11 @@ struct SeedFlowTests {
     func zoomPublicClient() async throws {
         try await Self.withProvider { provider in
             let client = try await OAuthClient(issuer: provider.issuer, clientID: "com.example.zoom")
-            let credentials = try await client.signIn(redirectURI: URL(string: Self.zoomRedirect)!,
-                                                      scopes: ["openid", "profile", "offline_access"], userAgent: CustomSchemeAgent())
+            let credentials = try await client.signIn(
+                redirectURI: URL(string: Self.zoomRedirect)!,
+                scopes: ["openid", "profile", "offline_access"], userAgent: CustomSchemeAgent())
             let session = AuthSession(client: client, credentials: credentials)
-            let api = try #require(client.metadata.userinfoEndpoint)   // the REST endpoint of the seed, played by userinfo
+            let api = try #require(client.metadata.userinfoEndpoint) // the REST endpoint of the seed, played by userinfo
 
             let first = try await session.send(HTTPTransportRequest(method: "GET", url: api))
             #expect(first.status == 200)
@@ -71,14 +74,17 @@ struct SeedFlowTests {
     @Test("Zoom: confidential exchange with client_secret_basic plus PKCE; a wrong secret is invalid_client")
     func zoomConfidential() async throws {
         try await Self.withProvider { provider in
-            let client = try await OAuthClient(issuer: provider.issuer, clientID: "zoom-confidential",
-                                               authentication: .clientSecretBasic(secret: "zoom+secret/="))
-            let credentials = try await client.signIn(redirectURI: URL(string: Self.zoomRedirect)!, scopes: ["openid"],
-                                                      userAgent: CustomSchemeAgent())
+            let client = try await OAuthClient(
+                issuer: provider.issuer, clientID: "zoom-confidential",
+                authentication: .clientSecretBasic(secret: "zoom+secret/="))
+            let credentials = try await client.signIn(
+                redirectURI: URL(string: Self.zoomRedirect)!, scopes: ["openid"],
+                userAgent: CustomSchemeAgent())
             #expect(credentials.subject == "demo")
 
-            let wrong = try await OAuthClient(issuer: provider.issuer, clientID: "zoom-confidential",
-                                              authentication: .clientSecretBasic(secret: "wrong"), timeout: 10)
+            let wrong = try await OAuthClient(
+                issuer: provider.issuer, clientID: "zoom-confidential",
+                authentication: .clientSecretBasic(secret: "wrong"), timeout: 10)
             let error = await #expect(throws: AuthFlowError.self) {
                 try await wrong.signIn(redirectURI: URL(string: Self.zoomRedirect)!, scopes: ["openid"], userAgent: CustomSchemeAgent())
             }
@@ -91,14 +97,16 @@ struct SeedFlowTests {
     func scopeDrivenFeatures() async throws {
         try await Self.withProvider { provider in
             let client = try await OAuthClient(issuer: provider.issuer, clientID: "com.example.zoom")
-            let credentials = try await client.signIn(redirectURI: URL(string: Self.zoomRedirect)!, scopes: ["openid", "profile"],
-                                                      userAgent: CustomSchemeAgent())
+            let credentials = try await client.signIn(
+                redirectURI: URL(string: Self.zoomRedirect)!, scopes: ["openid", "profile"],
+                userAgent: CustomSchemeAgent())
             #expect(credentials.hasScope("profile"))
             #expect(!credentials.hasScope("email"))
             // A scope the client is not allowed: the provider refuses it, and the app learns why.
             let error = await #expect(throws: AuthFlowError.self) {
-                try await client.signIn(redirectURI: URL(string: Self.zoomRedirect)!, scopes: ["openid", "payments"],
-                                        userAgent: CustomSchemeAgent())
+                try await client.signIn(
+                    redirectURI: URL(string: Self.zoomRedirect)!, scopes: ["openid", "payments"],
+                    userAgent: CustomSchemeAgent())
             }
             #expect(error?.oauth?.error == "invalid_scope")
         }
@@ -111,15 +119,17 @@ struct SeedFlowTests {
             let app = try await OAuthClient(issuer: provider.issuer, clientID: "com.example.zenkey")
             var options = AuthorizationOptions(prompt: ["consent"], acrValues: ["a3"])
             try options.setContext("Sign in to Example Bank to link your account")
-            let request = try app.authorizationRequest(redirectURI: URL(string: Self.zenKeyRedirect)!,
-                                                       scopes: ["openid", "profile", "email"], options: options)
+            let request = try app.authorizationRequest(
+                redirectURI: URL(string: Self.zenKeyRedirect)!,
+                scopes: ["openid", "profile", "email"], options: options)
             let grant = try request.validateCallback(try await CustomSchemeAgent().authorize(request))
             #expect(grant.nonce == request.nonce)
             let handedOver = try JSONEncoder().encode(grant)
 
             // Backend side: a Hummingbird server with the client secret.
-            let backendClient = try await OAuthClient(issuer: provider.issuer, clientID: "com.example.zenkey",
-                                                      authentication: .clientSecretBasic(secret: "backend-secret"))
+            let backendClient = try await OAuthClient(
+                issuer: provider.issuer, clientID: "com.example.zenkey",
+                authentication: .clientSecretBasic(secret: "backend-secret"))
             try await Self.withBackend(HandoffBackend(client: backendClient)) { endpoint in
                 let (status, body) = try await Self.post(handedOver, to: endpoint)
                 #expect(status == 200)
@@ -143,8 +153,10 @@ struct SeedFlowTests {
             let request = try app.authorizationRequest(redirectURI: URL(string: Self.zenKeyRedirect)!, scopes: ["openid"])
             var grant = try request.validateCallback(try await CustomSchemeAgent().authorize(request))
             grant.nonce = "not-the-nonce-that-was-sent"
-            let backend = HandoffBackend(client: try await OAuthClient(issuer: provider.issuer, clientID: "com.example.zenkey",
-                                                                       authentication: .clientSecretBasic(secret: "backend-secret")))
+            let backend = HandoffBackend(
+                client: try await OAuthClient(
+                    issuer: provider.issuer, clientID: "com.example.zenkey",
+                    authentication: .clientSecretBasic(secret: "backend-secret")))
             let error = await #expect(throws: AuthFlowError.self) { try await backend.complete(grant) }
             #expect(error?.category == .idTokenInvalid)
             #expect(error?.reason == .nonce)
@@ -160,9 +172,18 @@ struct SeedFlowTests {
 
     static func withBackend(_ backend: HandoffBackend, _ body: (URL) async throws -> Void) async throws {
         let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let group = ServiceGroup(services: [backend.application { port in continuation.yield(port); continuation.finish() }],
-                                 logger: .init(label: "backend"))
-        let running = Task { try? await group.run(); continuation.finish() }
+        let group = ServiceGroup(
+            services: [
+                backend.application { port in
+                    continuation.yield(port)
+                    continuation.finish()
+                }
+            ],
+            logger: .init(label: "backend"))
+        let running = Task {
+            try? await group.run()
+            continuation.finish()
+        }
         var iterator = ports.makeAsyncIterator()
         let port = try #require(await iterator.next())
         do {
@@ -181,8 +202,10 @@ struct SeedFlowTests {
     }
 
     static func post(_ body: Data, to url: URL) async throws -> (Int, Data) {
-        let response = try await URLSessionTransport().send(HTTPTransportRequest(method: "POST", url: url,
-                                                                         headers: [("Content-Type", "application/json")], body: body, timeout: 10))
+        let response = try await URLSessionTransport().send(
+            HTTPTransportRequest(
+                method: "POST", url: url,
+                headers: [("Content-Type", "application/json")], body: body, timeout: 10))
         return (response.status, response.body)
     }
 }

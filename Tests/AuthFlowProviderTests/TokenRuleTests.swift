@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 import AuthFlowProvider
 import Foundation
@@ -100,8 +100,9 @@ struct TokenRuleTests {
     func clientCredentials() async throws {
         try await Fixture.with { provider in
             let wire = Wire(provider: provider)
-            let response = try await wire.post("/token", [("grant_type", "client_credentials"), ("scope", "profile")],
-                                               basic: (Fixture.backend.id, Fixture.backend.secret!))
+            let response = try await wire.post(
+                "/token", [("grant_type", "client_credentials"), ("scope", "profile")],
+                basic: (Fixture.backend.id, Fixture.backend.secret!))
             let body = Wire.json(response)
             #expect(response.status == 200 && response.header("Cache-Control") == "no-store")
             #expect(body["refresh_token"] == nil && body["id_token"] == nil && body["token_type"] == .string("Bearer"))

@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 import AuthFlowProvider
 import Foundation
@@ -12,7 +12,9 @@ struct Wire {
         URL(string: provider.issuer.absoluteString + path + (query.isEmpty ? "" : "?" + FormEncoding.encode(query)))!
     }
 
-    func get(_ path: String, _ query: [(String, String)] = [], headers: [(name: String, value: String)] = []) async throws -> HTTPTransportResponse {
+    func get(_ path: String, _ query: [(String, String)] = [], headers: [(name: String, value: String)] = []) async throws
+        -> HTTPTransportResponse
+    {
         try await transport.send(HTTPTransportRequest(method: "GET", url: url(path, query), headers: headers))
     }
 
@@ -29,7 +31,8 @@ struct Wire {
         if basic != nil || rawBasic != nil {
             return try await RawHTTP.send(port: provider.port, method: "POST", target: path, headers: headers, body: body)
         }
-        return try await transport.send(HTTPTransportRequest(method: "POST", url: url(path), headers: headers.map { (name: $0.0, value: $0.1) }, body: Data(body.utf8)))
+        return try await transport.send(
+            HTTPTransportRequest(method: "POST", url: url(path), headers: headers.map { (name: $0.0, value: $0.1) }, body: Data(body.utf8)))
     }
 
     func post(_ path: String, _ pairs: [(String, String)], basic: (String, String)? = nil) async throws -> HTTPTransportResponse {
@@ -54,8 +57,10 @@ struct Wire {
 }
 
 /// Signs in through the engine with the headless browser; returns the request and the validated grant.
-func authorize(_ client: OAuthClient, scopes: [String] = ["openid", "profile", "email", "offline_access"],
-               redirect: String = "http://127.0.0.1:9/callback") async throws -> (AuthorizationRequest, AuthorizationGrant) {
+func authorize(
+    _ client: OAuthClient, scopes: [String] = ["openid", "profile", "email", "offline_access"],
+    redirect: String = "http://127.0.0.1:9/callback"
+) async throws -> (AuthorizationRequest, AuthorizationGrant) {
     let request = try client.authorizationRequest(redirectURI: URL(string: redirect)!, scopes: scopes)
     let location = try await HeadlessBrowser().redirectLocation(of: request.url)
     return (request, try request.validateCallback(location))

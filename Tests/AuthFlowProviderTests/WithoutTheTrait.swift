@@ -6,7 +6,10 @@ import Testing
 /// passing over them in silence.
 @Suite("AuthFlowProvider (needs the EmbeddedProvider trait)")
 struct ProviderSuitesNeedTheTrait {
-    @Test(.disabled("the embedded provider's suites build only with the trait: swift test --traits EmbeddedProvider (scripts/test uses --traits CLI, which includes it)"))
+    @Test(
+        .disabled(
+            "the embedded provider's suites build only with the trait: swift test --traits EmbeddedProvider (scripts/test uses --traits CLI, which includes it)"
+        ))
     func providerSuites() {}
 }
 #endif

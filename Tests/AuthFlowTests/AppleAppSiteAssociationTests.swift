@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AuthFlow
 
 @Suite struct AppleAppSiteAssociationTests {
@@ -13,10 +14,13 @@ import Testing
         #expect(details.count == 1)
         #expect(details[0]["appIDs"] as? [String] == ["ABCDE12345.com.example.app"])
         #expect(details[0]["components"] as? [[String: String]] == [["/": "/oauth/callback"]])
-        #expect(text.contains("\"/\" : \"/oauth/callback\""))  // slashes unescaped
+        #expect(text.contains("\"/\" : \"/oauth/callback\"")) // slashes unescaped
     }
 
-    @Test(arguments: ["com.example.app", "abcde12345.com.example.app", "ABCDE1234.com.example.app", "ABCDE12345.", "ABCDE12345.com example", "ABCDE12345..x."])
+    @Test(arguments: [
+        "com.example.app", "abcde12345.com.example.app", "ABCDE1234.com.example.app", "ABCDE12345.", "ABCDE12345.com example",
+        "ABCDE12345..x.",
+    ])
     func malformedAppIDsAreRefused(_ appID: String) throws {
         let error = try #require(throws: AuthFlowError.self) { try AppleAppSiteAssociation(appIDs: [appID], paths: ["/cb"]) }
         #expect(error.category == .configuration)
@@ -26,7 +30,9 @@ import Testing
 
     @Test(arguments: ["callback", "/cb?x=1", "/cb#f", "/cb/*", "/c b", ""])
     func nonLiteralPathsAreRefused(_ path: String) throws {
-        let error = try #require(throws: AuthFlowError.self) { try AppleAppSiteAssociation(appIDs: ["ABCDE12345.com.example.app"], paths: [path]) }
+        let error = try #require(throws: AuthFlowError.self) {
+            try AppleAppSiteAssociation(appIDs: ["ABCDE12345.com.example.app"], paths: [path])
+        }
         #expect(error.message.contains("is not a callback path"))
     }
 

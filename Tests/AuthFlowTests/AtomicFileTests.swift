@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AuthFlow
 
 @Suite struct AtomicFileTests {
@@ -59,8 +60,8 @@ import Testing
         try finished.run()
         finished.waitUntilExit()
         let dead = ".creds.\(finished.processIdentifier).1111.tmp"
-        let alive = ".creds.\(getppid()).2222.tmp"          // the test runner's parent still runs
-        let noPID = ".creds.9687727D-E465-4F11-B94F-24853E946D0C.tmp"   // the earlier naming, no process id
+        let alive = ".creds.\(getppid()).2222.tmp" // the test runner's parent still runs
+        let noPID = ".creds.9687727D-E465-4F11-B94F-24853E946D0C.tmp" // the earlier naming, no process id
         let otherTarget = ".other.\(finished.processIdentifier).4444.tmp"
         for name in [dead, alive, noPID, otherTarget] {
             try Data("partial".utf8).write(to: root.appendingPathComponent(name))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AuthFlow
 
 /// The one `WWW-Authenticate` parser (RFC 9110 §11.6.1) and its three
@@ -10,18 +11,20 @@ import Testing
 
     @Test func severalChallengesInOneFieldValue() {
         let parsed = Challenge.parse(#"Newauth realm="apps", type=1, title="Login to \"apps\"", Basic realm="simple""#)
-        #expect(parsed == [
-            Challenge(scheme: "newauth", parameters: [("realm", "apps"), ("type", "1"), ("title", #"Login to "apps""#)]),
-            Challenge(scheme: "basic", parameters: [("realm", "simple")]),
-        ])
+        #expect(
+            parsed == [
+                Challenge(scheme: "newauth", parameters: [("realm", "apps"), ("type", "1"), ("title", #"Login to "apps""#)]),
+                Challenge(scheme: "basic", parameters: [("realm", "simple")]),
+            ])
     }
 
     @Test func token68EmptyElementsAndBareSchemes() {
-        #expect(Challenge.parse("Basic dXNlcjpwYXNz==, , Negotiate, DPoP algs=ES256") == [
-            Challenge(scheme: "basic", token68: "dXNlcjpwYXNz=="),
-            Challenge(scheme: "negotiate"),
-            Challenge(scheme: "dpop", parameters: [("algs", "ES256")]),
-        ])
+        #expect(
+            Challenge.parse("Basic dXNlcjpwYXNz==, , Negotiate, DPoP algs=ES256") == [
+                Challenge(scheme: "basic", token68: "dXNlcjpwYXNz=="),
+                Challenge(scheme: "negotiate"),
+                Challenge(scheme: "dpop", parameters: [("algs", "ES256")]),
+            ])
     }
 
     @Test func schemeAndParameterNamesAreCaseInsensitiveAndSpacesAroundEqualsAllowed() {
@@ -37,21 +40,30 @@ import Testing
     @Test func aQuotedPairBeforeACombiningMarkIsUnescaped() throws {
         let bytes = try #require(Data(base64Encoded: "TmV3YXV0aCByZVBsbT0iYVD/////cHNcIt6u//Yi"))
         let parsed = Challenge.parse(String(decoding: bytes, as: UTF8.self))
-        #expect(parsed == [Challenge(scheme: "newauth", parameters: [("replm", "aP\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}ps\"\u{07AE}\u{FFFD}\u{FFFD}")])])
-        let header = "Bearer error=\"a\\\"\u{0301}b\"", expected = "a\"\u{0301}b"
+        #expect(
+            parsed == [
+                Challenge(scheme: "newauth", parameters: [("replm", "aP\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}ps\"\u{07AE}\u{FFFD}\u{FFFD}")])
+            ])
+        let header = "Bearer error=\"a\\\"\u{0301}b\""
+        let expected = "a\"\u{0301}b"
         let error = Challenge.parse(header).first?["error"]
         #expect(error == expected)
     }
 
     @Test func repeatedFieldsAreOneList() {
-        let response = HTTPTransportResponse(status: 401, headers: [("WWW-Authenticate", #"Bearer realm="api""#),
-                                                                    ("www-authenticate", #"DPoP error="use_dpop_nonce""#)])
+        let response = HTTPTransportResponse(
+            status: 401,
+            headers: [
+                ("WWW-Authenticate", #"Bearer realm="api""#),
+                ("www-authenticate", #"DPoP error="use_dpop_nonce""#),
+            ])
         #expect(Challenge.challenges(in: response).map(\.scheme) == ["bearer", "dpop"])
     }
 
     @Test func parsingStopsAtTheFirstSyntaxError() {
         // Unterminated quote, a control character, a repeated parameter, a scheme glued to "=".
-        #expect(Challenge.parse(#"Basic realm="x", Bearer error="unterminated"#) == [Challenge(scheme: "basic", parameters: [("realm", "x")])])
+        #expect(
+            Challenge.parse(#"Basic realm="x", Bearer error="unterminated"#) == [Challenge(scheme: "basic", parameters: [("realm", "x")])])
         #expect(Challenge.parse("Bearer error=\"a\u{1}b\"").isEmpty)
         #expect(Challenge.parse(#"Bearer error="a", error="b""#).isEmpty)
         #expect(Challenge.parse("=x, Bearer error=y").isEmpty)
@@ -59,7 +71,8 @@ import Testing
     }
 
     @Test func theDPoPNonceRetryFindsItsChallengeAmongOthers() {
-        let binding = DPoPBinding(), url = URL(string: "https://rs.example/api")!
+        let binding = DPoPBinding()
+        let url = URL(string: "https://rs.example/api")!
         func asks(_ fields: [(String, String)]) -> Bool {
             binding.noteNonce(in: HTTPTransportResponse(status: 401, headers: fields + [("DPoP-Nonce", "n")]), from: url)
         }
@@ -72,11 +85,14 @@ import Testing
     }
 
     @Test func bearerErrorsAndInvalidTokenAreReadFromAnyChallenge() {
-        let response = HTTPTransportResponse(status: 401, headers: [("WWW-Authenticate", #"Basic realm="x", Bearer error="invalid_token", error_description="expired""#)])
+        let response = HTTPTransportResponse(
+            status: 401, headers: [("WWW-Authenticate", #"Basic realm="x", Bearer error="invalid_token", error_description="expired""#)])
         #expect(BearerChallenge(response)?.error == "invalid_token")
         #expect(BearerChallenge(response)?.description == "expired")
         #expect(AuthSession.saysInvalidToken(response))
-        #expect(!AuthSession.saysInvalidToken(HTTPTransportResponse(status: 401, headers: [("WWW-Authenticate", #"Bearer error_description="invalid_token""#)])))
+        #expect(
+            !AuthSession.saysInvalidToken(
+                HTTPTransportResponse(status: 401, headers: [("WWW-Authenticate", #"Bearer error_description="invalid_token""#)])))
     }
 
     @Test func aBasicChallengeAnywhereMeansInvalidClient() {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AuthFlow
 
 @Suite struct AuthorizationRequestTests {
@@ -18,7 +19,8 @@ import Testing
         let request = try client().authorizationRequest(redirectURI: redirect, scopes: ["openid", "profile"])
         let pairs = try query(request)
         let names = pairs.map(\.0)
-        #expect(names == ["response_type", "client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge", "code_challenge_method"])
+        #expect(
+            names == ["response_type", "client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge", "code_challenge_method"])
         let values = Dictionary(uniqueKeysWithValues: pairs)
         #expect(values["response_type"] == "code")
         #expect(values["client_id"] == "app")
@@ -59,9 +61,10 @@ import Testing
     }
 
     @Test func options() throws {
-        let options = AuthorizationOptions(prompt: ["login", "consent"], loginHint: "user@example.com", maxAge: 300,
-                                           acrValues: ["urn:a", "urn:b"], uiLocales: ["fr-CA", "en"],
-                                           additionalParameters: [.init("z_extra", "1"), .init("a_extra", "2"), .init("audience", "api")])
+        let options = AuthorizationOptions(
+            prompt: ["login", "consent"], loginHint: "user@example.com", maxAge: 300,
+            acrValues: ["urn:a", "urn:b"], uiLocales: ["fr-CA", "en"],
+            additionalParameters: [.init("z_extra", "1"), .init("a_extra", "2"), .init("audience", "api")])
         let request = try client().authorizationRequest(redirectURI: redirect, scopes: ["openid"], options: options)
         let pairs = try query(request)
         let tail = Array(pairs.suffix(8))
@@ -81,24 +84,28 @@ import Testing
     func reservedNameAsExtraParameterIsConfiguration(_ name: String) throws {
         let client = try client()
         expectError(.configuration) {
-            try client.authorizationRequest(redirectURI: redirect, scopes: ["openid"],
-                                            options: .init(additionalParameters: [.init(name, "x")]))
+            try client.authorizationRequest(
+                redirectURI: redirect, scopes: ["openid"],
+                options: .init(additionalParameters: [.init(name, "x")]))
         }
     }
 
     @Test func reservedSetIsComplete() {
-        #expect(AuthorizationOptions.reservedParameters == [
-            "response_type", "client_id", "redirect_uri", "state", "nonce", "code_challenge", "code_challenge_method", "scope",
-        ])
+        #expect(
+            AuthorizationOptions.reservedParameters == [
+                "response_type", "client_id", "redirect_uri", "state", "nonce", "code_challenge", "code_challenge_method", "scope",
+            ])
     }
 
     @Test func duplicateOrEmptyExtraNameIsConfiguration() throws {
         let client = try client()
         expectError(.configuration) {
-            try client.authorizationRequest(redirectURI: redirect, scopes: [], options: .init(additionalParameters: [.init("a", "1"), .init("a", "2")]))
+            try client.authorizationRequest(
+                redirectURI: redirect, scopes: [], options: .init(additionalParameters: [.init("a", "1"), .init("a", "2")]))
         }
         expectError(.configuration) {
-            try client.authorizationRequest(redirectURI: redirect, scopes: [], options: .init(prompt: ["login"], additionalParameters: [.init("prompt", "none")]))
+            try client.authorizationRequest(
+                redirectURI: redirect, scopes: [], options: .init(prompt: ["login"], additionalParameters: [.init("prompt", "none")]))
         }
         expectError(.configuration) {
             try client.authorizationRequest(redirectURI: redirect, scopes: [], options: .init(additionalParameters: [.init("", "1")]))
@@ -124,7 +131,8 @@ import Testing
     }
 
     @Test func endpointQueryIsKept() throws {
-        let request = try client(metadata(authorization: "https://ex.com/auth?tenant=1")).authorizationRequest(redirectURI: redirect, scopes: ["openid"])
+        let request = try client(metadata(authorization: "https://ex.com/auth?tenant=1")).authorizationRequest(
+            redirectURI: redirect, scopes: ["openid"])
         let pairs = try query(request)
         #expect(pairs.first?.0 == "tenant")
         #expect(pairs.first?.1 == "1")

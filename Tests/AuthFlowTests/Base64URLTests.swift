@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AuthFlow
 
 @Suite struct Base64URLTests {

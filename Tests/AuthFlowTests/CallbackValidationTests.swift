@@ -1,12 +1,15 @@
 import Foundation
 import Testing
+
 @testable import AuthFlow
 
 @Suite struct CallbackValidationTests {
     static let redirect = "http://127.0.0.1:8765/callback"
 
-    func request(issParameter: Bool = false, issuer: String? = "https://idp.example", scopes: [String] = ["openid"],
-                 options: AuthorizationOptions = .init()) throws -> AuthorizationRequest {
+    func request(
+        issParameter: Bool = false, issuer: String? = "https://idp.example", scopes: [String] = ["openid"],
+        options: AuthorizationOptions = .init()
+    ) throws -> AuthorizationRequest {
         var provider = metadata(issuer: issuer)
         provider.authorizationResponseIssParameterSupported = issParameter
         let client = try OAuthClient(metadata: provider, clientID: "app", transport: ScriptedTransport.unused())
@@ -55,7 +58,9 @@ import Testing
     @Test func wrongStateIsStateMismatch() throws {
         let request = try request()
         expectError(.stateMismatch) { try request.validateCallback(callback([("code", "c"), ("state", "x" + request.state)])) }
-        expectError(.stateMismatch) { try request.validateCallback(callback([("code", "c"), ("state", String(request.state.dropLast()))])) }
+        expectError(.stateMismatch) {
+            try request.validateCallback(callback([("code", "c"), ("state", String(request.state.dropLast()))]))
+        }
         expectError(.stateMismatch) { try request.validateCallback(callback([("code", "c"), ("state", "")])) }
     }
 
@@ -114,8 +119,11 @@ import Testing
     @Test func errorResponseIsOAuthError() throws {
         let request = try request()
         let error = expectError(.oauthError) {
-            try request.validateCallback(callback([("error", "access_denied"), ("error_description", "The user said no + more"),
-                                                   ("error_uri", "https://idp.example/e"), ("state", request.state)]))
+            try request.validateCallback(
+                callback([
+                    ("error", "access_denied"), ("error_description", "The user said no + more"),
+                    ("error_uri", "https://idp.example/e"), ("state", request.state),
+                ]))
         }
         #expect(error?.oauth?.error == "access_denied")
         #expect(error?.oauth?.errorDescription == "The user said no + more")
@@ -153,19 +161,22 @@ import Testing
     // MARK: AuthorizationGrant
 
     @Test func grantCodableRoundTripUsesSnakeCase() throws {
-        let grant = AuthorizationGrant(code: "CODE-123", codeVerifier: fixedVerifier, redirectURI: url(Self.redirect), clientID: "app",
-                                       nonce: "N", issuer: "https://idp.example", requestedScopes: ["openid", "email"], maxAge: 60)
+        let grant = AuthorizationGrant(
+            code: "CODE-123", codeVerifier: fixedVerifier, redirectURI: url(Self.redirect), clientID: "app",
+            nonce: "N", issuer: "https://idp.example", requestedScopes: ["openid", "email"], maxAge: 60)
         let data = try JSONEncoder().encode(grant)
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        #expect(Set(object.keys) == ["code", "code_verifier", "redirect_uri", "client_id", "nonce", "issuer", "requested_scopes", "max_age"])
+        #expect(
+            Set(object.keys) == ["code", "code_verifier", "redirect_uri", "client_id", "nonce", "issuer", "requested_scopes", "max_age"])
         #expect(object["code_verifier"] as? String == fixedVerifier)
         #expect(object["redirect_uri"] as? String == Self.redirect)
         #expect(try JSONDecoder().decode(AuthorizationGrant.self, from: data) == grant)
     }
 
     @Test func grantDescriptionHidesSecrets() {
-        let grant = AuthorizationGrant(code: "CODE-SECRET-123", codeVerifier: fixedVerifier, redirectURI: url(Self.redirect),
-                                       clientID: "app", nonce: "NONCE-SECRET-456")
+        let grant = AuthorizationGrant(
+            code: "CODE-SECRET-123", codeVerifier: fixedVerifier, redirectURI: url(Self.redirect),
+            clientID: "app", nonce: "NONCE-SECRET-456")
         for text in [grant.description, "\(grant)"] {
             #expect(!text.contains("CODE-SECRET-123"))
             #expect(!text.contains(fixedVerifier))

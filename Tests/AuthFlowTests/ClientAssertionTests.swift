@@ -1,7 +1,8 @@
 import Crypto
-import _CryptoExtras
 import Foundation
 import Testing
+import _CryptoExtras
+
 @testable import AuthFlow
 
 /// `private_key_jwt` / `client_secret_jwt` on the client side: keys read
@@ -58,13 +59,15 @@ import Testing
 
         let weak = try _RSA.Signing.PrivateKey(unsafeKeySize: .init(bitCount: 1024))
         let short = refused { try ClientAssertionKey(pem: weak.pemRepresentation) }
-        #expect(short?.category == .configuration)   // swift-crypto itself refuses RSA keys under 2048 bits
+        #expect(short?.category == .configuration) // swift-crypto itself refuses RSA keys under 2048 bits
 
         let other = P256.Signing.PrivateKey()
         let point = Array(other.publicKey.x963Representation)
-        let mismatched: JSONMemberValue = .object(["kty": .string("EC"), "crv": .string("P-256"),
-                                             "x": .string(Base64URL.encode(point[1...32])), "y": .string(Base64URL.encode(point[33...64])),
-                                             "d": .string(Base64URL.encode(Array(p256.rawRepresentation)))])
+        let mismatched: JSONMemberValue = .object([
+            "kty": .string("EC"), "crv": .string("P-256"),
+            "x": .string(Base64URL.encode(point[1...32])), "y": .string(Base64URL.encode(point[33...64])),
+            "d": .string(Base64URL.encode(Array(p256.rawRepresentation))),
+        ])
         let disagree = refused { try ClientAssertionKey(jwk: try JSONEncoder().encode(mismatched)) }
         #expect(disagree?.message == "the private JWK is unusable: \"x\"/\"y\" do not match \"d\"")
 
@@ -75,11 +78,14 @@ import Testing
 
     // MARK: the assertion on the wire
 
-    private func sentForm(_ authentication: ClientAuthentication, issuer: String? = nil) async throws -> (form: [String: String], tokenURL: URL, header: String?) {
+    private func sentForm(_ authentication: ClientAuthentication, issuer: String? = nil) async throws -> (
+        form: [String: String], tokenURL: URL, header: String?
+    ) {
         let server = try LocalHTTPServer { _ in .json(ClientAuthenticationTests.okBody) }
         defer { server.stop() }
-        var metadata = ProviderMetadata(issuer: issuer, authorizationEndpoint: URL(string: "https://idp.example/authorize")!,
-                                        tokenEndpoint: server.url("/token"))
+        var metadata = ProviderMetadata(
+            issuer: issuer, authorizationEndpoint: URL(string: "https://idp.example/authorize")!,
+            tokenEndpoint: server.url("/token"))
         metadata.issuer = issuer
         let client = try OAuthClient(metadata: metadata, clientID: "app+1", authentication: authentication, timeout: 5)
         _ = try await client.exchange(TokenEndpointTests.grant(clientID: "app+1"))
@@ -100,7 +106,8 @@ import Testing
         #expect(jws.claims["iss"] == .string("app+1") && jws.claims["sub"] == .string("app+1"))
         // The issuer as the single aud string by default (draft-ietf-oauth-rfc7523bis).
         #expect(jws.claims["aud"] == .string("https://issuer.example"))
-        let iat = try #require(jws.claims["iat"]?.numberValue), exp = try #require(jws.claims["exp"]?.numberValue)
+        let iat = try #require(jws.claims["iat"]?.numberValue)
+        let exp = try #require(jws.claims["exp"]?.numberValue)
         #expect(exp - iat == 60)
         #expect(abs(iat - Date().timeIntervalSince1970) < 30)
         let other = try CompactJWS(try #require(second.form["client_assertion"]))
@@ -137,8 +144,9 @@ import Testing
     }
 
     @Test func aClientSecretJWTSecretShorterThanTheHashIsRefused() async throws {
-        let metadata = ProviderMetadata(issuer: "https://issuer.example", authorizationEndpoint: URL(string: "https://issuer.example/a")!,
-                                        tokenEndpoint: URL(string: "https://issuer.example/token")!)
+        let metadata = ProviderMetadata(
+            issuer: "https://issuer.example", authorizationEndpoint: URL(string: "https://issuer.example/a")!,
+            tokenEndpoint: URL(string: "https://issuer.example/token")!)
         let short = String(repeating: "s", count: 31)
         let error = #expect(throws: AuthFlowError.self) {
             _ = try OAuthClient(metadata: metadata, clientID: "app", authentication: .clientSecretJWT(secret: short))
@@ -146,9 +154,11 @@ import Testing
         #expect(error?.category == .configuration && error?.reason == .secretTooShort)
         #expect(error?.message == "the client_secret_jwt secret has 31 bytes; HS256 needs at least 32")
         #expect(!(error?.description.contains(short) ?? true))
-        var form: [(String, String)] = [], headers: [(name: String, value: String)] = []
+        var form: [(String, String)] = []
+        var headers: [(name: String, value: String)] = []
         let direct = #expect(throws: AuthFlowError.self) {
-            try ClientAuthentication.clientSecretJWT(secret: short).apply(clientID: "app", endpoint: metadata.tokenEndpoint, to: &form, headers: &headers)
+            try ClientAuthentication.clientSecretJWT(secret: short).apply(
+                clientID: "app", endpoint: metadata.tokenEndpoint, to: &form, headers: &headers)
         }
         #expect(direct?.reason == .secretTooShort && form.isEmpty)
         _ = try OAuthClient(metadata: metadata, clientID: "app", authentication: .clientSecretJWT(secret: short + "s"))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AuthFlow
 
 /// Client authentication at the token endpoint, checked on the wire.

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Testing
+
 @testable import AuthFlow
 
 /// DPoP (RFC 9449) in the engine: proofs, key storage, nonces, token type.
@@ -59,7 +60,8 @@ import Testing
         }
         #expect(seen.count == 200)
         // Not a sequence: consecutive jtis are not one apart (2^-64 chance each).
-        let (high, low) = RandomPool.shared.next128(), (nextHigh, nextLow) = RandomPool.shared.next128()
+        let (high, low) = RandomPool.shared.next128()
+        let (nextHigh, nextLow) = RandomPool.shared.next128()
         #expect(!(nextHigh == high && nextLow == low &+ 1))
         #expect((high, low) != (nextHigh, nextLow))
     }
@@ -114,7 +116,9 @@ import Testing
         #expect(decoded == key && decoded.thumbprint == key.thumbprint)
         let d = try #require(JSONMemberValue.object(from: data)?["d"]?.stringValue)
         #expect(!key.description.contains(d))
-        #expect(throws: DecodingError.self) { try JSONDecoder().decode(DPoPKey.self, from: Data(#"{"kty":"EC","crv":"P-384","d":"AA"}"#.utf8)) }
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(DPoPKey.self, from: Data(#"{"kty":"EC","crv":"P-384","d":"AA"}"#.utf8))
+        }
     }
 
     private func client(_ server: LocalHTTPServer, dpop: DPoPBinding) throws -> OAuthClient {
@@ -127,8 +131,9 @@ import Testing
         let server = try LocalHTTPServer { request in
             let proof = request.header("DPoP").flatMap { try? CompactJWS($0) }
             guard proof?.claims["nonce"] == .string("n1") else {
-                return .init(status: 400, headers: [("Content-Type", "application/json"), ("DPoP-Nonce", "n1")],
-                             body: Data(#"{"error":"use_dpop_nonce"}"#.utf8))
+                return .init(
+                    status: 400, headers: [("Content-Type", "application/json"), ("DPoP-Nonce", "n1")],
+                    body: Data(#"{"error":"use_dpop_nonce"}"#.utf8))
             }
             return .json(#"{"access_token":"AT","token_type":"DPoP","refresh_token":"RT"}"#)
         }
@@ -140,16 +145,19 @@ import Testing
         #expect(server.requests.count == 2)
         #expect(binding.nonces.nonce(for: server.url("/other")) == "n1")
         _ = try await client.refresh(credentials)
-        #expect(server.requests.count == 3)   // the remembered nonce is sent at once
+        #expect(server.requests.count == 3) // the remembered nonce is sent at once
     }
 
     @Test func aServerThatKeepsAskingForANonceIsAnsweredOnlyOnce() async throws {
         let server = try LocalHTTPServer { _ in
-            .init(status: 400, headers: [("Content-Type", "application/json"), ("DPoP-Nonce", UUID().uuidString)],
-                  body: Data(#"{"error":"use_dpop_nonce"}"#.utf8))
+            .init(
+                status: 400, headers: [("Content-Type", "application/json"), ("DPoP-Nonce", UUID().uuidString)],
+                body: Data(#"{"error":"use_dpop_nonce"}"#.utf8))
         }
         defer { server.stop() }
-        let error = await #expect(throws: AuthFlowError.self) { try await client(server, dpop: DPoPBinding()).exchange(TokenEndpointTests.grant()) }
+        let error = await #expect(throws: AuthFlowError.self) {
+            try await client(server, dpop: DPoPBinding()).exchange(TokenEndpointTests.grant())
+        }
         #expect(error?.oauth?.error == "use_dpop_nonce")
         #expect(server.requests.count == 2)
     }
@@ -157,7 +165,9 @@ import Testing
     @Test func aBearerAnswerToADPoPRequestIsRefusedUnlessAllowed() async throws {
         let server = try LocalHTTPServer { _ in .json(#"{"access_token":"AT","token_type":"Bearer"}"#) }
         defer { server.stop() }
-        let error = await #expect(throws: AuthFlowError.self) { try await client(server, dpop: DPoPBinding()).exchange(TokenEndpointTests.grant()) }
+        let error = await #expect(throws: AuthFlowError.self) {
+            try await client(server, dpop: DPoPBinding()).exchange(TokenEndpointTests.grant())
+        }
         #expect(error?.category == .invalidResponse)
         #expect(error?.message == "the provider answered a DPoP token request with a Bearer token")
         let tolerant = try client(server, dpop: DPoPBinding(allowsBearerDowngrade: true))
@@ -165,8 +175,10 @@ import Testing
     }
 
     @Test func theAuthorizationRequestCarriesDPoPJKT() throws {
-        var client = try OAuthClient(metadata: ProviderMetadata(authorizationEndpoint: url("https://as.example/authorize"),
-                                                                tokenEndpoint: url("https://as.example/token")), clientID: "app")
+        var client = try OAuthClient(
+            metadata: ProviderMetadata(
+                authorizationEndpoint: url("https://as.example/authorize"),
+                tokenEndpoint: url("https://as.example/token")), clientID: "app")
         let binding = DPoPBinding()
         client.dpop = binding
         let request = try client.authorizationRequest(redirectURI: url("http://127.0.0.1:9/cb"), scopes: ["openid"])
@@ -187,8 +199,10 @@ import Testing
 
     @Test func serversCompareTheNormalisedForm() {
         let normal = "https://rs.example/a/b"
-        for same in ["HTTPS://RS.Example/a/b", "https://rs.example:443/a/b", "https://rs.example/a/./c/../b", "https://rs.example/%61/b",
-                     "https://rs.example/a/b?q#f"] {
+        for same in [
+            "HTTPS://RS.Example/a/b", "https://rs.example:443/a/b", "https://rs.example/a/./c/../b", "https://rs.example/%61/b",
+            "https://rs.example/a/b?q#f",
+        ] {
             #expect(DPoPTarget.normalized(same) == normal, "\(same)")
         }
         #expect(DPoPTarget.normalized("http://rs.example:80") == "http://rs.example/")
@@ -196,8 +210,10 @@ import Testing
         for different in ["https://rs.example/a/B", "http://rs.example/a/b", "https://rs.example:444/a/b", "https://other.example/a/b"] {
             #expect(DPoPTarget.normalized(different) != normal, "\(different)")
         }
-        for bad in ["ftp://rs.example/a", "https:///a", "https://rs.example:x/a", "https://rs.example/%zz", "/a/b",
-                    "https://u:p@rs.example/a/b", "https://u@rs.example/a/b"] {
+        for bad in [
+            "ftp://rs.example/a", "https:///a", "https://rs.example:x/a", "https://rs.example/%zz", "/a/b",
+            "https://u:p@rs.example/a/b", "https://u@rs.example/a/b",
+        ] {
             #expect(DPoPTarget.normalized(bad) == nil, "\(bad)")
         }
     }
@@ -214,7 +230,8 @@ import Testing
             #expect(PublicJWKRules.violation(in: key) == .privateMember(member))
         }
         #expect(PublicJWKRules.violation(in: ["kty": .string("EC"), "crv": .string("P-256"), "d": .string("AA")]) == .privateMember("d"))
-        #expect(PublicJWKRules.violation(in: ["kty": .string("OKP"), "crv": .string("Ed25519"), "d": .string("AA")]) == .privateMember("d"))
+        #expect(
+            PublicJWKRules.violation(in: ["kty": .string("OKP"), "crv": .string("Ed25519"), "d": .string("AA")]) == .privateMember("d"))
         #expect(PublicJWKRules.violation(in: ["kty": .string("oct"), "k": .string("AA")]) == .symmetric)
         #expect(PublicJWKRules.violation(in: ["kty": .string("EC"), "crv": .string("P-256"), "q": .string("AA")]) == nil)
     }

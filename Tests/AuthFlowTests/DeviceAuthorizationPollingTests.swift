@@ -1,14 +1,17 @@
-@testable import AuthFlow
 import AuthFlowTestSupport
 import Foundation
 import Testing
+
+@testable import AuthFlow
 
 /// The polling rules of RFC 8628 §3.5, with a scripted token endpoint and a
 /// fake clock (no real waits).
 @Suite("Device authorization: polling")
 struct DeviceAuthorizationPollingTests {
-    private func start(_ script: [HTTPTransportResponse], clock: FakeClock = FakeClock(), log: LogCapture = LogCapture(),
-                       onRequest: (@Sendable (Int) -> Void)? = nil) async throws -> (PendingDeviceAuthorization, QueuedTransport) {
+    private func start(
+        _ script: [HTTPTransportResponse], clock: FakeClock = FakeClock(), log: LogCapture = LogCapture(),
+        onRequest: (@Sendable (Int) -> Void)? = nil
+    ) async throws -> (PendingDeviceAuthorization, QueuedTransport) {
         let transport = QueuedTransport(script, onRequest: onRequest)
         let client = try DeviceFixture.client(transport, log: log)
         let pending = try await client.startDeviceAuthorization(scopes: ["openid", "profile"], clock: clock)
@@ -19,12 +22,13 @@ struct DeviceAuthorizationPollingTests {
     func pendingKeepsPolling() async throws {
         let clock = FakeClock()
         let polls = PollLog()
-        let (pending, transport) = try await start([
-            DeviceFixture.authorization(interval: 3),
-            QueuedTransport.oauthError("authorization_pending"),
-            QueuedTransport.oauthError("authorization_pending"),
-            DeviceFixture.token(),
-        ], clock: clock)
+        let (pending, transport) = try await start(
+            [
+                DeviceFixture.authorization(interval: 3),
+                QueuedTransport.oauthError("authorization_pending"),
+                QueuedTransport.oauthError("authorization_pending"),
+                DeviceFixture.token(),
+            ], clock: clock)
         let credentials = try await pending.credentials { polls.record($0) }
         #expect(credentials.accessToken == DeviceFixture.accessToken)
         #expect(clock.sleeps == [.seconds(3), .seconds(3), .seconds(3)])
@@ -51,15 +55,16 @@ struct DeviceAuthorizationPollingTests {
     func slowDownIsCumulative() async throws {
         let clock = FakeClock()
         let polls = PollLog()
-        let (pending, _) = try await start([
-            DeviceFixture.authorization(interval: 5),
-            QueuedTransport.oauthError("authorization_pending"),
-            QueuedTransport.oauthError("slow_down"),
-            QueuedTransport.oauthError("authorization_pending"),
-            QueuedTransport.oauthError("slow_down"),
-            QueuedTransport.oauthError("authorization_pending"),
-            DeviceFixture.token(),
-        ], clock: clock)
+        let (pending, _) = try await start(
+            [
+                DeviceFixture.authorization(interval: 5),
+                QueuedTransport.oauthError("authorization_pending"),
+                QueuedTransport.oauthError("slow_down"),
+                QueuedTransport.oauthError("authorization_pending"),
+                QueuedTransport.oauthError("slow_down"),
+                QueuedTransport.oauthError("authorization_pending"),
+                DeviceFixture.token(),
+            ], clock: clock)
         _ = try await pending.credentials { polls.record($0) }
         #expect(clock.sleeps == [.seconds(5), .seconds(5), .seconds(10), .seconds(10), .seconds(15), .seconds(15)])
         #expect(polls.polls.map(\.outcome) == [.pending, .slowDown, .pending, .slowDown, .pending, .granted])
@@ -94,12 +99,13 @@ struct DeviceAuthorizationPollingTests {
     @Test("the expires_in deadline is a timeout; no poll is sent after it")
     func deadline() async throws {
         let clock = FakeClock()
-        let (pending, transport) = try await start([
-            DeviceFixture.authorization(expiresIn: 12, interval: 5),
-            QueuedTransport.oauthError("authorization_pending"),
-            QueuedTransport.oauthError("authorization_pending"),
-            QueuedTransport.oauthError("authorization_pending"),
-        ], clock: clock)
+        let (pending, transport) = try await start(
+            [
+                DeviceFixture.authorization(expiresIn: 12, interval: 5),
+                QueuedTransport.oauthError("authorization_pending"),
+                QueuedTransport.oauthError("authorization_pending"),
+                QueuedTransport.oauthError("authorization_pending"),
+            ], clock: clock)
         let error = await #expect(throws: AuthFlowError.self) { try await pending.credentials() }
         #expect(error?.category == .timeout)
         #expect(error?.oauth == nil)
@@ -110,11 +116,12 @@ struct DeviceAuthorizationPollingTests {
     @Test("slow_down counts against the deadline too")
     func slowDownReachesDeadline() async throws {
         let clock = FakeClock()
-        let (pending, transport) = try await start([
-            DeviceFixture.authorization(expiresIn: 20, interval: 5),
-            QueuedTransport.oauthError("slow_down"),
-            QueuedTransport.oauthError("authorization_pending"),
-        ], clock: clock)
+        let (pending, transport) = try await start(
+            [
+                DeviceFixture.authorization(expiresIn: 20, interval: 5),
+                QueuedTransport.oauthError("slow_down"),
+                QueuedTransport.oauthError("authorization_pending"),
+            ], clock: clock)
         let error = await #expect(throws: AuthFlowError.self) { try await pending.credentials() }
         #expect(error?.category == .timeout)
         #expect(clock.sleeps == [.seconds(5), .seconds(10)])
@@ -124,13 +131,15 @@ struct DeviceAuthorizationPollingTests {
     @Test("a poll that times out doubles the interval and polling goes on")
     func requestTimeoutBacksOff() async throws {
         let clock = FakeClock()
-        let transport = TimeoutOnceTransport(inner: QueuedTransport([
-            DeviceFixture.authorization(interval: 2),
-            QueuedTransport.oauthError("authorization_pending"),
-            DeviceFixture.token(),
-        ]), failing: 2)
-        let client = try OAuthClient(metadata: DeviceFixture.metadata, clientID: DeviceFixture.clientID, transport: transport,
-                                     logger: LogCapture().logger())
+        let transport = TimeoutOnceTransport(
+            inner: QueuedTransport([
+                DeviceFixture.authorization(interval: 2),
+                QueuedTransport.oauthError("authorization_pending"),
+                DeviceFixture.token(),
+            ]), failing: 2)
+        let client = try OAuthClient(
+            metadata: DeviceFixture.metadata, clientID: DeviceFixture.clientID, transport: transport,
+            logger: LogCapture().logger())
         let pending = try await client.startDeviceAuthorization(scopes: [], clock: clock)
         let polls = PollLog()
         _ = try await pending.credentials { polls.record($0) }
@@ -141,11 +150,12 @@ struct DeviceAuthorizationPollingTests {
     @Test("cancellation stops at once and sends nothing more")
     func cancellation() async throws {
         let clock = FakeClock(blockAtSleep: 2)
-        let (pending, transport) = try await start([
-            DeviceFixture.authorization(),
-            QueuedTransport.oauthError("authorization_pending"),
-            DeviceFixture.token(),
-        ], clock: clock)
+        let (pending, transport) = try await start(
+            [
+                DeviceFixture.authorization(),
+                QueuedTransport.oauthError("authorization_pending"),
+                DeviceFixture.token(),
+            ], clock: clock)
         let task = Task { try await pending.credentials() }
         while clock.sleeps.count < 2 { try await Task.sleep(for: .milliseconds(5)) }
         task.cancel()
@@ -159,12 +169,13 @@ struct DeviceAuthorizationPollingTests {
     func cancellationDuringRequest() async throws {
         let clock = FakeClock()
         let holder = TaskHolder()
-        let (pending, transport) = try await start([
-            DeviceFixture.authorization(),
-            QueuedTransport.oauthError("authorization_pending"),
-            QueuedTransport.oauthError("authorization_pending"),
-            DeviceFixture.token(),
-        ], clock: clock, onRequest: { number in if number == 3 { holder.cancel() } })
+        let (pending, transport) = try await start(
+            [
+                DeviceFixture.authorization(),
+                QueuedTransport.oauthError("authorization_pending"),
+                QueuedTransport.oauthError("authorization_pending"),
+                DeviceFixture.token(),
+            ], clock: clock, onRequest: { number in if number == 3 { holder.cancel() } })
         let task = Task { try await pending.credentials() }
         holder.set(task)
         let result = await task.result
@@ -181,12 +192,18 @@ final class TaskHolder: @unchecked Sendable {
     private var cancelRequested = false
 
     func set(_ task: Task<OAuthCredentials, any Error>) {
-        lock.lock(); self.task = task; let cancel = cancelRequested; lock.unlock()
+        lock.lock()
+        self.task = task
+        let cancel = cancelRequested
+        lock.unlock()
         if cancel { task.cancel() }
     }
 
     func cancel() {
-        lock.lock(); cancelRequested = true; let task = self.task; lock.unlock()
+        lock.lock()
+        cancelRequested = true
+        let task = self.task
+        lock.unlock()
         task?.cancel()
     }
 }
@@ -205,7 +222,8 @@ final class TimeoutOnceTransport: HTTPTransport, @unchecked Sendable {
 
     func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
         let fail: Bool = {
-            lock.lock(); defer { lock.unlock() }
+            lock.lock()
+            defer { lock.unlock() }
             guard !failed, inner.requests.count + 1 == failing else { return false }
             failed = true
             return true

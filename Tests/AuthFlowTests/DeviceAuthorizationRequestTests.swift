@@ -1,7 +1,8 @@
-@testable import AuthFlow
 import AuthFlowTestSupport
 import Foundation
 import Testing
+
+@testable import AuthFlow
 
 /// The device authorization request and response (RFC 8628 §3.1–3.2), ID
 /// tokens in the device flow, and secrecy of the device code.
@@ -27,8 +28,9 @@ struct DeviceAuthorizationRequestTests {
     @Test("an explicit endpoint wins; client_secret_basic authenticates like the token endpoint")
     func explicitEndpointAndBasic() async throws {
         let transport = QueuedTransport([DeviceFixture.authorization()])
-        let metadata = ProviderMetadata(authorizationEndpoint: URL(string: "https://as.test/authorize")!,
-                                        tokenEndpoint: URL(string: "https://as.test/token")!)
+        let metadata = ProviderMetadata(
+            authorizationEndpoint: URL(string: "https://as.test/authorize")!,
+            tokenEndpoint: URL(string: "https://as.test/token")!)
         let client = try DeviceFixture.client(transport, metadata: metadata, authentication: .clientSecretBasic(secret: "s+/="))
         let endpoint = URL(string: "https://as.test/o/device-authorization/")!
         _ = try await client.startDeviceAuthorization(scopes: [], endpoint: endpoint, clock: FakeClock())
@@ -41,8 +43,9 @@ struct DeviceAuthorizationRequestTests {
 
     @Test("no endpoint anywhere is a configuration error; http is refused off loopback")
     func missingOrInsecureEndpoint() async throws {
-        let metadata = ProviderMetadata(authorizationEndpoint: URL(string: "https://as.test/authorize")!,
-                                        tokenEndpoint: URL(string: "https://as.test/token")!)
+        let metadata = ProviderMetadata(
+            authorizationEndpoint: URL(string: "https://as.test/authorize")!,
+            tokenEndpoint: URL(string: "https://as.test/token")!)
         let client = try DeviceFixture.client(QueuedTransport([]), metadata: metadata)
         let missing = await #expect(throws: AuthFlowError.self) { try await client.startDeviceAuthorization(scopes: []) }
         #expect(missing?.category == .configuration)
@@ -61,8 +64,9 @@ struct DeviceAuthorizationRequestTests {
         #expect(error?.oauth?.error == "invalid_client")
     }
 
-    @Test("a missing required member is invalid_response",
-          arguments: ["device_code", "user_code", "verification_uri", "expires_in"])
+    @Test(
+        "a missing required member is invalid_response",
+        arguments: ["device_code", "user_code", "verification_uri", "expires_in"])
     func missingMember(member: String) async throws {
         let transport = QueuedTransport([DeviceFixture.authorization(omit: member)])
         let client = try DeviceFixture.client(transport)
@@ -79,7 +83,9 @@ struct DeviceAuthorizationRequestTests {
             ["verification_uri_complete": "file:///etc/passwd"], ["user_code": 42],
         ]
         for change in cases {
-            var body: [String: Any] = ["device_code": "d", "user_code": "u", "verification_uri": "https://as.test/device", "expires_in": 60]
+            var body: [String: Any] = [
+                "device_code": "d", "user_code": "u", "verification_uri": "https://as.test/device", "expires_in": 60,
+            ]
             body.merge(change) { $1 }
             let data = try JSONSerialization.data(withJSONObject: body)
             #expect(throws: AuthFlowError.self, "\(change)") { try DeviceAuthorizationResponse(json: data) }

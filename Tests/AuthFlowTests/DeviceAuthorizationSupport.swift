@@ -1,8 +1,9 @@
-@testable import AuthFlow
-import Crypto
 import AuthFlowTestSupport
+import Crypto
 import Foundation
 import Logging
+
+@testable import AuthFlow
 
 /// A transport that answers from a script, one response per request, and
 /// records every request. Running off the end of the script is a test bug.
@@ -19,13 +20,15 @@ final class QueuedTransport: HTTPTransport, @unchecked Sendable {
     }
 
     var requests: [HTTPTransportRequest] {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         return sent
     }
 
     func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
         let (number, next): (Int, HTTPTransportResponse?) = {
-            lock.lock(); defer { lock.unlock() }
+            lock.lock()
+            defer { lock.unlock() }
             sent.append(request)
             return (sent.count, script.isEmpty ? nil : script.removeFirst())
         }()
@@ -56,18 +59,21 @@ final class FakeClock: PollingClock, @unchecked Sendable {
     init(blockAtSleep: Int? = nil) { self.blockAtSleep = blockAtSleep }
 
     var now: ContinuousClock.Instant {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         return current
     }
 
     var sleeps: [Duration] {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         return slept
     }
 
     func sleep(for duration: Duration) async throws {
         let count: Int = {
-            lock.lock(); defer { lock.unlock() }
+            lock.lock()
+            defer { lock.unlock() }
             slept.append(duration)
             return slept.count
         }()
@@ -89,8 +95,9 @@ enum DeviceFixture {
     static let deviceEndpoint = URL(string: "https://id.example.test/device_authorization")!
 
     static var metadata: ProviderMetadata {
-        var metadata = ProviderMetadata(issuer: issuer, authorizationEndpoint: URL(string: "https://id.example.test/authorize")!,
-                                        tokenEndpoint: URL(string: "https://id.example.test/token")!)
+        var metadata = ProviderMetadata(
+            issuer: issuer, authorizationEndpoint: URL(string: "https://id.example.test/authorize")!,
+            tokenEndpoint: URL(string: "https://id.example.test/token")!)
         metadata.deviceAuthorizationEndpoint = deviceEndpoint
         return metadata
     }
@@ -113,10 +120,13 @@ enum DeviceFixture {
         return QueuedTransport.json(200, body)
     }
 
-    static func client(_ transport: QueuedTransport, log: LogCapture = LogCapture(), metadata: ProviderMetadata = metadata,
-                       authentication: ClientAuthentication = .none) throws -> OAuthClient {
-        try OAuthClient(metadata: metadata, clientID: clientID, authentication: authentication, transport: transport,
-                        logger: log.logger())
+    static func client(
+        _ transport: QueuedTransport, log: LogCapture = LogCapture(), metadata: ProviderMetadata = metadata,
+        authentication: ClientAuthentication = .none
+    ) throws -> OAuthClient {
+        try OAuthClient(
+            metadata: metadata, clientID: clientID, authentication: authentication, transport: transport,
+            logger: log.logger())
     }
 
     /// An HS256 ID token signed with ``secret``.
@@ -154,10 +164,15 @@ final class PollLog: @unchecked Sendable {
     private let lock = NSLock()
     private var items: [DevicePoll] = []
 
-    func record(_ poll: DevicePoll) { lock.lock(); items.append(poll); lock.unlock() }
+    func record(_ poll: DevicePoll) {
+        lock.lock()
+        items.append(poll)
+        lock.unlock()
+    }
 
     var polls: [DevicePoll] {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         return items
     }
 }

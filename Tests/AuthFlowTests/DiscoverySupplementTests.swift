@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Testing
+
 @testable import AuthFlow
 
 /// Discovery filling gaps of the OpenID document (no `revocation_endpoint`)
@@ -32,12 +33,15 @@ import Testing
     @Test func missingRevocationEndpointIsTakenFromRFC8414() async throws {
         let transport = ScriptedTransport(routes: [
             Self.openIDURL: .json(Self.openIDDocument),
-            Self.oauthURL: .json(Self.document(base: "https://ex.com/oauth", extra: [
-                "revocation_endpoint": "https://ex.com/oauth/revoke",
-                "introspection_endpoint": "https://ex.com/oauth/introspect",
-                "device_authorization_endpoint": "https://ex.com/oauth/device",
-                "pushed_authorization_request_endpoint": "https://ex.com/oauth/par",
-            ])),
+            Self.oauthURL: .json(
+                Self.document(
+                    base: "https://ex.com/oauth",
+                    extra: [
+                        "revocation_endpoint": "https://ex.com/oauth/revoke",
+                        "introspection_endpoint": "https://ex.com/oauth/introspect",
+                        "device_authorization_endpoint": "https://ex.com/oauth/device",
+                        "pushed_authorization_request_endpoint": "https://ex.com/oauth/par",
+                    ])),
         ])
         let metadata = try await Self.discover(transport)
         #expect(metadata.revocationEndpoint == url("https://ex.com/oauth/revoke"))
@@ -57,9 +61,10 @@ import Testing
     @Test func endpointsTheOpenIDDocumentHasAreNotOverridden() async throws {
         let transport = ScriptedTransport(routes: [
             Self.openIDURL: .json(Self.document(extra: ["introspection_endpoint": "https://ex.com/introspect"])),
-            Self.oauthURL: .json(Self.document(extra: [
-                "revocation_endpoint": "https://ex.com/oauth/revoke", "introspection_endpoint": "https://ex.com/oauth/introspect",
-            ])),
+            Self.oauthURL: .json(
+                Self.document(extra: [
+                    "revocation_endpoint": "https://ex.com/oauth/revoke", "introspection_endpoint": "https://ex.com/oauth/introspect",
+                ])),
         ])
         let metadata = try await Self.discover(transport)
         #expect(metadata.revocationEndpoint == url("https://ex.com/oauth/revoke"))
@@ -102,7 +107,10 @@ import Testing
         #expect(transport.urls == [Self.openIDURL, Self.oauthURL])
     }
 
-    @Test(arguments: ["not json", "[]", #"{"issuer":"https://ex.com"}"#, #"{"issuer":"https://ex.com","authorization_endpoint":"https://ex.com/a","token_endpoint":"https://ex.com/t","revocation_endpoint":42}"#])
+    @Test(arguments: [
+        "not json", "[]", #"{"issuer":"https://ex.com"}"#,
+        #"{"issuer":"https://ex.com","authorization_endpoint":"https://ex.com/a","token_endpoint":"https://ex.com/t","revocation_endpoint":42}"#,
+    ])
     func brokenRFC8414DocumentIsIgnored(_ body: String) async throws {
         let transport = ScriptedTransport(routes: [
             Self.openIDURL: .json(Self.openIDDocument),
@@ -136,9 +144,10 @@ import Testing
     @Test func insecureOtherEndpointMakesTheWholeDocumentIgnored() async throws {
         let transport = ScriptedTransport(routes: [
             Self.openIDURL: .json(Self.openIDDocument),
-            Self.oauthURL: .json(Self.document(extra: [
-                "revocation_endpoint": "https://ex.com/revoke", "introspection_endpoint": "http://ex.com/introspect",
-            ])),
+            Self.oauthURL: .json(
+                Self.document(extra: [
+                    "revocation_endpoint": "https://ex.com/revoke", "introspection_endpoint": "http://ex.com/introspect",
+                ])),
         ])
         let metadata = try await Self.discover(transport)
         #expect(metadata.revocationEndpoint == nil)
@@ -149,7 +158,8 @@ import Testing
         let issuer = "http://127.0.0.1:8080"
         let transport = ScriptedTransport(routes: [
             "\(issuer)/.well-known/openid-configuration": .json(Self.document(issuer: issuer)),
-            "\(issuer)/.well-known/oauth-authorization-server": .json(Self.document(issuer: issuer, extra: ["revocation_endpoint": "\(issuer)/revoke"])),
+            "\(issuer)/.well-known/oauth-authorization-server": .json(
+                Self.document(issuer: issuer, extra: ["revocation_endpoint": "\(issuer)/revoke"])),
         ])
         let metadata = try await Self.discover(transport, issuer: issuer)
         #expect(metadata.revocationEndpoint == url("\(issuer)/revoke"))
@@ -178,9 +188,11 @@ import Testing
     @Test func supplementedDirectlyKeepsMetadataOnMismatch() async throws {
         let base = try ProviderMetadata(json: json(Self.openIDDocument))
         let transport = ScriptedTransport(routes: [
-            Self.oauthURL: .json(Self.document(issuer: "https://evil.example", extra: ["revocation_endpoint": "https://evil.example/revoke"])),
+            Self.oauthURL: .json(
+                Self.document(issuer: "https://evil.example", extra: ["revocation_endpoint": "https://evil.example/revoke"]))
         ])
-        let merged = await ProviderMetadata.supplemented(base, from: url(Self.oauthURL), transport: transport, timeout: 3, logger: .init(label: "test"))
+        let merged = await ProviderMetadata.supplemented(
+            base, from: url(Self.oauthURL), transport: transport, timeout: 3, logger: .init(label: "test"))
         #expect(merged == base)
         #expect(transport.requests.first?.timeout == 3)
     }

@@ -1,14 +1,15 @@
 import Foundation
 import Testing
+
 @testable import AuthFlow
 
 @Suite struct DiscoveryTests {
     static func document(issuer: String, base: String? = nil, extra: String = "") -> String {
         let base = base ?? issuer
         return """
-        {"issuer":"\(issuer)","authorization_endpoint":"\(base)/authorize","token_endpoint":"\(base)/token",\
-        "jwks_uri":"\(base)/jwks","revocation_endpoint":"\(base)/revoke","response_types_supported":["code"]\(extra)}
-        """
+            {"issuer":"\(issuer)","authorization_endpoint":"\(base)/authorize","token_endpoint":"\(base)/token",\
+            "jwks_uri":"\(base)/jwks","revocation_endpoint":"\(base)/revoke","response_types_supported":["code"]\(extra)}
+            """
     }
 
     // MARK: discoveryURLs
@@ -16,26 +17,29 @@ import Testing
     @Test(arguments: ["https://ex.com", "https://ex.com/"])
     func discoveryURLsForHostOnlyIssuer(_ issuer: String) throws {
         let urls = try ProviderMetadata.discoveryURLs(for: url(issuer)).map(\.absoluteString)
-        #expect(urls == [
-            "https://ex.com/.well-known/openid-configuration",
-            "https://ex.com/.well-known/oauth-authorization-server",
-        ])
+        #expect(
+            urls == [
+                "https://ex.com/.well-known/openid-configuration",
+                "https://ex.com/.well-known/oauth-authorization-server",
+            ])
     }
 
     @Test func discoveryURLsForIssuerWithPath() throws {
         let urls = try ProviderMetadata.discoveryURLs(for: url("https://ex.com/tenant/a")).map(\.absoluteString)
-        #expect(urls == [
-            "https://ex.com/tenant/a/.well-known/openid-configuration",
-            "https://ex.com/.well-known/oauth-authorization-server/tenant/a",
-        ])
+        #expect(
+            urls == [
+                "https://ex.com/tenant/a/.well-known/openid-configuration",
+                "https://ex.com/.well-known/oauth-authorization-server/tenant/a",
+            ])
     }
 
     @Test func discoveryURLsKeepPort() throws {
         let urls = try ProviderMetadata.discoveryURLs(for: url("http://127.0.0.1:8080/realms/x")).map(\.absoluteString)
-        #expect(urls == [
-            "http://127.0.0.1:8080/realms/x/.well-known/openid-configuration",
-            "http://127.0.0.1:8080/.well-known/oauth-authorization-server/realms/x",
-        ])
+        #expect(
+            urls == [
+                "http://127.0.0.1:8080/realms/x/.well-known/openid-configuration",
+                "http://127.0.0.1:8080/.well-known/oauth-authorization-server/realms/x",
+            ])
     }
 
     @Test(arguments: ["https://ex.com?x=1", "https://ex.com/t?x=1", "https://ex.com/#frag", "/relative/path"])
@@ -47,7 +51,7 @@ import Testing
 
     @Test func successOnFirstURL() async throws {
         let transport = ScriptedTransport(routes: [
-            "https://ex.com/.well-known/openid-configuration": .json(Self.document(issuer: "https://ex.com")),
+            "https://ex.com/.well-known/openid-configuration": .json(Self.document(issuer: "https://ex.com"))
         ])
         let metadata = try await ProviderMetadata.discover(issuer: url("https://ex.com"), transport: transport, timeout: 7)
         #expect(metadata.issuer == "https://ex.com")
@@ -74,8 +78,10 @@ import Testing
         #expect(transport.requests.count == 1)
     }
 
-    @Test(arguments: [("https://ex.com", "https://ex.com/"), ("https://ex.com/", "https://ex.com"),
-                      ("https://ex.com/t", "https://ex.com/t/"), ("https://ex.com", "https://EX.com")])
+    @Test(arguments: [
+        ("https://ex.com", "https://ex.com/"), ("https://ex.com/", "https://ex.com"),
+        ("https://ex.com/t", "https://ex.com/t/"), ("https://ex.com", "https://EX.com"),
+    ])
     func anyDifferenceInIssuerIsAMismatch(_ asked: String, _ named: String) async {
         let transport = ScriptedTransport { _ in .json(Self.document(issuer: named, base: "https://ex.com")) }
         await expectError(.issuerMismatch) {
@@ -87,15 +93,16 @@ import Testing
     @Test func fallsBackToRFC8414After404() async throws {
         let transport = ScriptedTransport(routes: [
             "https://ex.com/.well-known/oauth-authorization-server/tenant/a":
-                .json(Self.document(issuer: "https://ex.com/tenant/a", extra: #","authorization_response_iss_parameter_supported":true"#)),
+                .json(Self.document(issuer: "https://ex.com/tenant/a", extra: #","authorization_response_iss_parameter_supported":true"#))
         ])
         let metadata = try await ProviderMetadata.discover(issuer: url("https://ex.com/tenant/a"), transport: transport)
         #expect(metadata.issuer == "https://ex.com/tenant/a")
         #expect(metadata.authorizationResponseIssParameterSupported)
-        #expect(transport.urls == [
-            "https://ex.com/tenant/a/.well-known/openid-configuration",
-            "https://ex.com/.well-known/oauth-authorization-server/tenant/a",
-        ])
+        #expect(
+            transport.urls == [
+                "https://ex.com/tenant/a/.well-known/openid-configuration",
+                "https://ex.com/.well-known/oauth-authorization-server/tenant/a",
+            ])
     }
 
     @Test func nothingFoundIsInvalidResponse() async {
@@ -125,8 +132,8 @@ import Testing
 
     @Test func httpEndpointInMetadataIsConfiguration() async {
         let document = """
-        {"issuer":"https://ex.com","authorization_endpoint":"https://ex.com/authorize","token_endpoint":"http://ex.com/token"}
-        """
+            {"issuer":"https://ex.com","authorization_endpoint":"https://ex.com/authorize","token_endpoint":"http://ex.com/token"}
+            """
         let transport = ScriptedTransport { _ in .json(document) }
         await expectError(.configuration) {
             try await ProviderMetadata.discover(issuer: url("https://ex.com"), transport: transport)
@@ -134,7 +141,9 @@ import Testing
     }
 
     @Test func httpJWKSInMetadataIsConfiguration() async {
-        let transport = ScriptedTransport { _ in .json(Self.document(issuer: "https://ex.com").replacingOccurrences(of: "https://ex.com/jwks", with: "http://ex.com/jwks")) }
+        let transport = ScriptedTransport { _ in
+            .json(Self.document(issuer: "https://ex.com").replacingOccurrences(of: "https://ex.com/jwks", with: "http://ex.com/jwks"))
+        }
         await expectError(.configuration) {
             try await ProviderMetadata.discover(issuer: url("https://ex.com"), transport: transport)
         }
@@ -167,10 +176,14 @@ import Testing
     }
 
     @Test func documentMembersAreParsed() throws {
-        let metadata = try ProviderMetadata(json: json(Self.document(issuer: "https://ex.com", extra: """
-            ,"code_challenge_methods_supported":["S256"],"id_token_signing_alg_values_supported":["RS256","ES256"],\
-            "authorization_response_iss_parameter_supported":true,"x_custom":{"a":1}
-            """)))
+        let metadata = try ProviderMetadata(
+            json: json(
+                Self.document(
+                    issuer: "https://ex.com",
+                    extra: """
+                        ,"code_challenge_methods_supported":["S256"],"id_token_signing_alg_values_supported":["RS256","ES256"],\
+                        "authorization_response_iss_parameter_supported":true,"x_custom":{"a":1}
+                        """)))
         #expect(metadata.codeChallengeMethodsSupported == ["S256"])
         #expect(metadata.idTokenSigningAlgValuesSupported == ["RS256", "ES256"])
         #expect(metadata.authorizationResponseIssParameterSupported)
@@ -180,7 +193,7 @@ import Testing
 
     @Test func clientInitDiscoversFirst() async throws {
         let transport = ScriptedTransport(routes: [
-            "https://ex.com/.well-known/openid-configuration": .json(Self.document(issuer: "https://ex.com")),
+            "https://ex.com/.well-known/openid-configuration": .json(Self.document(issuer: "https://ex.com"))
         ])
         let client = try await OAuthClient(issuer: url("https://ex.com"), clientID: "app", transport: transport)
         #expect(client.metadata.tokenEndpoint == url("https://ex.com/token"))

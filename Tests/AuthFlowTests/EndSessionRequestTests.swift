@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AuthFlow
 
 /// RP-initiated logout as a request value: GET or POST, and the check of the
@@ -8,9 +9,10 @@ import Testing
     static let redirect = URL(string: "http://127.0.0.1:4242/callback")!
 
     static func client(endSession: String? = "https://idp.example/logout?p=policy") throws -> OAuthClient {
-        let metadata = ProviderMetadata(issuer: "https://idp.example", authorizationEndpoint: URL(string: "https://idp.example/authorize")!,
-                                        tokenEndpoint: URL(string: "https://idp.example/token")!,
-                                        endSessionEndpoint: endSession.flatMap(URL.init(string:)))
+        let metadata = ProviderMetadata(
+            issuer: "https://idp.example", authorizationEndpoint: URL(string: "https://idp.example/authorize")!,
+            tokenEndpoint: URL(string: "https://idp.example/token")!,
+            endSessionEndpoint: endSession.flatMap(URL.init(string:)))
         return try OAuthClient(metadata: metadata, clientID: "app")
     }
 
@@ -36,7 +38,9 @@ import Testing
     @Test func getKeepsTheEndpointQueryAndPostHasTheSameParameters() throws {
         let request = try #require(try Self.client().endSessionRequest(idTokenHint: "id.tok.en", postLogoutRedirectURI: Self.redirect))
         let url = try request.url()
-        #expect(url.absoluteString.hasPrefix("https://idp.example/logout?p=policy&client_id=app&id_token_hint=id.tok.en&post_logout_redirect_uri="))
+        #expect(
+            url.absoluteString.hasPrefix(
+                "https://idp.example/logout?p=policy&client_id=app&id_token_hint=id.tok.en&post_logout_redirect_uri="))
         #expect(request.endpoint.absoluteString == "https://idp.example/logout?p=policy")
         let body = try #require(FormEncoding.decode(request.formBody))
         #expect(body.map(\.0) == ["client_id", "id_token_hint", "post_logout_redirect_uri", "state"])
@@ -65,7 +69,8 @@ import Testing
     }
 
     @Test func descriptionHoldsNoSecret() throws {
-        let request = try #require(try Self.client().endSessionRequest(idTokenHint: "secret.id.token", postLogoutRedirectURI: Self.redirect))
+        let request = try #require(
+            try Self.client().endSessionRequest(idTokenHint: "secret.id.token", postLogoutRedirectURI: Self.redirect))
         let text = "\(request)"
         #expect(!text.contains("secret.id.token"))
         #expect(!text.contains(try #require(request.state)))

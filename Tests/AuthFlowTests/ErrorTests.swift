@@ -1,27 +1,31 @@
 import Foundation
 import Testing
+
 @testable import AuthFlow
 
 @Suite struct ErrorTests {
     // MARK: Categories and reasons: stable names, open for additions
 
     @Test func knownCategoriesAreTheDesignNames() {
-        #expect(AuthFlowError.Category.known.map(\.rawValue) == [
-            "oauth_error", "state_mismatch", "issuer_mismatch", "id_token_invalid", "userinfo_subject_mismatch",
-            "invalid_response", "configuration", "network", "timeout", "cancelled", "reauthentication_required", "storage",
-            "jwt_invalid",
-        ])
+        #expect(
+            AuthFlowError.Category.known.map(\.rawValue) == [
+                "oauth_error", "state_mismatch", "issuer_mismatch", "id_token_invalid", "userinfo_subject_mismatch",
+                "invalid_response", "configuration", "network", "timeout", "cancelled", "reauthentication_required", "storage",
+                "jwt_invalid",
+            ])
         #expect(Set(AuthFlowError.Category.known).count == AuthFlowError.Category.known.count)
     }
 
     @Test func reasonNames() {
-        #expect(AuthFlowError.Reason.idToken.map(\.rawValue) == [
-            "signature", "algorithm", "key_not_found", "issuer", "audience", "authorized_party", "expired",
-            "issued_at", "nonce", "at_hash", "auth_time", "subject", "malformed",
-        ])
-        #expect(AuthFlowError.Reason.jwt.map(\.rawValue) == [
-            "signature", "algorithm", "key_not_found", "issuer", "audience", "expired", "not_before", "issued_at", "malformed",
-        ])
+        #expect(
+            AuthFlowError.Reason.idToken.map(\.rawValue) == [
+                "signature", "algorithm", "key_not_found", "issuer", "audience", "authorized_party", "expired",
+                "issued_at", "nonce", "at_hash", "auth_time", "subject", "malformed",
+            ])
+        #expect(
+            AuthFlowError.Reason.jwt.map(\.rawValue) == [
+                "signature", "algorithm", "key_not_found", "issuer", "audience", "expired", "not_before", "issued_at", "malformed",
+            ])
         #expect(Set(AuthFlowError.Reason.known) == Set(AuthFlowError.Reason.idToken + AuthFlowError.Reason.jwt))
     }
 
@@ -146,8 +150,9 @@ import Testing
         #expect(AuthFlowError(.network, "could not connect").description == "network: could not connect")
         #expect(AuthFlowError(.idTokenInvalid, "bad", reason: .atHash).description == "id_token_invalid (at_hash): bad")
         #expect(AuthFlowError(.jwtInvalid, "not yet", reason: .notBefore).description == "jwt_invalid (not_before): not yet")
-        let oauth = AuthFlowError(.oauthError, "invalid_grant",
-                                  oauth: OAuthErrorResponse(error: "invalid_grant", errorDescription: "code used"))
+        let oauth = AuthFlowError(
+            .oauthError, "invalid_grant",
+            oauth: OAuthErrorResponse(error: "invalid_grant", errorDescription: "code used"))
         #expect(oauth.description == "oauth_error: invalid_grant – code used")
         #expect(String(describing: oauth) == oauth.description)
         #expect(oauth.errorDescription != oauth.description)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AuthFlow
 
 /// Providers without discovery: endpoints, keys and issuer given by hand.
@@ -25,15 +26,17 @@ import Testing
     }
 
     static func grant(_ server: LocalHTTPServer, issuer: String?) -> AuthorizationGrant {
-        AuthorizationGrant(code: "c", codeVerifier: fixedVerifier, redirectURI: url("http://127.0.0.1:9/cb"), clientID: "app",
-                           nonce: "N-1", issuer: issuer, requestedScopes: ["openid"])
+        AuthorizationGrant(
+            code: "c", codeVerifier: fixedVerifier, redirectURI: url("http://127.0.0.1:9/cb"), clientID: "app",
+            nonce: "N-1", issuer: issuer, requestedScopes: ["openid"])
     }
 
     @Test func jwksAndIssuerGiveAVerifiedSubject() async throws {
         let server = try Self.server()
         defer { server.stop() }
-        let metadata = ProviderMetadata(issuer: Self.issuer, authorizationEndpoint: url("https://idp.example/authorize"),
-                                        tokenEndpoint: server.url("/token"), jwksURI: server.url("/jwks"))
+        let metadata = ProviderMetadata(
+            issuer: Self.issuer, authorizationEndpoint: url("https://idp.example/authorize"),
+            tokenEndpoint: server.url("/token"), jwksURI: server.url("/jwks"))
         let client = try OAuthClient(metadata: metadata, clientID: "app")
         let credentials = try await client.exchange(Self.grant(server, issuer: Self.issuer))
         #expect(credentials.subject == "user-7")
@@ -42,8 +45,9 @@ import Testing
     @Test func idTokenNamingAnotherIssuerIsRefused() async throws {
         let server = try Self.server(idTokenIssuer: "https://other.example")
         defer { server.stop() }
-        let metadata = ProviderMetadata(issuer: Self.issuer, authorizationEndpoint: url("https://idp.example/authorize"),
-                                        tokenEndpoint: server.url("/token"), jwksURI: server.url("/jwks"))
+        let metadata = ProviderMetadata(
+            issuer: Self.issuer, authorizationEndpoint: url("https://idp.example/authorize"),
+            tokenEndpoint: server.url("/token"), jwksURI: server.url("/jwks"))
         let client = try OAuthClient(metadata: metadata, clientID: "app")
         await expectError(.idTokenInvalid, reason: .issuer) { try await client.exchange(Self.grant(server, issuer: Self.issuer)) }
     }
@@ -59,17 +63,23 @@ import Testing
     @Test func everyExplicitEndpointMustBeHTTPS() throws {
         let plain = url("http://idp.example/x")
         let cases: [ProviderMetadata] = [
-            ProviderMetadata(authorizationEndpoint: url("https://idp.example/a"), tokenEndpoint: url("https://idp.example/t"), revocationEndpoint: plain),
-            ProviderMetadata(authorizationEndpoint: url("https://idp.example/a"), tokenEndpoint: url("https://idp.example/t"), userinfoEndpoint: plain),
-            ProviderMetadata(authorizationEndpoint: url("https://idp.example/a"), tokenEndpoint: url("https://idp.example/t"), endSessionEndpoint: plain),
-            ProviderMetadata(issuer: Self.issuer, authorizationEndpoint: url("https://idp.example/a"), tokenEndpoint: url("https://idp.example/t"), jwksURI: plain),
+            ProviderMetadata(
+                authorizationEndpoint: url("https://idp.example/a"), tokenEndpoint: url("https://idp.example/t"), revocationEndpoint: plain),
+            ProviderMetadata(
+                authorizationEndpoint: url("https://idp.example/a"), tokenEndpoint: url("https://idp.example/t"), userinfoEndpoint: plain),
+            ProviderMetadata(
+                authorizationEndpoint: url("https://idp.example/a"), tokenEndpoint: url("https://idp.example/t"), endSessionEndpoint: plain),
+            ProviderMetadata(
+                issuer: Self.issuer, authorizationEndpoint: url("https://idp.example/a"), tokenEndpoint: url("https://idp.example/t"),
+                jwksURI: plain),
         ]
         for metadata in cases {
             expectError(.configuration) { try OAuthClient(metadata: metadata, clientID: "app", transport: ScriptedTransport.unused()) }
         }
         // Loopback is the exception.
-        let loopback = ProviderMetadata(authorizationEndpoint: url("https://idp.example/a"), tokenEndpoint: url("https://idp.example/t"),
-                                        revocationEndpoint: url("http://127.0.0.1:8080/revoke"))
+        let loopback = ProviderMetadata(
+            authorizationEndpoint: url("https://idp.example/a"), tokenEndpoint: url("https://idp.example/t"),
+            revocationEndpoint: url("http://127.0.0.1:8080/revoke"))
         _ = try OAuthClient(metadata: loopback, clientID: "app", transport: ScriptedTransport.unused())
         #expect(loopback.endpointList.map(\.name) == ["authorization_endpoint", "token_endpoint", "revocation_endpoint"])
     }
@@ -82,10 +92,12 @@ import Testing
 
     // MARK: Info.plist
 
-    static var base: [String: Any] { [
-        "AuthorizeEndpoint": "https://idp.example/authorize", "TokenEndpoint": "https://idp.example/token",
-        "ClientID": "app", "RedirectURI": "com.example.app:/cb",
-    ] }
+    static var base: [String: Any] {
+        [
+            "AuthorizeEndpoint": "https://idp.example/authorize", "TokenEndpoint": "https://idp.example/token",
+            "ClientID": "app", "RedirectURI": "com.example.app:/cb",
+        ]
+    }
 
     @Test func plistExplicitEndpoints() throws {
         var dictionary = Self.base
@@ -131,15 +143,16 @@ import Testing
 @Suite struct ScopeListTests {
     @Test(arguments: [
         ("openid profile email", ["openid", "profile", "email"]),
-        ("read:user,user:email", ["read:user", "user:email"]),  // GitHub
+        ("read:user,user:email", ["read:user", "user:email"]), // GitHub
         ("repo", ["repo"]),
-        ("a,b c", ["a,b", "c"]),  // a space means RFC 6749 separation, commas then belong to the scope
+        ("a,b c", ["a,b", "c"]), // a space means RFC 6749 separation, commas then belong to the scope
         ("a,,b,", ["a", "b"]),
         ("", []),
     ])
     func scopeValues(_ value: String, _ expected: [String]) throws {
         #expect(TokenResponse.scopes(from: value) == expected)
-        let response = try TokenResponse(json: json(#"{"access_token":"x","token_type":"bearer","scope":"\#(value)"}"#), requestedScopes: ["z"])
+        let response = try TokenResponse(
+            json: json(#"{"access_token":"x","token_type":"bearer","scope":"\#(value)"}"#), requestedScopes: ["z"])
         #expect(response.scopes == expected)
     }
 }
@@ -170,7 +183,8 @@ import Testing
     @Test func scopeAsParameterPointsToScopes() throws {
         let client = try OAuthClient(metadata: metadata(), clientID: "app", transport: ScriptedTransport.unused())
         let error = expectError(.configuration) {
-            try client.authorizationRequest(redirectURI: url("http://127.0.0.1/cb"), scopes: [], options: .init(additionalParameters: [.init("scope", "x")]))
+            try client.authorizationRequest(
+                redirectURI: url("http://127.0.0.1/cb"), scopes: [], options: .init(additionalParameters: [.init("scope", "x")]))
         }
         #expect(error?.recovery == "Give scopes with --scope (scopes: in code), not as a parameter.")
     }
@@ -182,7 +196,10 @@ import Testing
         // https://docs.github.com/apps/managing-oauth-apps/troubleshooting-oauth-app-access-token-request-errors/
         let body = #"{"error":"bad_verification_code","error_description":"The code passed is incorrect or expired.","error_uri":"/x"}"#
         let error = expectError(.oauthError) { try TokenResponse(json: json(body), requestedScopes: []) }
-        #expect(error?.oauth == OAuthErrorResponse(error: "bad_verification_code", errorDescription: "The code passed is incorrect or expired.", errorURI: "/x"))
+        #expect(
+            error?.oauth
+                == OAuthErrorResponse(
+                    error: "bad_verification_code", errorDescription: "The code passed is incorrect or expired.", errorURI: "/x"))
     }
 
     @Test func slackStyleErrorIsAnOAuthError() {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AuthFlow
 
 /// Every endpoint the client calls, against a server that fails at the HTTP
@@ -21,7 +22,10 @@ import Testing
         ("endless body", .endless),
         ("huge Content-Length", .announcing(4 << 30)),
         ("invalid JSON", .answer(.json(#"{"access_token":"a","token_type":"Bearer","#))),
-        ("wrong Content-Type", .answer(.init(status: 200, headers: [("Content-Type", "text/html")], body: Data("<html>login</html>".utf8)))),
+        (
+            "wrong Content-Type",
+            .answer(.init(status: 200, headers: [("Content-Type", "text/html")], body: Data("<html>login</html>".utf8)))
+        ),
         ("429 Retry-After", .answer(.init(status: 429, headers: [("Retry-After", "7")]))),
         ("503", .answer(.init(status: 503, headers: [("Content-Type", "text/html")], body: Data("<h1>down</h1>".utf8)))),
         ("redirect", .answer(.init(status: 307, headers: [("Location", "/elsewhere")]))),
@@ -135,20 +139,25 @@ import Testing
         let host = "http://127.0.0.1:" + (request.header("Host")?.split(separator: ":").last.map(String.init) ?? "0")
         switch request.target.split(separator: "?").first.map(String.init) ?? "" {
         case "/.well-known/openid-configuration":
-            return .answer(.json(#"{"issuer":"\#(host)","authorization_endpoint":"\#(host)/authorize","token_endpoint":"\#(host)/token","jwks_uri":"\#(host)/jwks","userinfo_endpoint":"\#(host)/userinfo","revocation_endpoint":"\#(host)/revoke","device_authorization_endpoint":"\#(host)/device"}"#))
+            return .answer(
+                .json(
+                    #"{"issuer":"\#(host)","authorization_endpoint":"\#(host)/authorize","token_endpoint":"\#(host)/token","jwks_uri":"\#(host)/jwks","userinfo_endpoint":"\#(host)/userinfo","revocation_endpoint":"\#(host)/revoke","device_authorization_endpoint":"\#(host)/device"}"#
+                ))
         case "/jwks": return .answer(.json(#"{"keys":[]}"#))
         case "/token": return .answer(.json(#"{"access_token":"access-2","token_type":"Bearer","expires_in":3600}"#))
         case "/userinfo": return .answer(.json(#"{"sub":"u-1"}"#))
         case "/revoke": return .answer(.init(status: 200))
         case "/device":
-            return .answer(.json(#"{"device_code":"dc","user_code":"UC","verification_uri":"\#(host)/activate","expires_in":12,"interval":5}"#))
+            return .answer(
+                .json(#"{"device_code":"dc","user_code":"UC","verification_uri":"\#(host)/activate","expires_in":12,"interval":5}"#))
         default: return .answer(.init(status: 404))
         }
     }
 
     static func metadata(_ server: FaultServer) -> ProviderMetadata {
-        var metadata = ProviderMetadata(issuer: "http://127.0.0.1:\(server.port)", authorizationEndpoint: server.url("/authorize"),
-                                        tokenEndpoint: server.url("/token"))
+        var metadata = ProviderMetadata(
+            issuer: "http://127.0.0.1:\(server.port)", authorizationEndpoint: server.url("/authorize"),
+            tokenEndpoint: server.url("/token"))
         metadata.userinfoEndpoint = server.url("/userinfo")
         metadata.revocationEndpoint = server.url("/revoke")
         metadata.deviceAuthorizationEndpoint = server.url("/device")
@@ -160,8 +169,9 @@ import Testing
     }
 
     static func credentials(expiresIn: Int) throws -> OAuthCredentials {
-        let token = try TokenResponse(json: Data(#"{"access_token":"access-1","token_type":"Bearer","expires_in":\#(expiresIn),"refresh_token":"refresh-1"}"#.utf8),
-                                      requestedScopes: [])
+        let token = try TokenResponse(
+            json: Data(#"{"access_token":"access-1","token_type":"Bearer","expires_in":\#(expiresIn),"refresh_token":"refresh-1"}"#.utf8),
+            requestedScopes: [])
         return OAuthCredentials(issuer: nil, clientID: "app", token: token, idToken: nil)
     }
 
@@ -172,8 +182,10 @@ import Testing
         case .keySet:
             _ = try await KeySetCache(jwksURI: server.url("/jwks"), transport: URLSessionTransport(), timeout: 1).keySet()
         case .token:
-            _ = try await client(server).exchange(AuthorizationGrant(code: "code-1", codeVerifier: String(repeating: "v", count: 43),
-                                                                     redirectURI: url("http://127.0.0.1:9/cb"), clientID: "app"))
+            _ = try await client(server).exchange(
+                AuthorizationGrant(
+                    code: "code-1", codeVerifier: String(repeating: "v", count: 43),
+                    redirectURI: url("http://127.0.0.1:9/cb"), clientID: "app"))
         case .refresh:
             _ = try await client(server).refresh(credentials(expiresIn: 0))
         case .userInfo:

@@ -1,5 +1,7 @@
 import Foundation
+
 @testable import AuthFlow
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -52,7 +54,10 @@ final class FaultServer: @unchecked Sendable {
     init(_ faults: @escaping @Sendable (LocalHTTPServer.Request) -> Fault) throws {
         self.faults = faults
         let (fd, port) = try bindLoopbackSocket()
-        guard listen(fd, 64) == 0 else { close(fd); throw POSIXError(.EADDRINUSE) }
+        guard listen(fd, 64) == 0 else {
+            close(fd)
+            throw POSIXError(.EADDRINUSE)
+        }
         listener = fd
         self.port = port
         Thread { [self] in acceptLoop() }.start()
@@ -75,7 +80,10 @@ final class FaultServer: @unchecked Sendable {
                 if errno == EINTR { continue }
                 return
             }
-            if stopped.current { close(connection); return }
+            if stopped.current {
+                close(connection)
+                return
+            }
             Thread { [self] in
                 serve(connection)
                 close(connection)
@@ -105,7 +113,8 @@ final class FaultServer: @unchecked Sendable {
             guard transmit(fd, head(length: "\(announced)") + Array(repeating: UInt8(ascii: " "), count: sent)) else { return }
             waitUntilStopped(seconds: 30)
         case .truncated(let announced, let sent):
-            _ = transmit(fd, head(length: "\(announced)") + Array(#"{"access_token":"abcdefghijklmnopqrstuvwxyz0123456789"#.utf8.prefix(sent)))
+            _ = transmit(
+                fd, head(length: "\(announced)") + Array(#"{"access_token":"abcdefghijklmnopqrstuvwxyz0123456789"#.utf8.prefix(sent)))
         case .drip(let interval):
             guard transmit(fd, head(length: nil)) else { return }
             while !stopped.current, transmit(fd, [UInt8(ascii: " ")]) {
@@ -170,7 +179,8 @@ final class FaultServer: @unchecked Sendable {
             guard let colon = line.firstIndex(of: ":") else { return nil }
             return (name: String(line[..<colon]), value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
         }
-        var request = LocalHTTPServer.Request(method: String(requestLine[0]), target: String(requestLine[1]), headers: headers, body: Data())
+        var request = LocalHTTPServer.Request(
+            method: String(requestLine[0]), target: String(requestLine[1]), headers: headers, body: Data())
         let length = Int(request.header("Content-Length") ?? "0") ?? 0
         var body = Array(buffer[(end + 4)...])
         while body.count < length {

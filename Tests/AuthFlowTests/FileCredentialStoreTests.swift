@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AuthFlow
 
 @Suite("FileCredentialStore")
@@ -68,7 +69,10 @@ struct FileCredentialStoreTests {
             for _ in 0..<8 {
                 group.addTask {
                     try await store.withExclusiveAccess {
-                        let now = inside.withLock { $0 += 1; return $0 }
+                        let now = inside.withLock {
+                            $0 += 1
+                            return $0
+                        }
                         maximum.withLock { $0 = max($0, now) }
                         try await Task.sleep(nanoseconds: 5_000_000)
                         inside.withLock { $0 -= 1 }

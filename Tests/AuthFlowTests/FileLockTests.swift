@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AuthFlow
 
 /// `FileLock`: a bounded wait that honours cancellation, and `storage` errors that keep errno.
@@ -25,7 +26,7 @@ struct FileLockTests {
         let holder = try await Self.hold(FileLock(url: file))
         defer { holder.cancel() }
         let started = Date()
-        let error = await expectError(.timeout) { try await FileLock(url: file, timeout: 0.2, name: "profile work").withLock { } }
+        let error = await expectError(.timeout) { try await FileLock(url: file, timeout: 0.2, name: "profile work").withLock {} }
         #expect(error?.message.contains("profile work") == true)
         #expect(Date().timeIntervalSince(started) < 3)
     }
@@ -35,7 +36,7 @@ struct FileLockTests {
         let file = FileCredentialStoreTests.temporaryFile().appendingPathExtension("lock")
         let holder = try await Self.hold(FileLock(url: file))
         defer { holder.cancel() }
-        let waiter = Task { try await FileLock(url: file, timeout: 60).withLock { } }
+        let waiter = Task { try await FileLock(url: file, timeout: 60).withLock {} }
         try await Task.sleep(nanoseconds: 50_000_000)
         waiter.cancel()
         await expectError(.cancelled) { try await waiter.value }

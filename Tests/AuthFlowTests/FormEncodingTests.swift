@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AuthFlow
 
 @Suite struct FormEncodingTests {
@@ -46,10 +47,15 @@ import Testing
 
     @Test("bodies decoded from bytes give the pairs decode(_:) gives")
     func formBodies() {
-        let bodies = ["", "&", "&&a=1&&", "a", "a=", "=b", "=", "a=b=c", "grant_type=authorization_code&code=x-y_z.~&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcallback",
-                      "a+b=c+d", "x=%41%62%2b%2B", "x=%", "x=%4", "x=%4g", "x=%zz", "x=%C3%A9", "x=%C3", "x=%FF", "%3D=%26", "a=1&a=2", "a=%00\r\n\t", "a=é&b=ü", "&\u{301}=x"]
+        let bodies = [
+            "", "&", "&&a=1&&", "a", "a=", "=b", "=", "a=b=c",
+            "grant_type=authorization_code&code=x-y_z.~&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcallback",
+            "a+b=c+d", "x=%41%62%2b%2B", "x=%", "x=%4", "x=%4g", "x=%zz", "x=%C3%A9", "x=%C3", "x=%FF", "%3D=%26", "a=1&a=2", "a=%00\r\n\t",
+            "a=é&b=ü", "&\u{301}=x",
+        ]
         for body in bodies {
-            let fast = FormEncoding.decode(utf8: Array(body.utf8)), reference = FormEncoding.decode(body)
+            let fast = FormEncoding.decode(utf8: Array(body.utf8))
+            let reference = FormEncoding.decode(body)
             #expect(fast?.map(\.0) == reference?.map(\.0), "\(body)")
             #expect(fast?.map(\.1) == reference?.map(\.1), "\(body)")
         }

@@ -1,6 +1,7 @@
 import AuthFlowStoredDate
 import Foundation
 import Testing
+
 @testable import AuthFlow
 
 /// Inputs the libFuzzer targets (`Fuzz/`, `scripts/fuzz`) found, each kept
@@ -20,8 +21,10 @@ import Testing
     /// `StoredDate.write` now writes every date itself, to the millisecond,
     /// in the years 1583 to 9999, the ends of that range for dates beyond it:
     /// a date written once is written the same ever after.
-    @Test(arguments: ["2026-11-24T17:54:40.100", "2026-11-24T17:54:40.999", "2026-11-24T17:54:40.001", "2026-11-24T17:54:40.300",
-                      "1583-01-01T00:00:00.000", "9999-12-31T23:59:59.999"])
+    @Test(arguments: [
+        "2026-11-24T17:54:40.100", "2026-11-24T17:54:40.999", "2026-11-24T17:54:40.001", "2026-11-24T17:54:40.300",
+        "1583-01-01T00:00:00.000", "9999-12-31T23:59:59.999",
+    ])
     func storedDatesSurviveSaving(_ text: String) throws {
         #expect(try saved(text, times: 3) == [text, text, text])
     }
@@ -42,7 +45,10 @@ import Testing
 
     /// The date member after each of `times` loads and saves of a record holding `text`.
     private func saved(_ text: String, times: Int) throws -> [String] {
-        struct Dated: Codable { var version = 2; var date: Date }
+        struct Dated: Codable {
+            var version = 2
+            var date: Date
+        }
         var data = Data(#"{"version":2,"date":"\#(text)"}"#.utf8)
         var written: [String] = []
         for _ in 0..<times {
@@ -83,16 +89,17 @@ import Testing
     /// millisecond. Kept so that the scan and the full parse are compared on it
     /// in every test run.
     @Test func idTokenScanInputFromALongRun() throws {
-        let base64 = "eyJpc3MiOiAiaHR0cHM6Ly9pcC5leGFtcGxlIiwgInN1YiI6ICJ1LTEiLCAiYXVkIjogWyJhbm5jb2VwcCIsICJ4Il0sICJleHAi" +
-            "OiAxMzAwLCAiaWF0IjogMTcwMDAwMDAwMDAsICJub25jZSI6ICAiYXBwIiwgImFoYXNoIjogImgiLCJncm91cHMiOiBbMSwgWzIs" +
-            "IHsieCI6IG51bGx9XV0sICJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQiJ4IjogbnVs" +
-            "bH1dXSwgIm9rQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJwcyI6IFsxLCBbMiwgeyJ4IjogbnVsbH1dXSwgIm9rQkJCQkJCQkJC" +
-            "QkJCQkJwcyI6IFsxLCBbMiwgeyJ4IjogbnVsbH1dXSwgIm9rQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJwcyI6IFsyLCBb" +
-            "MiwgeyJ4IjogbnVsfV1dLCAib2tCQkJCQkJCQkJCQkJCQnBzIjogWzEsIFsyLCB7eyJpIjpbICAgICAgICAgICAgICAieCI6IG51" +
-            "bGx9XV0sICJva0JCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCcHMiOiBbMiwgWzIsIHsieCI6IG51bGx9XV0sICJva0JCQnpC" +
-            "QkJCQkJCQkJCQkJCQkJCQkJCQkJCQnBzIjogWzEsIFsyLCB7IngiOiBudWxsfV1dLCAib2tCQkJCQkJCQkJCQkJCQkJCQkJCQkIu" +
-            "QkJCQnBzIjogWzEsIFsyLCB7IngiOiBudWxsfV1dLCAib2tCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkZC" +
-            "QkJCQkJCQkJvayI6IHRydWV9"
+        let base64 =
+            "eyJpc3MiOiAiaHR0cHM6Ly9pcC5leGFtcGxlIiwgInN1YiI6ICJ1LTEiLCAiYXVkIjogWyJhbm5jb2VwcCIsICJ4Il0sICJleHAi"
+            + "OiAxMzAwLCAiaWF0IjogMTcwMDAwMDAwMDAsICJub25jZSI6ICAiYXBwIiwgImFoYXNoIjogImgiLCJncm91cHMiOiBbMSwgWzIs"
+            + "IHsieCI6IG51bGx9XV0sICJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQiJ4IjogbnVs"
+            + "bH1dXSwgIm9rQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJwcyI6IFsxLCBbMiwgeyJ4IjogbnVsbH1dXSwgIm9rQkJCQkJCQkJC"
+            + "QkJCQkJwcyI6IFsxLCBbMiwgeyJ4IjogbnVsbH1dXSwgIm9rQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJwcyI6IFsyLCBb"
+            + "MiwgeyJ4IjogbnVsfV1dLCAib2tCQkJCQkJCQkJCQkJCQnBzIjogWzEsIFsyLCB7eyJpIjpbICAgICAgICAgICAgICAieCI6IG51"
+            + "bGx9XV0sICJva0JCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCcHMiOiBbMiwgWzIsIHsieCI6IG51bGx9XV0sICJva0JCQnpC"
+            + "QkJCQkJCQkJCQkJCQkJCQkJCQkJCQnBzIjogWzEsIFsyLCB7IngiOiBudWxsfV1dLCAib2tCQkJCQkJCQkJCQkJCQkJCQkJCQkIu"
+            + "QkJCQnBzIjogWzEsIFsyLCB7IngiOiBudWxsfV1dLCAib2tCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkZC"
+            + "QkJCQkJCQkJvayI6IHRydWV9"
         let text = try #require(Data(base64Encoded: base64).map(Array.init))
         #expect(text.count == 693)
         IDTokenScanTests.expectAgreement(text, "long-run input")

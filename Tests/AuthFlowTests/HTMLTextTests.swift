@@ -1,4 +1,5 @@
 import Testing
+
 @testable import AuthFlow
 
 /// The one HTML escape of the listener's and the provider's pages.

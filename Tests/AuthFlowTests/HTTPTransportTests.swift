@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AuthFlow
 
 /// `URLSessionTransport` against local sockets.
@@ -7,7 +8,8 @@ import Testing
     @Test func closedPortIsNetworkError() async throws {
         try await withRefusingLoopbackPort { port in
             await expectError(.network) {
-                try await URLSessionTransport().send(HTTPTransportRequest(method: "GET", url: url("http://127.0.0.1:\(port)/x"), timeout: 5))
+                try await URLSessionTransport().send(
+                    HTTPTransportRequest(method: "GET", url: url("http://127.0.0.1:\(port)/x"), timeout: 5))
             }
         }
     }
@@ -17,7 +19,8 @@ import Testing
         defer { server.stop() }
         let start = Date()
         await expectError(.timeout) {
-            try await URLSessionTransport().send(HTTPTransportRequest(method: "GET", url: url("http://127.0.0.1:\(server.port)/x"), timeout: 0.5))
+            try await URLSessionTransport().send(
+                HTTPTransportRequest(method: "GET", url: url("http://127.0.0.1:\(server.port)/x"), timeout: 0.5))
         }
         // The server never answers: only the 0.5 s timeout can end this (margin for loaded machines).
         #expect(Date().timeIntervalSince(start) < 20)
@@ -29,8 +32,9 @@ import Testing
             request.target == "/start" ? .init(status: status, headers: [("Location", "/elsewhere")]) : .json("{}")
         }
         defer { server.stop() }
-        let response = try await URLSessionTransport().send(HTTPTransportRequest(
-            method: "POST", url: server.url("/start"), headers: [("Content-Type", "text/plain")], body: Data("body".utf8), timeout: 5))
+        let response = try await URLSessionTransport().send(
+            HTTPTransportRequest(
+                method: "POST", url: server.url("/start"), headers: [("Content-Type", "text/plain")], body: Data("body".utf8), timeout: 5))
         #expect(response.status == status)
         #expect(response.header("location") == "/elsewhere")
         #expect(server.requests.map(\.target) == ["/start"])
@@ -38,12 +42,14 @@ import Testing
 
     @Test func sendsMethodHeadersAndBodyAndReturnsResponse() async throws {
         let server = try LocalHTTPServer { request in
-            .init(status: 201, headers: [("Content-Type", "application/json; charset=utf-8"), ("X-Echo", request.header("X-Test") ?? "-")],
-                  body: Data(#"{"ok":true}"#.utf8))
+            .init(
+                status: 201, headers: [("Content-Type", "application/json; charset=utf-8"), ("X-Echo", request.header("X-Test") ?? "-")],
+                body: Data(#"{"ok":true}"#.utf8))
         }
         defer { server.stop() }
-        let response = try await URLSessionTransport().send(HTTPTransportRequest(
-            method: "POST", url: server.url("/p?q=1"), headers: [("X-Test", "value")], body: Data("a=1".utf8), timeout: 5))
+        let response = try await URLSessionTransport().send(
+            HTTPTransportRequest(
+                method: "POST", url: server.url("/p?q=1"), headers: [("X-Test", "value")], body: Data("a=1".utf8), timeout: 5))
         #expect(response.status == 201)
         #expect(response.mediaType == "application/json")
         #expect(response.header("x-echo") == "value")
@@ -76,9 +82,11 @@ import Testing
         #expect(URLSessionTransport.map(URLError(.notConnectedToInternet), url: target).category == .network)
     }
 
-    @Test(arguments: [("http://127.0.0.1", true), ("http://127.255.0.1:9", true), ("http://[::1]:80", true),
-                      ("http://localhost", true), ("http://127.0.0", false), ("http://127.0.0.256", false),
-                      ("http://10.0.0.1", false), ("http://localhost.evil.com", false), ("http://[::2]", false)])
+    @Test(arguments: [
+        ("http://127.0.0.1", true), ("http://127.255.0.1:9", true), ("http://[::1]:80", true),
+        ("http://localhost", true), ("http://127.0.0", false), ("http://127.0.0.256", false),
+        ("http://10.0.0.1", false), ("http://localhost.evil.com", false), ("http://[::2]", false),
+    ])
     func loopbackDetection(_ text: String, _ loopback: Bool) {
         #expect(URLPolicy.isLoopback(url(text)) == loopback)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AuthFlow
 
 /// The ID-token fast path (`JSONParser.scanObject`, `PayloadClaims`,
@@ -31,7 +32,8 @@ struct IDTokenScanTests {
             return
         }
         #expect(payload.values == IDTokenClaimValues(object), "\(comment())", sourceLocation: sourceLocation)
-        let fromPayload = Result { try IDTokenClaims(payload) }, fromDictionary = Result { try IDTokenClaims(claims: object) }
+        let fromPayload = Result { try IDTokenClaims(payload) }
+        let fromDictionary = Result { try IDTokenClaims(claims: object) }
         switch (fromPayload, fromDictionary) {
         case (.success(let a), .success(let b)):
             #expect(a == b, "\(comment())", sourceLocation: sourceLocation)
@@ -52,7 +54,9 @@ struct IDTokenScanTests {
     // MARK: Fixed documents
 
     @Test func readsTheTypedClaimsOfAnIDToken() throws {
-        let text = Array(#" { "iss" : "https://id.example" , "sub":"u-1","aud":["a","b"],"exp":1700000300,"iat":1.7e9,"auth_time":1699999000,"nonce":"n\"1","azp":"a","at_hash":"h","acr":"0","amr":["pwd"],"name":"Ann","email":"a@b","preferred_username":"ann","address":{"country":"NL"},"groups":[1,[2,{"x":null}]],"ok":true} "#.utf8)
+        let text = Array(
+            #" { "iss" : "https://id.example" , "sub":"u-1","aud":["a","b"],"exp":1700000300,"iat":1.7e9,"auth_time":1699999000,"nonce":"n\"1","azp":"a","at_hash":"h","acr":"0","amr":["pwd"],"name":"Ann","email":"a@b","preferred_username":"ann","address":{"country":"NL"},"groups":[1,[2,{"x":null}]],"ok":true} "#
+                .utf8)
         let scanned = try #require(Self.scan(text))
         #expect(scanned.iss == .value("https://id.example"))
         #expect(scanned.aud == .value(["a", "b"]))
@@ -66,7 +70,9 @@ struct IDTokenScanTests {
     /// Claims of the wrong type are read as such by both paths (and refused
     /// later by `IDTokenClaims` with the same errors).
     @Test func wrongTypesReadTheSameOnBothPaths() throws {
-        let text = Array(#"{"iss":1,"sub":["s"],"aud":[1],"exp":"1","iat":null,"auth_time":true,"nonce":{},"azp":2,"at_hash":[],"acr":false,"amr":"pwd","name":3,"email":null,"preferred_username":[]}"#.utf8)
+        let text = Array(
+            #"{"iss":1,"sub":["s"],"aud":[1],"exp":"1","iat":null,"auth_time":true,"nonce":{},"azp":2,"at_hash":[],"acr":false,"amr":"pwd","name":3,"email":null,"preferred_username":[]}"#
+                .utf8)
         let scanned = try #require(Self.scan(text))
         #expect(scanned == (try #require(Self.full(text))))
         #expect(scanned.iss == .wrongType)
@@ -180,7 +186,8 @@ struct IDTokenScanTests {
         var rng = JSONParserTests.SeededGenerator(state: 0x5343_414E_4944_544B)
         let names = Claim.allCases.map(\.name) + ["custom", "address", "groups", "x"]
         let bytes: [UInt8] = Array(#"{}[]":,\0123456789.eE+-tfnul aé"#.utf8)
-        var accepted = 0, mutatedAccepted = 0
+        var accepted = 0
+        var mutatedAccepted = 0
         var valid = 0
         for round in 0..<3_000 {
             // Every third round starts from a complete, valid set of claims, so
@@ -188,11 +195,12 @@ struct IDTokenScanTests {
             var object: [String: JSONMemberValue] = round.isMultiple(of: 3) ? TestIDP.claims() : [:]
             for _ in 0..<Int.random(in: 0...(round.isMultiple(of: 3) ? 3 : 10), using: &rng) {
                 // Mostly plain names the scan reads; sometimes any string, which it leaves to the parser.
-                let name = switch Int.random(in: 0..<10, using: &rng) {
-                case 0..<5: names.randomElement(using: &rng)!
-                case 5..<9: "k\(Int.random(in: 0..<40, using: &rng))"
-                default: JSONParserTests.randomString(&rng)
-                }
+                let name =
+                    switch Int.random(in: 0..<10, using: &rng) {
+                    case 0..<5: names.randomElement(using: &rng)!
+                    case 5..<9: "k\(Int.random(in: 0..<40, using: &rng))"
+                    default: JSONParserTests.randomString(&rng)
+                    }
                 object[name] = JSONParserTests.randomValue(&rng, depth: 1)
             }
             let encoder = JSONEncoder()
@@ -246,7 +254,14 @@ struct IDTokenScanTests {
         // The claims keep the token for `all`, but printing them never shows it.
         let token = tokens[0]
         let signature = String(token.split(separator: ".")[2])
-        for text in [String(describing: results[0]), String(reflecting: results[0]), { var out = ""; dump(results[0], to: &out); return out }()] {
+        for text in [
+            String(describing: results[0]), String(reflecting: results[0]),
+            {
+                var out = ""
+                dump(results[0], to: &out)
+                return out
+            }(),
+        ] {
             #expect(!text.contains(signature) && !text.contains(token.prefix(20)), "\(text)")
             #expect(text.contains("user-1"))
         }
@@ -283,8 +298,10 @@ struct IDTokenScanTests {
     /// canonically equivalent (the Kelvin sign is "K", the Greek question
     /// mark is ";"): equal as Swift strings on both paths; different bytes
     /// that are both plain are different.
-    @Test(arguments: [("K-app", "\u{212A}-app", true), ("a;b", "a\u{37E}b", true), ("K-app", "k-app", false),
-                      ("app", "app\u{301}", false), ("app", "ap", false), ("", "\u{212A}", false)])
+    @Test(arguments: [
+        ("K-app", "\u{212A}-app", true), ("a;b", "a\u{37E}b", true), ("K-app", "k-app", false),
+        ("app", "app\u{301}", false), ("app", "ap", false), ("", "\u{212A}", false),
+    ])
     func plainValuesAgainstNonASCIIExpectations(_ value: String, _ probe: String, _ equal: Bool) throws {
         var claims = TestIDP.claims()
         claims["aud"] = .string(value)
@@ -328,7 +345,7 @@ struct IDTokenScanTests {
         let idp = try TestIDP(keys: [SigningKey.ec256.jwk(kid: "ec1")])
         let token = try jws(headerJSON: #"{"alg":"ES256","kid":"ec1"}"#, payloadJSON: jsonText(TestIDP.claims()), key: .ec256, alg: "ES256")
         #expect(ScannedIDToken.reads(token))
-        for extended in [token + ".", token + ".x", token + ".." , token.replacingOccurrences(of: ".", with: "..")] {
+        for extended in [token + ".", token + ".x", token + "..", token.replacingOccurrences(of: ".", with: "..")] {
             #expect(!ScannedIDToken.reads(extended))
             await expectError(.idTokenInvalid, reason: .malformed) {
                 try await idp.verifier().verify(extended, rules: TestIDP.rules(), accessToken: nil, now: TestIDP.now)
@@ -340,8 +357,9 @@ struct IDTokenScanTests {
     /// as the algorithm it names.
     @Test func escapedAlgorithmIsReadByTheFullPath() async throws {
         let idp = try TestIDP(keys: [SigningKey.ec256.jwk(kid: "ec1")])
-        let token = try jws(headerJSON: #"{"alg":"ES\u0032\u00356","kid":"ec1"}"#, payloadJSON: jsonText(TestIDP.claims()),
-                            key: .ec256, alg: "ES256")
+        let token = try jws(
+            headerJSON: #"{"alg":"ES\u0032\u00356","kid":"ec1"}"#, payloadJSON: jsonText(TestIDP.claims()),
+            key: .ec256, alg: "ES256")
         #expect(!ScannedIDToken.reads(token))
         #expect(try CompactJWS(token).knownAlgorithm == .es256)
         let claims = try await idp.verifier().verify(token, rules: TestIDP.rules(), accessToken: nil, now: TestIDP.now)
@@ -351,14 +369,16 @@ struct IDTokenScanTests {
     /// Errors found only by the full path keep their exact reasons.
     @Test func headerTheScanLeavesIsStillCheckedExactly() async throws {
         let idp = try TestIDP(keys: [SigningKey.ec256.jwk(kid: "ec1")])
-        for (header, reason) in [(#"{"alg":"ES256","\u0061lg":"none","kid":"ec1"}"#, AuthFlowError.Reason.malformed),
-                                 (#"{"\u0061lg":"none","kid":"ec1"}"#, .algorithm),
-                                 (#"{"alg":"ES256","kid":"ec1","\u0063rit":["x"]}"#, .malformed),
-                                 // The scan reads only an alg it can verify, as a plain string.
-                                 (#"{"kid":"ec1"}"#, .malformed), (#"{"alg":["ES256"],"kid":"ec1"}"#, .malformed),
-                                 (#"{"alg":null,"kid":"ec1"}"#, .malformed), (#"{"alg":"none","kid":"ec1"}"#, .algorithm),
-                                 (#"{"alg":"ES512","kid":"ec1"}"#, .algorithm), (#"{"alg":"ES2566","kid":"ec1"}"#, .algorithm),
-                                 (#"{"alg":"es256","kid":"ec1"}"#, .algorithm), (#"{"alg":"","kid":"ec1"}"#, .algorithm)] {
+        for (header, reason) in [
+            (#"{"alg":"ES256","\u0061lg":"none","kid":"ec1"}"#, AuthFlowError.Reason.malformed),
+            (#"{"\u0061lg":"none","kid":"ec1"}"#, .algorithm),
+            (#"{"alg":"ES256","kid":"ec1","\u0063rit":["x"]}"#, .malformed),
+            // The scan reads only an alg it can verify, as a plain string.
+            (#"{"kid":"ec1"}"#, .malformed), (#"{"alg":["ES256"],"kid":"ec1"}"#, .malformed),
+            (#"{"alg":null,"kid":"ec1"}"#, .malformed), (#"{"alg":"none","kid":"ec1"}"#, .algorithm),
+            (#"{"alg":"ES512","kid":"ec1"}"#, .algorithm), (#"{"alg":"ES2566","kid":"ec1"}"#, .algorithm),
+            (#"{"alg":"es256","kid":"ec1"}"#, .algorithm), (#"{"alg":"","kid":"ec1"}"#, .algorithm),
+        ] {
             let token = try jws(headerJSON: header, payloadJSON: jsonText(TestIDP.claims()), key: .ec256, alg: "ES256")
             #expect(!ScannedIDToken.reads(token))
             await expectError(.idTokenInvalid, reason: reason) {

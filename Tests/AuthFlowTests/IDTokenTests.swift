@@ -1,7 +1,8 @@
 import Crypto
-import _CryptoExtras
 import Foundation
 import Testing
+import _CryptoExtras
+
 @testable import AuthFlow
 
 @Suite struct IDTokenTests {
@@ -9,16 +10,19 @@ import Testing
 
     /// A provider with one key of each kind.
     func provider(minimumRefetchInterval: TimeInterval = 30) throws -> TestIDP {
-        try TestIDP(keys: [
-            SigningKey.rsa2048.jwk(kid: "rsa1"),
-            SigningKey.ec256.jwk(kid: "ec1"),
-            SigningKey.ec384.jwk(kid: "ec384"),
-            SigningKey.ed.jwk(kid: "ed1"),
-        ], minimumRefetchInterval: minimumRefetchInterval)
+        try TestIDP(
+            keys: [
+                SigningKey.rsa2048.jwk(kid: "rsa1"),
+                SigningKey.ec256.jwk(kid: "ec1"),
+                SigningKey.ec384.jwk(kid: "ec384"),
+                SigningKey.ed.jwk(kid: "ed1"),
+            ], minimumRefetchInterval: minimumRefetchInterval)
     }
 
-    func verify(_ token: String, with idp: TestIDP, verifier: IDTokenVerifier? = nil, rules: IDTokenRules = TestIDP.rules(),
-                accessToken: String? = nil) async throws -> IDTokenClaims {
+    func verify(
+        _ token: String, with idp: TestIDP, verifier: IDTokenVerifier? = nil, rules: IDTokenRules = TestIDP.rules(),
+        accessToken: String? = nil
+    ) async throws -> IDTokenClaims {
         try await (verifier ?? idp.verifier()).verify(token, rules: rules, accessToken: accessToken, now: now)
     }
 
@@ -28,11 +32,19 @@ import Testing
 
     // MARK: Algorithms that verify
 
-    @Test(arguments: [("RS256", "rsa1"), ("RS384", "rsa1"), ("RS512", "rsa1"), ("PS256", "rsa1"), ("PS384", "rsa1"),
-                      ("ES256", "ec1"), ("ES384", "ec384"), ("EdDSA", "ed1")])
+    @Test(arguments: [
+        ("RS256", "rsa1"), ("RS384", "rsa1"), ("RS512", "rsa1"), ("PS256", "rsa1"), ("PS384", "rsa1"),
+        ("ES256", "ec1"), ("ES384", "ec384"), ("EdDSA", "ed1"),
+    ])
     func validTokenVerifies(_ alg: String, _ kid: String) async throws {
         let idp = try provider()
-        let key: SigningKey = switch kid { case "rsa1": .rsa2048; case "ec1": .ec256; case "ec384": .ec384; default: .ed }
+        let key: SigningKey =
+            switch kid {
+            case "rsa1": .rsa2048
+            case "ec1": .ec256
+            case "ec384": .ec384
+            default: .ed
+            }
         let claims = try await verify(try jws(TestIDP.claims(), key: key, alg: alg, kid: kid), with: idp)
         #expect(claims.subject == "user-1")
         #expect(claims.issuer == TestIDP.issuer)
@@ -85,8 +97,10 @@ import Testing
     @Test func badBase64IsMalformed() async throws {
         let idp = try provider()
         let good = try ecToken().split(separator: ".").map(String.init)
-        for token in ["!!!.\(good[1]).\(good[2])", "\(good[0]).\(good[1])=.\(good[2])", "\(good[0]).\(good[1]).\(good[2])+",
-                      "\(good[0]).\(good[1]).A"] {
+        for token in [
+            "!!!.\(good[1]).\(good[2])", "\(good[0]).\(good[1])=.\(good[2])", "\(good[0]).\(good[1]).\(good[2])+",
+            "\(good[0]).\(good[1]).A",
+        ] {
             await expectError(.idTokenInvalid, reason: .malformed) { try await verify(token, with: idp) }
         }
     }
@@ -115,7 +129,8 @@ import Testing
 
     @Test func duplicateHeaderNamesAreMalformed() async throws {
         let idp = try provider()
-        let token = try jws(headerJSON: #"{"alg":"ES256","kid":"ec1","alg":"ES256"}"#, payloadJSON: jsonText(TestIDP.claims()), key: .ec256, alg: "ES256")
+        let token = try jws(
+            headerJSON: #"{"alg":"ES256","kid":"ec1","alg":"ES256"}"#, payloadJSON: jsonText(TestIDP.claims()), key: .ec256, alg: "ES256")
         await expectError(.idTokenInvalid, reason: .malformed) { try await verify(token, with: idp) }
     }
 
@@ -153,7 +168,8 @@ import Testing
 
     @Test func critHeaderIsMalformed() async throws {
         let idp = try provider()
-        let token = try jws(TestIDP.claims(), key: .ec256, alg: "ES256", kid: "ec1", header: ["crit": .array([.string("exp")]), "exp": .number(1)])
+        let token = try jws(
+            TestIDP.claims(), key: .ec256, alg: "ES256", kid: "ec1", header: ["crit": .array([.string("exp")]), "exp": .number(1)])
         await expectError(.idTokenInvalid, reason: .malformed) { try await verify(token, with: idp) }
     }
 
@@ -184,7 +200,10 @@ import Testing
     /// Key confusion: an HMAC token "keyed" with the RSA public key and naming the RSA kid.
     @Test func hs256WithRSAKeyIDIsRefused() async throws {
         let idp = try provider()
-        guard case .rsa(let rsa) = SigningKey.rsa2048 else { Issue.record("no RSA key"); return }
+        guard case .rsa(let rsa) = SigningKey.rsa2048 else {
+            Issue.record("no RSA key")
+            return
+        }
         let token = try jws(TestIDP.claims(), key: .hmac(rsa.publicKey.pemRepresentation), alg: "HS256", kid: "rsa1")
         await expectError(.idTokenInvalid, reason: .algorithm) { try await verify(token, with: idp) }
         // A confidential client checks HMAC with its own secret only.
@@ -237,7 +256,9 @@ import Testing
 
     @Test func tamperedPayloadIsSignature() async throws {
         let idp = try provider()
-        for (key, alg, kid) in [(SigningKey.rsa2048, "RS256", "rsa1"), (.ec256, "ES256", "ec1"), (.ed, "EdDSA", "ed1"), (.rsa2048, "PS256", "rsa1")] {
+        for (key, alg, kid) in [
+            (SigningKey.rsa2048, "RS256", "rsa1"), (.ec256, "ES256", "ec1"), (.ed, "EdDSA", "ed1"), (.rsa2048, "PS256", "rsa1"),
+        ] {
             let parts = try jws(TestIDP.claims(), key: key, alg: alg, kid: kid).split(separator: ".").map(String.init)
             let forged = b64(jsonText(TestIDP.claims(["sub": .string("admin")])))
             await expectError(.idTokenInvalid, reason: .signature) { try await verify("\(parts[0]).\(forged).\(parts[2])", with: idp) }
@@ -258,7 +279,9 @@ import Testing
     @Test func embeddedJKUAndJWKAreIgnored() async throws {
         let idp = try provider()
         let attackerJWK = SigningKey.ec256b.jwk(kid: "ec1")
-        let header: [String: JSONMemberValue] = ["jku": .string("https://evil.example/jwks"), "jwk": .object(attackerJWK), "x5u": .string("https://evil.example/x5u")]
+        let header: [String: JSONMemberValue] = [
+            "jku": .string("https://evil.example/jwks"), "jwk": .object(attackerJWK), "x5u": .string("https://evil.example/x5u"),
+        ]
         // Signed by the provider's key: verifies with the JWKS key.
         let legit = try jws(TestIDP.claims(), key: .ec256, alg: "ES256", kid: "ec1", header: header)
         _ = try await verify(legit, with: idp)
@@ -348,7 +371,9 @@ import Testing
         let idp = try provider()
         let t = now.timeIntervalSince1970
         let rules = TestIDP.rules(maxAge: 300)
-        await expectError(.idTokenInvalid, reason: .authTime) { try await verify(try ecToken(["auth_time": .number(t - 1000)]), with: idp, rules: rules) }
+        await expectError(.idTokenInvalid, reason: .authTime) {
+            try await verify(try ecToken(["auth_time": .number(t - 1000)]), with: idp, rules: rules)
+        }
         await expectError(.idTokenInvalid, reason: .authTime) { try await verify(try ecToken(), with: idp, rules: rules) }
         _ = try await verify(try ecToken(["auth_time": .number(t - 350)]), with: idp, rules: rules)
         // Without max_age a stale auth_time is fine.
@@ -403,8 +428,9 @@ import Testing
 
     @Test func exchangeVerifiesTheIDToken() async throws {
         let jwks = jwksJSON([SigningKey.ec256.jwk(kid: "ec1")])
-        let idToken = try jws(TestIDP.claims(["exp": .number(Date().timeIntervalSince1970 + 300), "iat": .number(Date().timeIntervalSince1970)]),
-                              key: .ec256, alg: "ES256", kid: "ec1")
+        let idToken = try jws(
+            TestIDP.claims(["exp": .number(Date().timeIntervalSince1970 + 300), "iat": .number(Date().timeIntervalSince1970)]),
+            key: .ec256, alg: "ES256", kid: "ec1")
         let transport = ScriptedTransport { request in
             switch request.url.absoluteString {
             case TestIDP.jwksURI: .json(jwks)
@@ -415,8 +441,9 @@ import Testing
         var provider = metadata()
         provider.jwksURI = url(TestIDP.jwksURI)
         let client = try OAuthClient(metadata: provider, clientID: "app", transport: transport)
-        let grant = AuthorizationGrant(code: "c", codeVerifier: fixedVerifier, redirectURI: url("http://127.0.0.1:1/cb"), clientID: "app",
-                                       nonce: "N-1", issuer: TestIDP.issuer, requestedScopes: ["openid"])
+        let grant = AuthorizationGrant(
+            code: "c", codeVerifier: fixedVerifier, redirectURI: url("http://127.0.0.1:1/cb"), clientID: "app",
+            nonce: "N-1", issuer: TestIDP.issuer, requestedScopes: ["openid"])
         let credentials = try await client.exchange(grant)
         #expect(credentials.subject == "user-1")
         #expect(credentials.idToken?.audience == ["app"])

@@ -1,7 +1,8 @@
 import Crypto
-import _CryptoExtras
 import Foundation
 import Testing
+import _CryptoExtras
+
 @testable import AuthFlow
 
 /// A private key a test signs ID tokens with.
@@ -50,13 +51,22 @@ enum SigningKey: Sendable {
         switch self {
         case .rsa(let key):
             let primitives = try! key.publicKey.getKeyPrimitives()
-            object = ["kty": .string("RSA"), "n": .string(Base64URL.encode(primitives.modulus)), "e": .string(Base64URL.encode(primitives.publicExponent))]
+            object = [
+                "kty": .string("RSA"), "n": .string(Base64URL.encode(primitives.modulus)),
+                "e": .string(Base64URL.encode(primitives.publicExponent)),
+            ]
         case .p256(let key):
             let point = Array(key.publicKey.x963Representation.dropFirst())
-            object = ["kty": .string("EC"), "crv": .string("P-256"), "x": .string(Base64URL.encode(point[0..<32])), "y": .string(Base64URL.encode(point[32...]))]
+            object = [
+                "kty": .string("EC"), "crv": .string("P-256"), "x": .string(Base64URL.encode(point[0..<32])),
+                "y": .string(Base64URL.encode(point[32...])),
+            ]
         case .p384(let key):
             let point = Array(key.publicKey.x963Representation.dropFirst())
-            object = ["kty": .string("EC"), "crv": .string("P-384"), "x": .string(Base64URL.encode(point[0..<48])), "y": .string(Base64URL.encode(point[48...]))]
+            object = [
+                "kty": .string("EC"), "crv": .string("P-384"), "x": .string(Base64URL.encode(point[0..<48])),
+                "y": .string(Base64URL.encode(point[48...])),
+            ]
         case .ed25519(let key):
             object = ["kty": .string("OKP"), "crv": .string("Ed25519"), "x": .string(Base64URL.encode(key.publicKey.rawRepresentation))]
         case .hmac(let secret):
@@ -76,7 +86,9 @@ func jws(headerJSON: String, payloadJSON: String, key: SigningKey, alg: String) 
 }
 
 /// A compact JWS with `alg` (and `kid`) in the header.
-func jws(_ claims: [String: JSONMemberValue], key: SigningKey, alg: String, kid: String?, header extra: [String: JSONMemberValue] = [:]) throws -> String {
+func jws(_ claims: [String: JSONMemberValue], key: SigningKey, alg: String, kid: String?, header extra: [String: JSONMemberValue] = [:])
+    throws -> String
+{
     var header: [String: JSONMemberValue] = ["alg": .string(alg), "typ": .string("JWT")]
     if let kid { header["kid"] = .string(kid) }
     return try jws(headerJSON: jsonText(header.merging(extra) { $1 }), payloadJSON: jsonText(claims), key: key, alg: alg)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AuthFlow
 
 /// `JSONParser`: agreement with Foundation on valid JSON, strictness on invalid
@@ -49,8 +50,10 @@ struct JSONParserTests {
     }
 
     @Test func numbersAreCorrectlyRounded() throws {
-        let texts = ["0.1", "1.5E-2", "1e3", "2.2250738585072014E-308", "9007199254740993", "0.30000000000000004",
-                     "123456789.123456789", "1e-7", "4.9406564584124654e-324", "1.7976931348623157e308", "7.0e-10"]
+        let texts = [
+            "0.1", "1.5E-2", "1e3", "2.2250738585072014E-308", "9007199254740993", "0.30000000000000004",
+            "123456789.123456789", "1e-7", "4.9406564584124654e-324", "1.7976931348623157e308", "7.0e-10",
+        ]
         for text in texts {
             #expect(try JSONParser.parse(Array(text.utf8)) == .number(try #require(Double(text))), "\(text)")
         }
@@ -153,7 +156,10 @@ struct JSONParserTests {
 
     @Test func failuresSayWhatWasWrong() {
         func kind(_ text: String) -> JSONParser.Failure.Kind? {
-            do { _ = try JSONParser.parse(Array(text.utf8)); return nil } catch { return error.kind }
+            do {
+                _ = try JSONParser.parse(Array(text.utf8))
+                return nil
+            } catch { return error.kind }
         }
         #expect(kind(#"{"a":1,"\u0061":2}"#) == .duplicateName("a"))
         #expect(kind(#""\udc00""#) == .loneSurrogate)
@@ -182,7 +188,8 @@ struct JSONParserTests {
 
     /// Characters that exercise escaping: quotes, backslash, slash, control
     /// characters, non-ASCII in all UTF-8 lengths, astral-plane scalars.
-    static let alphabet: [Unicode.Scalar] = Array("abcXYZ019 _-.:\"\\/é☃中😀🔑\u{0}\u{1}\u{8}\u{9}\u{A}\u{C}\u{D}\u{1F}\u{7F}\u{80}\u{FFFF}\u{10FFFF}".unicodeScalars)
+    static let alphabet: [Unicode.Scalar] = Array(
+        "abcXYZ019 _-.:\"\\/é☃中😀🔑\u{0}\u{1}\u{8}\u{9}\u{A}\u{C}\u{D}\u{1F}\u{7F}\u{80}\u{FFFF}\u{10FFFF}".unicodeScalars)
 
     static func randomString(_ rng: inout SeededGenerator) -> String {
         var scalars = String.UnicodeScalarView()
@@ -301,7 +308,8 @@ struct CompactJWSDecodingTests {
     }
 
     @Test func segmentsAreSplitAtTheDots() throws {
-        let header = Base64URL.encode(Array(#"{"alg":"ES256"}"#.utf8)), payload = Base64URL.encode(Array(#"{"sub":"a"}"#.utf8))
+        let header = Base64URL.encode(Array(#"{"alg":"ES256"}"#.utf8))
+        let payload = Base64URL.encode(Array(#"{"sub":"a"}"#.utf8))
         let jws = try CompactJWS(header + "." + payload + ".AQID")
         #expect(jws.algorithm == "ES256")
         #expect(jws.claims == ["sub": .string("a")])

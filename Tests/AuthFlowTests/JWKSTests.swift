@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AuthFlow
 
 @Suite struct JWKSTests {
@@ -20,7 +21,10 @@ import Testing
             SigningKey.ec256b.jwk(kid: "enc", extra: ["use": .string("enc")]),
             SigningKey.hmac("secret").jwk(kid: "oct"),
             ["kty": .string("EC"), "crv": .string("P-521"), "kid": .string("p521"), "x": .string("AAAA"), "y": .string("AAAA")],
-            ["kty": .string("EC"), "crv": .string("secp256k1"), "kid": .string("k1"), "x": .string(String(repeating: "A", count: 43)), "y": .string(String(repeating: "A", count: 43))],
+            [
+                "kty": .string("EC"), "crv": .string("secp256k1"), "kid": .string("k1"), "x": .string(String(repeating: "A", count: 43)),
+                "y": .string(String(repeating: "A", count: 43)),
+            ],
             ["kty": .string("RSA"), "kid": .string("broken"), "n": .string("!!"), "e": .string("AQAB")],
             ["kid": .string("nokty")],
             SigningKey.ec256b.jwk(kid: "verify-only-not", extra: ["key_ops": .array([.string("encrypt")])]),
@@ -37,10 +41,12 @@ import Testing
     }
 
     @Test func everySupportedKeyTypeParses() throws {
-        let set = try JSONWebKeySet(json: json(jwksJSON([
-            SigningKey.rsa2048.jwk(kid: "r", extra: ["alg": .string("RS256")]), SigningKey.ec256.jwk(kid: "e"),
-            SigningKey.ec384.jwk(kid: "e3"), SigningKey.ed.jwk(kid: "o"),
-        ])))
+        let set = try JSONWebKeySet(
+            json: json(
+                jwksJSON([
+                    SigningKey.rsa2048.jwk(kid: "r", extra: ["alg": .string("RS256")]), SigningKey.ec256.jwk(kid: "e"),
+                    SigningKey.ec384.jwk(kid: "e3"), SigningKey.ed.jwk(kid: "o"),
+                ])))
         #expect(set.keys.map(\.keyID) == ["r", "e", "e3", "o"])
         #expect(set.keys.map(\.keyType) == ["RSA", "EC", "EC", "OKP"])
         #expect(set.keys.first?.algorithm == "RS256")
@@ -54,12 +60,14 @@ import Testing
     /// A key's `alg` narrows what it verifies; an `alg` of another key type,
     /// or one AuthFlow does not know, leaves it fitting nothing.
     @Test func keyAlgorithmRestrictsTheKey() throws {
-        let set = try JSONWebKeySet(json: json(jwksJSON([
-            SigningKey.rsa2048.jwk(kid: "ps", extra: ["alg": .string("PS384")]),
-            SigningKey.rsa2048.jwk(kid: "odd", extra: ["alg": .string("RS1")]),
-            SigningKey.rsa2048.jwk(kid: "ec-alg", extra: ["alg": .string("ES256")]),
-            SigningKey.ec256.jwk(kid: "rs-alg", extra: ["alg": .string("RS256")]),
-        ])))
+        let set = try JSONWebKeySet(
+            json: json(
+                jwksJSON([
+                    SigningKey.rsa2048.jwk(kid: "ps", extra: ["alg": .string("PS384")]),
+                    SigningKey.rsa2048.jwk(kid: "odd", extra: ["alg": .string("RS1")]),
+                    SigningKey.rsa2048.jwk(kid: "ec-alg", extra: ["alg": .string("ES256")]),
+                    SigningKey.ec256.jwk(kid: "rs-alg", extra: ["alg": .string("RS256")]),
+                ])))
         #expect(set.keys.map(\.keyID) == ["ps", "odd", "ec-alg", "rs-alg"])
         for algorithm in JWSAlgorithm.allCases {
             let fitting = set.keys.filter { $0.fits(algorithm) }.map(\.keyID)
@@ -145,18 +153,19 @@ import Testing
         #expect(idp.transport.requests.count == 2)
     }
 
-    @Test(arguments: [
-        (nil, 3600.0), ("max-age=120", 120), ("public, max-age=600", 600), ("max-age=5", 60), ("max-age=999999", 86_400),
-        ("no-store", 60), ("no-cache", 60), ("max-age=\"300\"", 300), ("private", 3600), ("max-age=abc", 3600),
-    ] as [(String?, Double)])
+    @Test(
+        arguments: [
+            (nil, 3600.0), ("max-age=120", 120), ("public, max-age=600", 600), ("max-age=5", 60), ("max-age=999999", 86_400),
+            ("no-store", 60), ("no-cache", 60), ("max-age=\"300\"", 300), ("private", 3600), ("max-age=abc", 3600),
+        ] as [(String?, Double)])
     func cacheControlMaxAge(_ header: String?, _ expected: Double) {
         #expect(KeySetCache.maxAge(header) == expected)
     }
 }
 
-private extension JSONWebKeySet {
+extension JSONWebKeySet {
     /// The keys the verifier would try for a token with this `kid` (nil: any) and algorithm.
-    func candidates(keyID: String?, algorithm: JWSAlgorithm) -> [JSONWebKey] {
+    fileprivate func candidates(keyID: String?, algorithm: JWSAlgorithm) -> [JSONWebKey] {
         keys.filter { $0.fits(keyID: keyID, algorithm: algorithm) }
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import AuthFlow
 
 /// `JWSAlgorithm`: the `alg` names the verifier decides with.
@@ -14,8 +15,10 @@ import Testing
     }
 
     /// Near misses are not algorithms: case, length, padding, lookalikes, `none`.
-    @Test(arguments: ["", "none", "None", "RS25", "RS2566", "rs256", "RS256 ", " RS256", "RS256\u{0}", "\u{0}RS256",
-                      "ES512", "PS256K", "EDDSA", "eddsa", "Ed25519", "ＲS256", "RS２56", "HS1", "XS256", "RS255"])
+    @Test(arguments: [
+        "", "none", "None", "RS25", "RS2566", "rs256", "RS256 ", " RS256", "RS256\u{0}", "\u{0}RS256",
+        "ES512", "PS256K", "EDDSA", "eddsa", "Ed25519", "ＲS256", "RS２56", "HS1", "XS256", "RS255",
+    ])
     func otherNamesAreNotAlgorithms(_ name: String) {
         #expect(JWSAlgorithm(name: name) == nil)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AuthFlow
 
 /// `JWTVerifier`: JWT access tokens (and other JWTs) from a trusted issuer.
@@ -25,8 +26,10 @@ import Testing
         return claims
     }
 
-    static func token(_ changes: [String: JSONMemberValue?] = [:], key: SigningKey = .ec256, alg: String = "ES256", kid: String? = "ec",
-                      header: [String: JSONMemberValue] = ["typ": .string("at+jwt")]) throws -> String {
+    static func token(
+        _ changes: [String: JSONMemberValue?] = [:], key: SigningKey = .ec256, alg: String = "ES256", kid: String? = "ec",
+        header: [String: JSONMemberValue] = ["typ": .string("at+jwt")]
+    ) throws -> String {
         try jws(claims(changes), key: key, alg: alg, kid: kid, header: header)
     }
 
@@ -75,7 +78,9 @@ import Testing
     @Test(arguments: ["https://evil.example", "https://idp.example/", "HTTPS://IDP.EXAMPLE"])
     func wrongIssuer(_ iss: String) async throws {
         let issuer = try TestIDP(keys: Self.standardKeys)
-        await expectError(.jwtInvalid, reason: .issuer) { try await issuer.verifier().verify(Self.token(["iss": .string(iss)]), now: Self.now) }
+        await expectError(.jwtInvalid, reason: .issuer) {
+            try await issuer.verifier().verify(Self.token(["iss": .string(iss)]), now: Self.now)
+        }
     }
 
     @Test func missingIssuer() async throws {
@@ -83,7 +88,9 @@ import Testing
         await expectError(.jwtInvalid, reason: .issuer) { try await issuer.verifier().verify(Self.token(["iss": nil]), now: Self.now) }
     }
 
-    @Test(arguments: [nil, JSONMemberValue.string("https://other.example"), .array([.string("https://other.example")]), .array([]), .number(1)])
+    @Test(arguments: [
+        nil, JSONMemberValue.string("https://other.example"), .array([.string("https://other.example")]), .array([]), .number(1),
+    ])
     func audienceMissingOrWithoutUs(_ aud: JSONMemberValue?) async throws {
         let issuer = try TestIDP(keys: Self.standardKeys)
         await expectError(.jwtInvalid, reason: .audience) { try await issuer.verifier().verify(Self.token(["aud": aud]), now: Self.now) }
@@ -162,7 +169,8 @@ import Testing
             try await issuer.verifier().verify(Self.token(key: .ec384, alg: "ES384", kid: "ec384"), now: Self.now)
         }
         // Allowed explicitly, it passes.
-        let verified = try await issuer.verifier(algorithms: ["ES384"]).verify(Self.token(key: .ec384, alg: "ES384", kid: "ec384"), now: Self.now)
+        let verified = try await issuer.verifier(algorithms: ["ES384"]).verify(
+            Self.token(key: .ec384, alg: "ES384", kid: "ec384"), now: Self.now)
         #expect(verified.algorithm == "ES384")
     }
 
@@ -247,9 +255,9 @@ import Testing
 
     @Test func discoverUsesTheIssuersJWKS() async throws {
         let document = """
-        {"issuer":"\(TestIDP.issuer)","authorization_endpoint":"\(TestIDP.issuer)/authorize","token_endpoint":"\(TestIDP.issuer)/token",\
-        "jwks_uri":"\(TestIDP.jwksURI)","revocation_endpoint":"\(TestIDP.issuer)/revoke"}
-        """
+            {"issuer":"\(TestIDP.issuer)","authorization_endpoint":"\(TestIDP.issuer)/authorize","token_endpoint":"\(TestIDP.issuer)/token",\
+            "jwks_uri":"\(TestIDP.jwksURI)","revocation_endpoint":"\(TestIDP.issuer)/revoke"}
+            """
         let jwks = jwksJSON(Self.standardKeys)
         let transport = ScriptedTransport(routes: [
             "\(TestIDP.issuer)/.well-known/openid-configuration": .json(document),
@@ -262,9 +270,9 @@ import Testing
 
     @Test func discoverWithoutJWKSURIIsConfiguration() async throws {
         let document = """
-        {"issuer":"\(TestIDP.issuer)","authorization_endpoint":"\(TestIDP.issuer)/authorize","token_endpoint":"\(TestIDP.issuer)/token",\
-        "revocation_endpoint":"\(TestIDP.issuer)/revoke"}
-        """
+            {"issuer":"\(TestIDP.issuer)","authorization_endpoint":"\(TestIDP.issuer)/authorize","token_endpoint":"\(TestIDP.issuer)/token",\
+            "revocation_endpoint":"\(TestIDP.issuer)/revoke"}
+            """
         let transport = ScriptedTransport(routes: ["\(TestIDP.issuer)/.well-known/openid-configuration": .json(document)])
         await expectError(.configuration) {
             try await JWTVerifier.discover(issuer: url(TestIDP.issuer), audience: Self.audience, transport: transport)
@@ -276,7 +284,8 @@ import Testing
 extension TestIDP {
     func verifier(algorithms: Set<String>? = nil, leeway: TimeInterval = 60) -> JWTVerifier {
         if let algorithms {
-            return JWTVerifier(issuer: TestIDP.issuer, audience: JWTVerifierTests.audience, keys: cache, algorithms: algorithms, leeway: leeway)
+            return JWTVerifier(
+                issuer: TestIDP.issuer, audience: JWTVerifierTests.audience, keys: cache, algorithms: algorithms, leeway: leeway)
         }
         return JWTVerifier(issuer: TestIDP.issuer, audience: JWTVerifierTests.audience, keys: cache, leeway: leeway)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AuthFlow
 
 /// Key rotation against a real JWKS endpoint on loopback.
@@ -11,7 +12,10 @@ struct KeyRotationTests {
         let server = try LocalHTTPServer { request in
             guard request.target == "/jwks" else { return LocalHTTPServer.Response(status: 404) }
             // The first answer is the set from before the rotation.
-            let first = fetches.withLock { $0 += 1; return $0 == 1 }
+            let first = fetches.withLock {
+                $0 += 1
+                return $0 == 1
+            }
             return .json(jwksJSON([first ? SigningKey.ec256b.jwk(kid: "old") : SigningKey.ec256.jwk(kid: "new")]))
         }
         defer { server.stop() }

@@ -1,7 +1,8 @@
 import Crypto
-import _CryptoExtras
 import Foundation
 import Testing
+import _CryptoExtras
+
 @testable import AuthFlow
 
 /// Known-answer tests: the example JWSs of the JOSE RFCs, verified with
@@ -30,15 +31,16 @@ import Testing
 
     /// RFC 7515 A.2.1: the RSA key (public members only).
     static let rfc7515RSAKey = """
-    {"kty":"RSA",\
-    "n":"ofgWCuLjybRlzo0tZWJjNiuSfb4p4fAkd_wWJcyQoTbji9k0l8W26mPddxHmfHQp-Vaw-4qPCJrcS2mJPMEzP1Pt0Bm4d4QlL-yRT-SFd2lZS-pCgNMs\
-    D1W_YpRPEwOWvG6b32690r2jZ47soMZo9wGzjb_7OMg0LOL-bSf63kpaSHSXndS5z5rexMdbBYUsLA9e-KXBdQOS-UTo7WTBEMa2R2CapHg665xsmtdV\
-    MTBQY4uDZlxvb3qCo5ZwKh9kG4LT6_I5IhlJH7aGhyxXFvUK-DWNmoudF8NAco9_h9iaGNj8q2ethFkMLs91kzk2PAcDTW9gb54h4FRWyuXpoQ",\
-    "e":"AQAB"}
-    """
+        {"kty":"RSA",\
+        "n":"ofgWCuLjybRlzo0tZWJjNiuSfb4p4fAkd_wWJcyQoTbji9k0l8W26mPddxHmfHQp-Vaw-4qPCJrcS2mJPMEzP1Pt0Bm4d4QlL-yRT-SFd2lZS-pCgNMs\
+        D1W_YpRPEwOWvG6b32690r2jZ47soMZo9wGzjb_7OMg0LOL-bSf63kpaSHSXndS5z5rexMdbBYUsLA9e-KXBdQOS-UTo7WTBEMa2R2CapHg665xsmtdV\
+        MTBQY4uDZlxvb3qCo5ZwKh9kG4LT6_I5IhlJH7aGhyxXFvUK-DWNmoudF8NAco9_h9iaGNj8q2ethFkMLs91kzk2PAcDTW9gb54h4FRWyuXpoQ",\
+        "e":"AQAB"}
+        """
 
     /// RFC 7515 A.2.1: the complete JWS.
-    static let rfc7515RS256 = "eyJhbGciOiJSUzI1NiJ9." + rfc7515Payload + "."
+    static let rfc7515RS256 =
+        "eyJhbGciOiJSUzI1NiJ9." + rfc7515Payload + "."
         + "cC4hiUPoj9Eetdgtv3hF80EGrhuB__dzERat0XF9g2VtQgr9PJbu3XOiZj5RZmh7"
         + "AAuHIm4Bh-0Qc_lF5YKt_O8W2Fp5jujGbds9uJdbF9CUAr7t1dnZcAcQjbKBYNX4"
         + "BAynRFdiuB--f_nZLgrnbyTyWzO75vRK5h6xBArLIARNPvkSjtQBMHlb1L07Qe7K"
@@ -48,17 +50,19 @@ import Testing
 
     /// RFC 7515 A.3.1: the P-256 key (public members only).
     static let rfc7515ECKey = """
-    {"kty":"EC","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}
-    """
+        {"kty":"EC","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}
+        """
 
     /// RFC 7515 A.3.1: the complete JWS.
-    static let rfc7515ES256 = "eyJhbGciOiJFUzI1NiJ9." + rfc7515Payload + "."
+    static let rfc7515ES256 =
+        "eyJhbGciOiJFUzI1NiJ9." + rfc7515Payload + "."
         + "DtEhU3ljbEg8L38VWAfUAqOyKAM6-Xx-F4GawxaepmXFCgfTjDxw5djxLa8ISlSA"
         + "pmWQxfKTUJqPP3-Kg6NU1Q"
 
     /// RFC 7515 A.1.1: the HMAC key `k` and the complete JWS.
     static let rfc7515HMACKey = "AyM1SysPpbyDfgZld3umj1qzKObwVMkoqQ-EstJQLr_T-1qS0gZH75aKtMN3Yj0iPS4hcgUuTwjAzZr1Z9CAow"
-    static let rfc7515HS256 = "eyJ0eXAiOiJKV1QiLA0KICJhbGciOiJIUzI1NiJ9." + rfc7515Payload + "."
+    static let rfc7515HS256 =
+        "eyJ0eXAiOiJKV1QiLA0KICJhbGciOiJIUzI1NiJ9." + rfc7515Payload + "."
         + "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
 
     /// RFC 8037 A.2: the Ed25519 public key; A.4: signing input and signature.
@@ -68,13 +72,14 @@ import Testing
 
     /// RFC 7520 §3.4 (Figure 3): the RSA key "bilbo.baggins@hobbiton.example", public members.
     static let rfc7520RSAKey = """
-    {"kty":"RSA","kid":"bilbo.baggins@hobbiton.example","use":"sig",\
-    "n":"n4EPtAOCc9AlkeQHPzHStgAbgs7bTZLwUBZdR8_KuKPEHLd4rHVTeT-O-XV2jRojdNhxJWTDvNd7nqQ0VEiZQHz_AJmSCpMaJMRBSFKrKb2wqVwGU_NsYOYL-QtiWN2lbzcEe6XC0dApr5ydQLrHqkHHig3RBordaZ6Aj-oBHqFEHYpPe7Tpe-OfVfHd1E6cS6M1FZcD1NNLYD5lFHpPI9bTwJlsde3uhGqC0ZCuEHg8lhzwOHrtIQbS0FVbb9k3-tVTU4fg_3L_vniUFAKwuCLqKnS2BYwdq_mzSnbLY7h_qixoR7jig3__kRhuaxwUkRz5iaiQkqgc5gHdrNP5zw",\
-    "e":"AQAB"}
-    """
+        {"kty":"RSA","kid":"bilbo.baggins@hobbiton.example","use":"sig",\
+        "n":"n4EPtAOCc9AlkeQHPzHStgAbgs7bTZLwUBZdR8_KuKPEHLd4rHVTeT-O-XV2jRojdNhxJWTDvNd7nqQ0VEiZQHz_AJmSCpMaJMRBSFKrKb2wqVwGU_NsYOYL-QtiWN2lbzcEe6XC0dApr5ydQLrHqkHHig3RBordaZ6Aj-oBHqFEHYpPe7Tpe-OfVfHd1E6cS6M1FZcD1NNLYD5lFHpPI9bTwJlsde3uhGqC0ZCuEHg8lhzwOHrtIQbS0FVbb9k3-tVTU4fg_3L_vniUFAKwuCLqKnS2BYwdq_mzSnbLY7h_qixoR7jig3__kRhuaxwUkRz5iaiQkqgc5gHdrNP5zw",\
+        "e":"AQAB"}
+        """
 
     /// RFC 7520 §4.2.3: the complete PS384 JWS (compact serialization).
-    static let rfc7520PS384 = "eyJhbGciOiJQUzM4NCIsImtpZCI6ImJpbGJvLmJhZ2dpbnNAaG9iYml0b24uZXhhbXBsZSJ9"
+    static let rfc7520PS384 =
+        "eyJhbGciOiJQUzM4NCIsImtpZCI6ImJpbGJvLmJhZ2dpbnNAaG9iYml0b24uZXhhbXBsZSJ9"
         + ".SXTigJlzIGEgZGFuZ2Vyb3VzIGJ1c2luZXNzLCBGcm9kbywgZ29pbmcgb3V0IHlvdXIgZG9vci4gWW91IHN0ZXAgb250byB0aGUgcm9hZCwgYW5kIGlmIHlvdSBkb24ndCBrZWVwIHlvdXIgZmVldCwgdGhlcmXigJlzIG5vIGtub3dpbmcgd2hlcmUgeW91IG1pZ2h0IGJlIHN3ZXB0IG9mZiB0by4"
         + ".cu22eBqkYDKgIlTpzDXGvaFfz6WGoz7fUDcfT0kkOy42miAh2qyBzk1xEsnk2IpN6-tPid6VrklHkqsGqDqHCdP6O8TTB5dDDItllVo6_1OLPpcbUrhiUSMxbbXUvdvWXzg-UD8biiReQFlfz28zGWVsdiNAUf8ZnyPEgVFn442ZdNqiVJRmBqrYRXe8P_ijQ7p8Vdz0TTrxUeT3lm8d9shnr2lfJT8ImUjvAA2Xez2Mlp8cBE5awDzT0qI0n6uiP1aCN_2_jLAeQTlqRHtfa64QQSUmFAAjVKPbByi7xho0uTOcbH510a6GYmJUAfmWjwZ6oD4ifKo8DYM-X72Eaw"
 
@@ -321,7 +326,8 @@ import Testing
     /// The whole ID-token path, with at_hash from a signed token (EdDSA → SHA-512).
     @Test func idTokenVerifierChecksEdDSAAtHashWithSHA512() async throws {
         let idp = try TestIDP(keys: [SigningKey.ed.jwk(kid: "ed")])
-        let good = try jws(TestIDP.claims(["at_hash": .string("q7nS86GgvvFaZkzALLWqJYaJIKw2wCDAVfCAsm5CrBM")]), key: .ed, alg: "EdDSA", kid: "ed")
+        let good = try jws(
+            TestIDP.claims(["at_hash": .string("q7nS86GgvvFaZkzALLWqJYaJIKw2wCDAVfCAsm5CrBM")]), key: .ed, alg: "EdDSA", kid: "ed")
         let claims = try await idp.verifier().verify(good, rules: TestIDP.rules(), accessToken: Self.oidcAccessToken, now: TestIDP.now)
         #expect(claims.accessTokenHash == "q7nS86GgvvFaZkzALLWqJYaJIKw2wCDAVfCAsm5CrBM")
         let sha256 = try jws(TestIDP.claims(["at_hash": .string("77QmUPtjPfzWtF2AnpK9RQ")]), key: .ed, alg: "EdDSA", kid: "ed")

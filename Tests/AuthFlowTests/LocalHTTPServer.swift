@@ -1,5 +1,7 @@
 import Foundation
+
 @testable import AuthFlow
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -42,7 +44,10 @@ final class LocalHTTPServer: @unchecked Sendable {
     init(_ handler: @escaping @Sendable (Request) -> Response) throws {
         self.handler = handler
         let (fd, port) = try bindLoopbackSocket()
-        guard listen(fd, 16) == 0 else { close(fd); throw POSIXError(.EADDRINUSE) }
+        guard listen(fd, 16) == 0 else {
+            close(fd)
+            throw POSIXError(.EADDRINUSE)
+        }
         listener = fd
         self.port = port
         let thread = Thread { [self] in acceptLoop() }
@@ -70,7 +75,10 @@ final class LocalHTTPServer: @unchecked Sendable {
                 if errno == EINTR { continue }
                 return
             }
-            if stopped.current { close(connection); return }
+            if stopped.current {
+                close(connection)
+                return
+            }
             serve(connection)
             close(connection)
         }
@@ -152,7 +160,10 @@ func bindLoopbackSocket(reusingAddress: Bool = true) throws -> (fd: Int32, port:
     let bound = withUnsafePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }
-    guard bound == 0 else { close(fd); throw POSIXError(.EADDRINUSE) }
+    guard bound == 0 else {
+        close(fd)
+        throw POSIXError(.EADDRINUSE)
+    }
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     _ = withUnsafeMutablePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
@@ -167,7 +178,10 @@ final class SilentServer: @unchecked Sendable {
     private let fd: Int32
     init() throws {
         (fd, port) = try bindLoopbackSocket()
-        guard listen(fd, 8) == 0 else { close(fd); throw POSIXError(.EADDRINUSE) }
+        guard listen(fd, 8) == 0 else {
+            close(fd)
+            throw POSIXError(.EADDRINUSE)
+        }
     }
     func stop() { close(fd) }
 }

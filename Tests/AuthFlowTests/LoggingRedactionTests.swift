@@ -2,6 +2,7 @@ import AuthFlowTestSupport
 import Foundation
 import Logging
 import Testing
+
 @testable import AuthFlow
 
 /// A user agent that answers the authorization request itself.
@@ -29,9 +30,9 @@ struct FakeUserAgent: AuthorizationUserAgent {
         let seen = Locked<AuthorizationRequest?>(nil)
         let idToken = Locked<String>("")
         let discovery = """
-        {"issuer":"\(TestIDP.issuer)","authorization_endpoint":"https://idp.example/authorize","token_endpoint":"https://idp.example/token",\
-        "jwks_uri":"\(TestIDP.jwksURI)","authorization_response_iss_parameter_supported":true,"code_challenge_methods_supported":["S256"]}
-        """
+            {"issuer":"\(TestIDP.issuer)","authorization_endpoint":"https://idp.example/authorize","token_endpoint":"https://idp.example/token",\
+            "jwks_uri":"\(TestIDP.jwksURI)","authorization_response_iss_parameter_supported":true,"code_challenge_methods_supported":["S256"]}
+            """
         let jwks = jwksJSON([SigningKey.ec256.jwk(kid: "ec1")])
         let transport = ScriptedTransport { request in
             switch request.url.absoluteString {
@@ -40,17 +41,22 @@ struct FakeUserAgent: AuthorizationUserAgent {
             case "https://idp.example/token":
                 let nonce = seen.current?.nonce ?? ""
                 let now = Date().timeIntervalSince1970
-                let token = try jws(TestIDP.claims(["nonce": .string(nonce), "exp": .number(now + 300), "iat": .number(now)]),
-                                    key: .ec256, alg: "ES256", kid: "ec1")
+                let token = try jws(
+                    TestIDP.claims(["nonce": .string(nonce), "exp": .number(now + 300), "iat": .number(now)]),
+                    key: .ec256, alg: "ES256", kid: "ec1")
                 idToken.withLock { $0 = token }
-                return .json(#"{"access_token":"\#(Self.accessToken)","token_type":"Bearer","expires_in":3600,"refresh_token":"\#(Self.refreshToken)","id_token":"\#(token)"}"#)
+                return .json(
+                    #"{"access_token":"\#(Self.accessToken)","token_type":"Bearer","expires_in":3600,"refresh_token":"\#(Self.refreshToken)","id_token":"\#(token)"}"#
+                )
             default: return HTTPTransportResponse(status: 404)
             }
         }
-        let client = try await OAuthClient(issuer: url(TestIDP.issuer), clientID: TestIDP.clientID,
-                                           authentication: .clientSecretPost(secret: Self.clientSecret), transport: transport, logger: logger)
-        let credentials = try await client.signIn(redirectURI: url("http://127.0.0.1:8765/callback"), scopes: ["openid", "profile"],
-                                                  userAgent: FakeUserAgent(seen: seen, code: Self.code))
+        let client = try await OAuthClient(
+            issuer: url(TestIDP.issuer), clientID: TestIDP.clientID,
+            authentication: .clientSecretPost(secret: Self.clientSecret), transport: transport, logger: logger)
+        let credentials = try await client.signIn(
+            redirectURI: url("http://127.0.0.1:8765/callback"), scopes: ["openid", "profile"],
+            userAgent: FakeUserAgent(seen: seen, code: Self.code))
         #expect(credentials.accessToken == Self.accessToken)
         #expect(credentials.subject == "user-1")
 
@@ -62,7 +68,9 @@ struct FakeUserAgent: AuthorizationUserAgent {
         #expect(body["client_secret"] == Self.clientSecret)
         #expect(body["code_verifier"] == request.pkce.verifier)
 
-        var secrets = [Self.code, Self.clientSecret, Self.accessToken, Self.refreshToken, request.state, nonce, request.pkce.verifier, idToken.current]
+        var secrets = [
+            Self.code, Self.clientSecret, Self.accessToken, Self.refreshToken, request.state, nonce, request.pkce.verifier, idToken.current,
+        ]
         // Parts of the ID token (its signature is unique to this run).
         secrets += idToken.current.split(separator: ".").map(String.init).suffix(1)
         let lines = log.lines
@@ -86,18 +94,28 @@ struct FakeUserAgent: AuthorizationUserAgent {
         let transport = ScriptedTransport { request in
             .json(#"{"error":"invalid_grant","error_description":"bad code"}"#, status: 400)
         }
-        let client = try OAuthClient(metadata: metadata(), clientID: "app", authentication: .clientSecretBasic(secret: Self.clientSecret),
-                                     transport: transport, logger: logger)
+        let client = try OAuthClient(
+            metadata: metadata(), clientID: "app", authentication: .clientSecretBasic(secret: Self.clientSecret),
+            transport: transport, logger: logger)
         let request = try client.authorizationRequest(redirectURI: url("http://127.0.0.1:8765/callback"), scopes: ["openid"])
         let nonce = try #require(request.nonce)
         var errors: [AuthFlowError] = []
 
         // Forged state.
-        if let error = expectError(.stateMismatch, { try request.validateCallback(url("http://127.0.0.1:8765/callback?code=\(Self.code)&state=forged-\(request.state)")) }) {
+        if let error = expectError(
+            .stateMismatch,
+            { try request.validateCallback(url("http://127.0.0.1:8765/callback?code=\(Self.code)&state=forged-\(request.state)")) })
+        {
             errors.append(error)
         }
         // Wrong issuer.
-        if let error = expectError(.issuerMismatch, { try request.validateCallback(url("http://127.0.0.1:8765/callback?code=\(Self.code)&state=\(request.state)&iss=https%3A%2F%2Fevil.example")) }) {
+        if let error = expectError(
+            .issuerMismatch,
+            {
+                try request.validateCallback(
+                    url("http://127.0.0.1:8765/callback?code=\(Self.code)&state=\(request.state)&iss=https%3A%2F%2Fevil.example"))
+            })
+        {
             errors.append(error)
         }
         // Token endpoint refuses the code.
@@ -106,14 +124,22 @@ struct FakeUserAgent: AuthorizationUserAgent {
         // ID token with the wrong nonce.
         let idp = try TestIDP(keys: [SigningKey.ec256.jwk(kid: "ec1")])
         let idToken = try jws(TestIDP.claims(["nonce": .string("other")]), key: .ec256, alg: "ES256", kid: "ec1")
-        if let error = await expectError(.idTokenInvalid, reason: .nonce, {
-            try await idp.verifier().verify(idToken, rules: TestIDP.rules(nonce: nonce), accessToken: Self.accessToken, now: TestIDP.now)
-        }) { errors.append(error) }
+        if let error = await expectError(
+            .idTokenInvalid, reason: .nonce,
+            {
+                try await idp.verifier().verify(
+                    idToken, rules: TestIDP.rules(nonce: nonce), accessToken: Self.accessToken, now: TestIDP.now)
+            })
+        {
+            errors.append(error)
+        }
 
         #expect(errors.count == 4)
         let secrets = [Self.code, Self.clientSecret, Self.accessToken, request.state, nonce, request.pkce.verifier, idToken]
         for error in errors {
-            for text in [error.description, error.message, error.localizedDescription, error.recoverySuggestion ?? "", error.debugDescription] {
+            for text in [
+                error.description, error.message, error.localizedDescription, error.recoverySuggestion ?? "", error.debugDescription,
+            ] {
                 for secret in secrets { #expect(!text.contains(secret), "error text leaks a secret: \(text)") }
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AuthFlow
 
 /// Multi-tenant issuers (Microsoft Entra ID's `common`, `organizations` and
@@ -12,10 +13,11 @@ import Testing
 
     static func transport(documentIssuer: String, asked: String) -> ScriptedTransport {
         ScriptedTransport(routes: [
-            "\(asked)/.well-known/openid-configuration": .json("""
+            "\(asked)/.well-known/openid-configuration": .json(
+                """
                 {"issuer":"\(documentIssuer)","authorization_endpoint":"https://login.example/common/oauth2/v2.0/authorize",\
                 "token_endpoint":"https://login.example/common/oauth2/v2.0/token","jwks_uri":"https://login.example/common/discovery/v2.0/keys"}
-                """),
+                """)
         ])
     }
 
@@ -23,7 +25,8 @@ import Testing
 
     @Test func templateWithoutTenantsIsRefusedNamingTheFlag() async throws {
         let error = await expectError(.issuerMismatch) {
-            try await ProviderMetadata.discover(issuer: url(Self.common), transport: Self.transport(documentIssuer: Self.template, asked: Self.common))
+            try await ProviderMetadata.discover(
+                issuer: url(Self.common), transport: Self.transport(documentIssuer: Self.template, asked: Self.common))
         }
         #expect(error?.message == "metadata names the multi-tenant issuer template \(Self.template) for \(Self.common)")
         #expect(error?.recovery?.contains("--tenant any, or --tenant ID[,ID]") == true)
@@ -31,8 +34,9 @@ import Testing
 
     @Test(arguments: [IssuerTenants.any, .only([tenantA])])
     func templateWithTenantsIsAccepted(_ tenants: IssuerTenants) async throws {
-        let metadata = try await ProviderMetadata.discover(issuer: url(Self.common), tenants: tenants,
-                                                           transport: Self.transport(documentIssuer: Self.template, asked: Self.common))
+        let metadata = try await ProviderMetadata.discover(
+            issuer: url(Self.common), tenants: tenants,
+            transport: Self.transport(documentIssuer: Self.template, asked: Self.common))
         #expect(metadata.issuer == Self.template)
         #expect(metadata.issuerTenants == tenants)
     }
@@ -41,22 +45,28 @@ import Testing
         // The template does not instantiate to the issuer asked for: still a mismatch.
         let asked = "https://other.example/common/v2.0"
         let error = await expectError(.issuerMismatch) {
-            try await ProviderMetadata.discover(issuer: url(asked), tenants: .any,
-                                                transport: Self.transport(documentIssuer: Self.template, asked: asked))
+            try await ProviderMetadata.discover(
+                issuer: url(asked), tenants: .any,
+                transport: Self.transport(documentIssuer: Self.template, asked: asked))
         }
-        #expect(error?.recovery == "The provider's metadata names the issuer \(Self.template): use --issuer \(Self.template) if that is the provider you mean.")
+        #expect(
+            error?.recovery
+                == "The provider's metadata names the issuer \(Self.template): use --issuer \(Self.template) if that is the provider you mean."
+        )
         // A concrete issuer that differs is never accepted, tenants or not.
         let concrete = await expectError(.issuerMismatch) {
-            try await ProviderMetadata.discover(issuer: url(Self.common), tenants: .any,
-                                                transport: Self.transport(documentIssuer: "https://login.example/\(Self.tenantA)/v2.0", asked: Self.common))
+            try await ProviderMetadata.discover(
+                issuer: url(Self.common), tenants: .any,
+                transport: Self.transport(documentIssuer: "https://login.example/\(Self.tenantA)/v2.0", asked: Self.common))
         }
         #expect(concrete?.message.contains("expected \(Self.common)") == true)
     }
 
     @Test func auth0DomainWithoutTrailingSlashGetsTheFix() async throws {
         let error = await expectError(.issuerMismatch) {
-            try await ProviderMetadata.discover(issuer: url("https://tenant.auth0.example"),
-                                                transport: Self.transport(documentIssuer: "https://tenant.auth0.example/", asked: "https://tenant.auth0.example"))
+            try await ProviderMetadata.discover(
+                issuer: url("https://tenant.auth0.example"),
+                transport: Self.transport(documentIssuer: "https://tenant.auth0.example/", asked: "https://tenant.auth0.example"))
         }
         #expect(error?.recovery == "The provider's issuer ends with a slash (as Auth0's do): use --issuer https://tenant.auth0.example/")
     }
@@ -65,9 +75,11 @@ import Testing
         let asked = "https://login.microsoftonline.com/contoso.onmicrosoft.com/v2.0"
         let found = "https://login.microsoftonline.com/\(Self.tenantA)/v2.0"
         let error = await expectError(.issuerMismatch) {
-            try await ProviderMetadata.discover(issuer: url(asked), transport: ScriptedTransport(routes: [
-                "\(asked)/.well-known/openid-configuration": .json(DiscoveryTests.document(issuer: found)),
-            ]))
+            try await ProviderMetadata.discover(
+                issuer: url(asked),
+                transport: ScriptedTransport(routes: [
+                    "\(asked)/.well-known/openid-configuration": .json(DiscoveryTests.document(issuer: found))
+                ]))
         }
         #expect(error?.recovery == "Microsoft Entra ID names tenants by ID in issuers, not by domain name: use --issuer \(found)")
     }
@@ -102,7 +114,9 @@ import Testing
         let error = expectError(.idTokenInvalid, reason: .issuer) {
             try Self.rules(.any).check(Self.claims(iss: "https://login.example/\(Self.tenantB)/v2.0", tid: Self.tenantA), now: TestIDP.now)
         }
-        #expect(error?.message == "the ID token's iss is https://login.example/\(Self.tenantB)/v2.0, expected https://login.example/\(Self.tenantA)/v2.0")
+        #expect(
+            error?.message
+                == "the ID token's iss is https://login.example/\(Self.tenantB)/v2.0, expected https://login.example/\(Self.tenantA)/v2.0")
     }
 
     @Test func tokenNamingTheTemplateItselfIsRefused() throws {
@@ -123,7 +137,8 @@ import Testing
 
     @Test func tenantOutsideTheListIsRefusedNamingTheFlag() throws {
         let error = expectError(.idTokenInvalid, reason: .issuer) {
-            try Self.rules(.only([Self.tenantB])).check(Self.claims(iss: "https://login.example/\(Self.tenantA)/v2.0", tid: Self.tenantA), now: TestIDP.now)
+            try Self.rules(.only([Self.tenantB])).check(
+                Self.claims(iss: "https://login.example/\(Self.tenantA)/v2.0", tid: Self.tenantA), now: TestIDP.now)
         }
         #expect(error?.recovery == "Add \(Self.tenantA) to --tenant (or to IssuerTenants.only) if that organisation may sign in.")
     }
@@ -137,13 +152,15 @@ import Testing
 
     @Test func signedTokenVerifiesAgainstTheMetadataKeys() async throws {
         let idp = try TestIDP(keys: [SigningKey.ec256.jwk(kid: "k1")])
-        let good = try jws(TestIDP.claims(["iss": .string("https://login.example/\(Self.tenantA)/v2.0"), "tid": .string(Self.tenantA)]),
-                           key: .ec256, alg: "ES256", kid: "k1")
+        let good = try jws(
+            TestIDP.claims(["iss": .string("https://login.example/\(Self.tenantA)/v2.0"), "tid": .string(Self.tenantA)]),
+            key: .ec256, alg: "ES256", kid: "k1")
         let claims = try await idp.verifier().verify(good, rules: Self.rules(.any), accessToken: nil, now: TestIDP.now)
         #expect(claims.subject == "user-1")
         // The tenant rule changes nothing else: a wrong signature still fails.
-        let forged = try jws(TestIDP.claims(["iss": .string("https://login.example/\(Self.tenantA)/v2.0"), "tid": .string(Self.tenantA)]),
-                             key: .ec256b, alg: "ES256", kid: "k1")
+        let forged = try jws(
+            TestIDP.claims(["iss": .string("https://login.example/\(Self.tenantA)/v2.0"), "tid": .string(Self.tenantA)]),
+            key: .ec256b, alg: "ES256", kid: "k1")
         await expectError(.idTokenInvalid, reason: .signature) {
             try await idp.verifier().verify(forged, rules: Self.rules(.any), accessToken: nil, now: TestIDP.now)
         }
@@ -154,12 +171,15 @@ import Testing
     @Test func callbackIssMayNameAnAllowedTenant() throws {
         var meta = metadata(issuer: Self.template)
         meta.issuerTenants = .only([Self.tenantA])
-        let request = try AuthorizationRequest(metadata: meta, clientID: "app", redirectURI: url("http://127.0.0.1:9/cb"),
-                                               scopes: ["openid"], options: .init(), state: "S-1")
-        let grant = try request.validateCallback(url("http://127.0.0.1:9/cb?code=c&state=S-1&iss=https%3A%2F%2Flogin.example%2F\(Self.tenantA)%2Fv2.0"))
+        let request = try AuthorizationRequest(
+            metadata: meta, clientID: "app", redirectURI: url("http://127.0.0.1:9/cb"),
+            scopes: ["openid"], options: .init(), state: "S-1")
+        let grant = try request.validateCallback(
+            url("http://127.0.0.1:9/cb?code=c&state=S-1&iss=https%3A%2F%2Flogin.example%2F\(Self.tenantA)%2Fv2.0"))
         #expect(grant.code == "c")
         expectError(.issuerMismatch) {
-            try request.validateCallback(url("http://127.0.0.1:9/cb?code=c&state=S-1&iss=https%3A%2F%2Flogin.example%2F\(Self.tenantB)%2Fv2.0"))
+            try request.validateCallback(
+                url("http://127.0.0.1:9/cb?code=c&state=S-1&iss=https%3A%2F%2Flogin.example%2F\(Self.tenantB)%2Fv2.0"))
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AuthFlow
 
 /// The engine's side of RFC 9126 against answers a real provider would not give.
@@ -7,8 +8,9 @@ import Testing
     private func push(answer: LocalHTTPServer.Response) async throws -> (AuthFlowError?, [LocalHTTPServer.Request]) {
         let server = try LocalHTTPServer { _ in answer }
         defer { server.stop() }
-        var metadata = ProviderMetadata(issuer: nil, authorizationEndpoint: url("https://idp.example/authorize?tenant=a"),
-                                        tokenEndpoint: server.url("/token"))
+        var metadata = ProviderMetadata(
+            issuer: nil, authorizationEndpoint: url("https://idp.example/authorize?tenant=a"),
+            tokenEndpoint: server.url("/token"))
         metadata.pushedAuthorizationRequestEndpoint = server.url("/par")
         let client = try OAuthClient(metadata: metadata, clientID: "app", authentication: .clientSecretBasic(secret: "s3cret"), timeout: 5)
         do {
@@ -28,7 +30,7 @@ import Testing
         let form = formDictionary(request.bodyText)
         #expect(form["response_type"] == "code" && form["scope"] == "read" && form["redirect_uri"] == "http://127.0.0.1:9/cb")
         #expect(form["state"] != nil && form["code_challenge"] != nil && form["code_challenge_method"] == "S256")
-        #expect(form["tenant"] == nil)   // the endpoint's own query stays in the browser URL
+        #expect(form["tenant"] == nil) // the endpoint's own query stays in the browser URL
     }
 
     @Test func aRedirectIsNotFollowed() async throws {
@@ -39,7 +41,8 @@ import Testing
     }
 
     @Test func aRefusalIsOAuthErrorWithTheServersAnswer() async throws {
-        let (error, _) = try await push(answer: .json(#"{"error":"invalid_request","error_description":"scope read is not allowed"}"#, status: 400))
+        let (error, _) = try await push(
+            answer: .json(#"{"error":"invalid_request","error_description":"scope read is not allowed"}"#, status: 400))
         #expect(error?.category == .oauthError)
         #expect(error?.oauth?.error == "invalid_request")
         #expect(error?.oauth?.errorDescription == "scope read is not allowed")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AuthFlow
 
 /// `URLSessionTransport` bounds every response body while it arrives and
@@ -7,10 +8,14 @@ import Testing
 @Suite(.serialized) struct ResponseLimitTests {
     static let transport = URLSessionTransport()
 
-    func get(_ server: FaultServer, _ path: String = "/doc", purpose: HTTPTransportRequest.Purpose = .discovery, limit: Int? = nil,
-             timeout: TimeInterval = 2, transport: URLSessionTransport = transport) async throws -> HTTPTransportResponse {
-        try await transport.send(HTTPTransportRequest(method: "GET", url: server.url(path + "?secret=q"), timeout: timeout,
-                                             purpose: purpose, maxResponseBytes: limit))
+    func get(
+        _ server: FaultServer, _ path: String = "/doc", purpose: HTTPTransportRequest.Purpose = .discovery, limit: Int? = nil,
+        timeout: TimeInterval = 2, transport: URLSessionTransport = transport
+    ) async throws -> HTTPTransportResponse {
+        try await transport.send(
+            HTTPTransportRequest(
+                method: "GET", url: server.url(path + "?secret=q"), timeout: timeout,
+                purpose: purpose, maxResponseBytes: limit))
     }
 
     @Test func defaultsFitWhatEachResponseIs() {
@@ -34,7 +39,9 @@ import Testing
         let server = try FaultServer { _ in .announcing(4 << 30) }
         defer { server.stop() }
         let error = await expectError(.invalidResponse) { try await get(server) }
-        #expect(error?.message == "the discovery document from http://127.0.0.1:\(server.port)/doc is larger than 1 MiB (Content-Length 4294967296)")
+        #expect(
+            error?.message
+                == "the discovery document from http://127.0.0.1:\(server.port)/doc is larger than 1 MiB (Content-Length 4294967296)")
         #expect(error?.recovery?.contains("ResponseLimits") == true)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AuthFlow
 
 /// `AuthSession` start, restore, sign-out against a refresh in flight,
@@ -15,16 +16,23 @@ struct SessionLifecycleTests {
         let refreshes = Locked(0)
         let client: OAuthClient
 
-        init(delay: TimeInterval = 0, expiresIn: Int = 3600,
-             revocation: @escaping @Sendable (_ token: String, _ hint: String) -> LocalHTTPServer.Response = { _, _ in .init(status: 200) }) throws {
-            let revoked = revoked, refreshes = refreshes
+        init(
+            delay: TimeInterval = 0, expiresIn: Int = 3600,
+            revocation: @escaping @Sendable (_ token: String, _ hint: String) -> LocalHTTPServer.Response = { _, _ in .init(status: 200) }
+        ) throws {
+            let revoked = revoked
+            let refreshes = refreshes
             server = try LocalHTTPServer { request in
                 let form = formDictionary(request.bodyText)
                 switch request.target {
                 case "/token":
-                    let count = refreshes.withLock { $0 += 1; return $0 }
+                    let count = refreshes.withLock {
+                        $0 += 1
+                        return $0
+                    }
                     if delay > 0 { Thread.sleep(forTimeInterval: delay) }
-                    return .json(#"{"access_token":"AT-\#(count)","token_type":"Bearer","expires_in":\#(expiresIn),"refresh_token":"RT-\#(count)"}"#)
+                    return .json(
+                        #"{"access_token":"AT-\#(count)","token_type":"Bearer","expires_in":\#(expiresIn),"refresh_token":"RT-\#(count)"}"#)
                 case "/revoke":
                     revoked.withLock { $0.append(form["token"] ?? "") }
                     return revocation(form["token"] ?? "", form["token_type_hint"] ?? "")
@@ -64,8 +72,9 @@ struct SessionLifecycleTests {
 
     // MARK: Sign-out wins
 
-    @Test("sign-out during a refresh: waits for it, revokes the rotated refresh token, nothing is written back",
-          arguments: ["file", "memory"])
+    @Test(
+        "sign-out during a refresh: waits for it, revokes the rotated refresh token, nothing is written back",
+        arguments: ["file", "memory"])
     func signOutDuringRefresh(storeKind: String) async throws {
         let provider = try LoopbackProvider(delay: 0.8)
         let store: any CredentialStore = storeKind == "file" ? Self.temporaryStore() : MemoryCredentialStore()
@@ -95,8 +104,9 @@ struct SessionLifecycleTests {
     func signOutElsewhereDuringRefresh() async throws {
         let provider = try LoopbackProvider(delay: 0.8)
         let store = Self.temporaryStore()
-        let first = try await AuthSession.start(client: provider.client, credentials: try SessionTests.credentials(access: "AT-0", refresh: "RT-0"),
-                                                store: store)
+        let first = try await AuthSession.start(
+            client: provider.client, credentials: try SessionTests.credentials(access: "AT-0", refresh: "RT-0"),
+            store: store)
         let other = try #require(try await AuthSession.restore(from: FileCredentialStore(url: store.url), transport: URLSessionTransport()))
         let caller = Task { try await first.freshAccessToken() }
         try await Self.waitUntil { provider.refreshes.current == 1 }
@@ -110,7 +120,8 @@ struct SessionLifecycleTests {
     func revocationFailure() async throws {
         let provider = try LoopbackProvider(revocation: { _, _ in .json(#"{"error":"invalid_client"}"#, status: 401) })
         let store = MemoryCredentialStore()
-        let session = try await AuthSession.start(client: provider.client, credentials: try SessionTests.credentials(expiresIn: 3600), store: store)
+        let session = try await AuthSession.start(
+            client: provider.client, credentials: try SessionTests.credentials(expiresIn: 3600), store: store)
         let result = try await session.signOut()
         #expect(result.endSessionURL?.host == "idp.example")
         #expect(result.revocationFailures.map(\.oauth?.error) == ["invalid_client", "invalid_client"])
@@ -122,8 +133,9 @@ struct SessionLifecycleTests {
         let provider = try LoopbackProvider(revocation: { _, hint in
             hint == "access_token" ? .json(#"{"error":"unsupported_token_type"}"#, status: 400) : .init(status: 200)
         })
-        let session = try await AuthSession.start(client: provider.client, credentials: try SessionTests.credentials(expiresIn: 3600),
-                                                  store: MemoryCredentialStore())
+        let session = try await AuthSession.start(
+            client: provider.client, credentials: try SessionTests.credentials(expiresIn: 3600),
+            store: MemoryCredentialStore())
         let result = try await session.signOut()
         #expect(result.revocationFailures.isEmpty)
         #expect(provider.revoked.current == ["RT-old", "AT-old"])
@@ -133,8 +145,9 @@ struct SessionLifecycleTests {
 
     @Test("start writes the record (credentials, metadata, client authentication method) before it returns")
     func startSaves() async throws {
-        let client = try OAuthClient(metadata: metadata(), clientID: "app", authentication: .clientSecretPost(secret: "s3cret"),
-                                     transport: ScriptedTransport.unused())
+        let client = try OAuthClient(
+            metadata: metadata(), clientID: "app", authentication: .clientSecretPost(secret: "s3cret"),
+            transport: ScriptedTransport.unused())
         let store = MemoryCredentialStore()
         let credentials = try SessionTests.credentials(expiresIn: 3600)
         let session = try await AuthSession.start(client: client, credentials: credentials, store: store)
@@ -156,7 +169,8 @@ struct SessionLifecycleTests {
         let store = Self.temporaryStore()
         _ = try await AuthSession.start(client: client, credentials: try SessionTests.credentials(expiresIn: 3600), store: store)
         #expect(try await store.load()?.dpopKey == key)
-        let restored = try #require(try await AuthSession.restore(from: FileCredentialStore(url: store.url), transport: ScriptedTransport.unused()))
+        let restored = try #require(
+            try await AuthSession.restore(from: FileCredentialStore(url: store.url), transport: ScriptedTransport.unused()))
         #expect(restored.client.dpop?.key as? DPoPKey == key)
 
         let bearer = try OAuthClient(metadata: metadata(), clientID: "app", transport: ScriptedTransport.unused())
@@ -193,8 +207,9 @@ struct SessionLifecycleTests {
 
     @Test("restore refuses an authentication other than the stored method")
     func restoreWrongAuthentication() async throws {
-        let client = try OAuthClient(metadata: metadata(), clientID: "app", authentication: .clientSecretBasic(secret: "s"),
-                                     transport: ScriptedTransport.unused())
+        let client = try OAuthClient(
+            metadata: metadata(), clientID: "app", authentication: .clientSecretBasic(secret: "s"),
+            transport: ScriptedTransport.unused())
         let store = MemoryCredentialStore()
         _ = try await AuthSession.start(client: client, credentials: try SessionTests.credentials(), store: store)
         let error = await expectError(.configuration) { try await AuthSession.restore(from: store) }
@@ -204,12 +219,14 @@ struct SessionLifecycleTests {
 
     @Test("the first stored format (credentials only) still loads")
     func legacyFormat() async throws {
-        let v1 = #"{"version":1,"credentials":{"issuer":"https://idp.example","clientID":"app","token":{"accessToken":"AT","tokenType":"Bearer","scopes":[],"additional":{}}}}"#
+        let v1 =
+            #"{"version":1,"credentials":{"issuer":"https://idp.example","clientID":"app","token":{"accessToken":"AT","tokenType":"Bearer","scopes":[],"additional":{}}}}"#
         let record = try CredentialCoding.decode(Data(v1.utf8), source: "test")
         #expect(record.credentials.accessToken == "AT")
         #expect(record.credentials.issuer == "https://idp.example")
         #expect(!record.hasMetadata)
-        let noIssuer = try CredentialCoding.decode(Data(v1.replacingOccurrences(of: #""issuer":"https://idp.example","#, with: "").utf8), source: "test")
+        let noIssuer = try CredentialCoding.decode(
+            Data(v1.replacingOccurrences(of: #""issuer":"https://idp.example","#, with: "").utf8), source: "test")
         await expectError(.reauthenticationRequired) {
             try await AuthSession.restore(from: MemoryCredentialStore(noIssuer), transport: ScriptedTransport.unused())
         }
@@ -221,13 +238,16 @@ struct SessionLifecycleTests {
         let server = try LocalHTTPServer { request in
             let base = "http://127.0.0.1:\(port.current)"
             guard request.target == "/.well-known/openid-configuration" else { return .init(status: 404) }
-            return .json(#"{"issuer":"\#(base)","authorization_endpoint":"\#(base)/authorize","token_endpoint":"\#(base)/token","revocation_endpoint":"\#(base)/revoke"}"#)
+            return .json(
+                #"{"issuer":"\#(base)","authorization_endpoint":"\#(base)/authorize","token_endpoint":"\#(base)/token","revocation_endpoint":"\#(base)/revoke"}"#
+            )
         }
         defer { server.stop() }
         port.withLock { $0 = server.port }
         let issuer = "http://127.0.0.1:\(server.port)"
         let store = Self.temporaryStore()
-        let v1 = #"{"version":1,"credentials":{"issuer":"\#(issuer)","clientID":"app","token":{"accessToken":"AT","tokenType":"Bearer","scopes":[],"additional":{}}}}"#
+        let v1 =
+            #"{"version":1,"credentials":{"issuer":"\#(issuer)","clientID":"app","token":{"accessToken":"AT","tokenType":"Bearer","scopes":[],"additional":{}}}}"#
         try FileManager.default.createDirectory(at: store.url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(v1.utf8).write(to: store.url)
         let session = try #require(try await AuthSession.restore(from: store, transport: URLSessionTransport()))
@@ -279,8 +299,9 @@ struct SessionLifecycleTests {
     @Test("a token without expires_in is used until refused (401 invalid_token) or refreshed on demand")
     func noExpiry() async throws {
         let challenge = HTTPTransportResponse(status: 401, headers: [("WWW-Authenticate", #"Bearer error="invalid_token""#)])
-        let provider = try SessionTests.Provider(token: [SessionTests.refreshed(), SessionTests.refreshed("AT-forced", refresh: "RT-forced")],
-                                                 api: [challenge])
+        let provider = try SessionTests.Provider(
+            token: [SessionTests.refreshed(), SessionTests.refreshed("AT-forced", refresh: "RT-forced")],
+            api: [challenge])
         var credentials = try SessionTests.credentials()
         credentials.token.expiresAt = nil
         credentials.token.expiresIn = nil
@@ -300,7 +321,8 @@ struct SessionLifecycleTests {
     func noRefreshToken() async throws {
         let provider = try SessionTests.Provider(token: [])
         let store = MemoryCredentialStore()
-        let session = try await AuthSession.start(client: provider.client, credentials: try SessionTests.credentials(refresh: nil), store: store)
+        let session = try await AuthSession.start(
+            client: provider.client, credentials: try SessionTests.credentials(refresh: nil), store: store)
         #expect(!session.canRefresh)
         let changes = Self.collect(session.changes, count: 1)
         let error = await expectError(.reauthenticationRequired) { try await session.freshAccessToken() }
@@ -315,7 +337,8 @@ struct SessionLifecycleTests {
     @Test("invalid_grant: signed out with the reason, and says the provider refused the refresh token")
     func refreshTokenRefused() async throws {
         let provider = try SessionTests.Provider(token: [.json(#"{"error":"invalid_grant"}"#, status: 400)])
-        let session = try await AuthSession.start(client: provider.client, credentials: try SessionTests.credentials(), store: MemoryCredentialStore())
+        let session = try await AuthSession.start(
+            client: provider.client, credentials: try SessionTests.credentials(), store: MemoryCredentialStore())
         let changes = Self.collect(session.changes, count: 1)
         let error = await expectError(.reauthenticationRequired) { try await session.freshAccessToken() }
         #expect(error?.oauth?.error == "invalid_grant")
@@ -326,7 +349,8 @@ struct SessionLifecycleTests {
     @Test("each access to changes is a new stream; an ended stream is dropped")
     func changeStreams() async throws {
         let provider = try SessionTests.Provider(token: [SessionTests.refreshed(), SessionTests.refreshed("AT-2")])
-        let session = try await AuthSession.start(client: provider.client, credentials: try SessionTests.credentials(), store: MemoryCredentialStore())
+        let session = try await AuthSession.start(
+            client: provider.client, credentials: try SessionTests.credentials(), store: MemoryCredentialStore())
         let a = Self.collect(session.changes, count: 1)
         let b = Self.collect(session.changes, count: 2)
         _ = try await session.freshAccessToken()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AuthFlow
 
 /// A rotated refresh token is never lost: when the store cannot save the
@@ -22,8 +23,10 @@ import Testing
     }
 
     @Test func aFileStoreThatCannotSaveKeepsTheRotatedTokenAndReportsTheError() async throws {
-        let provider = try SessionTests.Provider(token: [SessionTests.refreshed("AT-2", refresh: "RT-2"),
-                                                         SessionTests.refreshed("AT-3", refresh: "RT-3")])
+        let provider = try SessionTests.Provider(token: [
+            SessionTests.refreshed("AT-2", refresh: "RT-2"),
+            SessionTests.refreshed("AT-3", refresh: "RT-3"),
+        ])
         let old = try SessionTests.credentials(access: "AT-1", refresh: "RT-1")
         let store = try Self.unwritableFileStore(holding: SessionRecord(credentials: old, client: provider.client))
         await #expect(throws: AuthFlowError.self, "the store really refuses saves") {

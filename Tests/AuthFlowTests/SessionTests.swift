@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AuthFlow
 
 /// `AuthSession`: single-flight refresh, rotation, failure policy, authorized requests, sign-out.
@@ -50,7 +51,9 @@ struct SessionTests {
         func requests(to path: String) -> [HTTPTransportRequest] { transport.requests.filter { $0.url.path == path } }
     }
 
-    static func credentials(access: String = "AT-old", refresh: String? = "RT-old", expiresIn: TimeInterval = -10) throws -> OAuthCredentials {
+    static func credentials(access: String = "AT-old", refresh: String? = "RT-old", expiresIn: TimeInterval = -10) throws
+        -> OAuthCredentials
+    {
         var token = try TokenResponse(json: json(#"{"access_token":"\#(access)","token_type":"Bearer"}"#), requestedScopes: ["api"])
         token.refreshToken = refresh
         token.expiresAt = Date(timeIntervalSinceNow: expiresIn)
@@ -134,7 +137,9 @@ struct SessionTests {
 
     @Test("two 5xx keep the credentials and report network")
     func serverErrorTwice() async throws {
-        let provider = try Provider(token: [HTTPTransportResponse(status: 502), .json(#"{"error":"temporarily_unavailable"}"#, status: 503)])
+        let provider = try Provider(token: [
+            HTTPTransportResponse(status: 502), .json(#"{"error":"temporarily_unavailable"}"#, status: 503),
+        ])
         let store = MemoryCredentialStore()
         let session = AuthSession(client: provider.client, store: store, credentials: try Self.credentials())
         await expectError(.network) { try await session.freshAccessToken() }
@@ -182,7 +187,9 @@ struct SessionTests {
         let store = MemoryCredentialStore()
         let session = AuthSession(client: provider.client, store: store, credentials: try Self.credentials())
         _ = try await session.currentCredentials // writes the initial credentials
-        try await store.save(SessionRecord(credentials: try Self.credentials(access: "AT-other", refresh: "RT-other", expiresIn: 3600), client: provider.client))
+        try await store.save(
+            SessionRecord(
+                credentials: try Self.credentials(access: "AT-other", refresh: "RT-other", expiresIn: 3600), client: provider.client))
         #expect(try await session.freshAccessToken() == "AT-other")
         #expect(provider.requests(to: "/token").isEmpty)
     }
@@ -192,7 +199,8 @@ struct SessionTests {
         let challenge = HTTPTransportResponse(status: 401, headers: [("WWW-Authenticate", #"Bearer realm="api", error="invalid_token""#)])
         let provider = try Provider(token: [Self.refreshed()], api: [challenge, challenge])
         let session = AuthSession(client: provider.client, credentials: try Self.credentials(expiresIn: 3600))
-        let response = try await session.send(HTTPTransportRequest(method: "GET", url: url(Self.api), headers: [("Authorization", "Basic forged")]))
+        let response = try await session.send(
+            HTTPTransportRequest(method: "GET", url: url(Self.api), headers: [("Authorization", "Basic forged")]))
         #expect(response.status == 401, "the second refusal is returned, not retried again")
         let calls = provider.requests(to: "/me")
         #expect(calls.count == 2)
@@ -203,7 +211,8 @@ struct SessionTests {
 
     @Test("send: a 401 without invalid_token is returned as is")
     func otherUnauthorized() async throws {
-        let provider = try Provider(token: [], api: [HTTPTransportResponse(status: 401, headers: [("WWW-Authenticate", #"Bearer error="insufficient_scope""#)])])
+        let provider = try Provider(
+            token: [], api: [HTTPTransportResponse(status: 401, headers: [("WWW-Authenticate", #"Bearer error="insufficient_scope""#)])])
         let session = AuthSession(client: provider.client, credentials: try Self.credentials(expiresIn: 3600))
         let response = try await session.send(HTTPTransportRequest(method: "GET", url: url(Self.api)))
         #expect(response.status == 401)
@@ -247,11 +256,21 @@ struct SessionTests {
         }
         let original = try claims()
         try OAuthClient.checkContinuity(old: original, new: try claims(["iat": .number(1_700_000_100), "nonce": nil]))
-        expectError(.idTokenInvalid, reason: .subject) { try OAuthClient.checkContinuity(old: original, new: try claims(["sub": .string("other")])) }
-        expectError(.idTokenInvalid, reason: .issuer) { try OAuthClient.checkContinuity(old: original, new: try claims(["iss": .string("https://other.example")])) }
-        expectError(.idTokenInvalid, reason: .audience) { try OAuthClient.checkContinuity(old: original, new: try claims(["aud": .string("other")])) }
-        expectError(.idTokenInvalid, reason: .authorizedParty) { try OAuthClient.checkContinuity(old: original, new: try claims(["azp": nil])) }
-        expectError(.idTokenInvalid, reason: .authTime) { try OAuthClient.checkContinuity(old: original, new: try claims(["auth_time": .number(1_699_999_999)])) }
+        expectError(.idTokenInvalid, reason: .subject) {
+            try OAuthClient.checkContinuity(old: original, new: try claims(["sub": .string("other")]))
+        }
+        expectError(.idTokenInvalid, reason: .issuer) {
+            try OAuthClient.checkContinuity(old: original, new: try claims(["iss": .string("https://other.example")]))
+        }
+        expectError(.idTokenInvalid, reason: .audience) {
+            try OAuthClient.checkContinuity(old: original, new: try claims(["aud": .string("other")]))
+        }
+        expectError(.idTokenInvalid, reason: .authorizedParty) {
+            try OAuthClient.checkContinuity(old: original, new: try claims(["azp": nil]))
+        }
+        expectError(.idTokenInvalid, reason: .authTime) {
+            try OAuthClient.checkContinuity(old: original, new: try claims(["auth_time": .number(1_699_999_999)]))
+        }
     }
 }
 

@@ -1,7 +1,8 @@
-@testable import AuthFlowStoredDate
 import Foundation
 import Testing
+
 @testable import AuthFlow
+@testable import AuthFlowStoredDate
 
 /// The stored-date form (`AuthFlowStoredDate`): what it reads, that it writes
 /// what Foundation's ISO 8601 style writes, and that a written date is a
@@ -21,8 +22,10 @@ struct StoredDateTests {
         #expect(StoredDate.parse("2000-01-01T01:30:00+01:30")?.timeIntervalSince1970 == 946_684_800)
         #expect(StoredDate.parse("1999-12-31T23:00:00-01:00")?.timeIntervalSince1970 == 946_684_800)
         #expect(StoredDate.parse("2000-01-01T00:00:00.1234567891234")?.timeIntervalSince1970 == 946_684_800.123456789)
-        for bad in ["", "2000-01-01", "2000-13-01T00:00:00", "2000-01-01T00:00:00.", "2000-01-01T00:00:00Zjunk", "２000-01-01T00:00:00",
-                    "2000-01-01T00:00:00+01", "2000-01-01T00:00:00.5x", "1582-12-31T23:59:59.999", "10000-01-01T00:00:00.000"] {
+        for bad in [
+            "", "2000-01-01", "2000-13-01T00:00:00", "2000-01-01T00:00:00.", "2000-01-01T00:00:00Zjunk", "２000-01-01T00:00:00",
+            "2000-01-01T00:00:00+01", "2000-01-01T00:00:00.5x", "1582-12-31T23:59:59.999", "10000-01-01T00:00:00.000",
+        ] {
             #expect(StoredDate.parse(bad) == nil, "\(bad)")
         }
     }
@@ -43,10 +46,12 @@ struct StoredDateTests {
         }
     }
 
-    @Test("a written date reads back to itself", arguments: [
-        "2026-11-24T17:54:40.100", "2026-11-24T17:54:40.999", "2026-11-24T17:54:40.000", "2000-02-29T23:59:59.001",
-        "1583-01-01T00:00:00.000", "9999-12-31T23:59:59.999", "1970-01-01T00:00:00.001", "1969-12-31T23:59:59.999",
-    ])
+    @Test(
+        "a written date reads back to itself",
+        arguments: [
+            "2026-11-24T17:54:40.100", "2026-11-24T17:54:40.999", "2026-11-24T17:54:40.000", "2000-02-29T23:59:59.001",
+            "1583-01-01T00:00:00.000", "9999-12-31T23:59:59.999", "1970-01-01T00:00:00.001", "1969-12-31T23:59:59.999",
+        ])
     func fixedPoint(_ text: String) throws {
         let date = try #require(StoredDate.parse(text))
         #expect(StoredDate.write(date) == text)
@@ -66,10 +71,13 @@ struct StoredDateTests {
 
     @Test("write: the stored form for every date, the ends of the years covered beyond them")
     func writeClamps() throws {
-        let first = "1583-01-01T00:00:00.000", last = "9999-12-31T23:59:59.999"
-        for (seconds, text) in [(Double.nan, first), (-.infinity, first), (-1e300, first), (-1e15, first), (-12_212_553_600.0006, first),
-                                (.infinity, last), (1e300, last), (1e15, last), (2_521_795_481_680.008, last), (253_402_300_799.9996, last),
-                                (1_764_000_000.1, "2025-11-24T16:00:00.100")] {
+        let first = "1583-01-01T00:00:00.000"
+        let last = "9999-12-31T23:59:59.999"
+        for (seconds, text) in [
+            (Double.nan, first), (-.infinity, first), (-1e300, first), (-1e15, first), (-12_212_553_600.0006, first),
+            (.infinity, last), (1e300, last), (1e15, last), (2_521_795_481_680.008, last), (253_402_300_799.9996, last),
+            (1_764_000_000.1, "2025-11-24T16:00:00.100"),
+        ] {
             #expect(StoredDate.write(Date(timeIntervalSince1970: seconds)) == text, "\(seconds)")
         }
         #expect(StoredDate.read(first).map(StoredDate.write) == first)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AuthFlow
 
 // MARK: - Error expectations
@@ -7,34 +8,42 @@ import Testing
 /// Runs `body` and checks it throws an `AuthFlowError` of exactly `category`
 /// (and, for `id_token_invalid`, exactly `reason`). Returns the error.
 @discardableResult
-func expectError<T>(_ category: AuthFlowError.Category, reason: AuthFlowError.Reason? = nil,
-                    sourceLocation: SourceLocation = #_sourceLocation,
-                    _ body: () throws -> T) -> AuthFlowError? {
+func expectError<T>(
+    _ category: AuthFlowError.Category, reason: AuthFlowError.Reason? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: () throws -> T
+) -> AuthFlowError? {
     do {
         _ = try body()
     } catch {
         return check(error, category, reason, sourceLocation)
     }
-    Issue.record("expected \(category.rawValue)\(reason.map { " (\($0.rawValue))" } ?? "") but nothing was thrown", sourceLocation: sourceLocation)
+    Issue.record(
+        "expected \(category.rawValue)\(reason.map { " (\($0.rawValue))" } ?? "") but nothing was thrown", sourceLocation: sourceLocation)
     return nil
 }
 
 /// Async variant of ``expectError(_:reason:sourceLocation:_:)``.
 @discardableResult
-func expectError<T>(_ category: AuthFlowError.Category, reason: AuthFlowError.Reason? = nil,
-                    sourceLocation: SourceLocation = #_sourceLocation,
-                    _ body: () async throws -> T) async -> AuthFlowError? {
+func expectError<T>(
+    _ category: AuthFlowError.Category, reason: AuthFlowError.Reason? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: () async throws -> T
+) async -> AuthFlowError? {
     do {
         _ = try await body()
     } catch {
         return check(error, category, reason, sourceLocation)
     }
-    Issue.record("expected \(category.rawValue)\(reason.map { " (\($0.rawValue))" } ?? "") but nothing was thrown", sourceLocation: sourceLocation)
+    Issue.record(
+        "expected \(category.rawValue)\(reason.map { " (\($0.rawValue))" } ?? "") but nothing was thrown", sourceLocation: sourceLocation)
     return nil
 }
 
-private func check(_ error: any Error, _ category: AuthFlowError.Category, _ reason: AuthFlowError.Reason?,
-                   _ sourceLocation: SourceLocation) -> AuthFlowError? {
+private func check(
+    _ error: any Error, _ category: AuthFlowError.Category, _ reason: AuthFlowError.Reason?,
+    _ sourceLocation: SourceLocation
+) -> AuthFlowError? {
     guard let error = error as? AuthFlowError else {
         Issue.record("expected AuthFlowError \(category.rawValue), got \(type(of: error)): \(error)", sourceLocation: sourceLocation)
         return nil
@@ -78,8 +87,10 @@ func formDictionary(_ text: String, sourceLocation: SourceLocation = #_sourceLoc
 /// A valid 43-character PKCE verifier, fixed for tests.
 let fixedVerifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
 
-func metadata(issuer: String? = "https://idp.example", authorization: String = "https://idp.example/authorize",
-              token: String = "https://idp.example/token") -> ProviderMetadata {
+func metadata(
+    issuer: String? = "https://idp.example", authorization: String = "https://idp.example/authorize",
+    token: String = "https://idp.example/token"
+) -> ProviderMetadata {
     ProviderMetadata(issuer: issuer, authorizationEndpoint: url(authorization), tokenEndpoint: url(token))
 }
 

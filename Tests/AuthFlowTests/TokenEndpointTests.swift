@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AuthFlow
 
 /// Code exchange through `OAuthClient.exchange(_:)` and the real
@@ -12,10 +13,14 @@ import Testing
         AuthorizationGrant(code: code, codeVerifier: fixedVerifier, redirectURI: redirect, clientID: clientID, requestedScopes: scopes)
     }
 
-    static func client(_ server: LocalHTTPServer, clientID: String = "app", authentication: ClientAuthentication = .none) throws -> OAuthClient {
-        try OAuthClient(metadata: ProviderMetadata(authorizationEndpoint: url("https://idp.example/authorize"),
-                                                   tokenEndpoint: server.url("/token")),
-                        clientID: clientID, authentication: authentication, transport: URLSessionTransport(), timeout: 5)
+    static func client(_ server: LocalHTTPServer, clientID: String = "app", authentication: ClientAuthentication = .none) throws
+        -> OAuthClient
+    {
+        try OAuthClient(
+            metadata: ProviderMetadata(
+                authorizationEndpoint: url("https://idp.example/authorize"),
+                tokenEndpoint: server.url("/token")),
+            clientID: clientID, authentication: authentication, transport: URLSessionTransport(), timeout: 5)
     }
 
     @Test func bodyIsFormEncodedAuthorizationCodeGrant() async throws {
@@ -150,8 +155,10 @@ struct TokenEndpointRedactionTests {
             let body = String(decoding: request.body ?? Data(), as: UTF8.self)
             return .json(#"{"error":"invalid_grant","error_description":"rejected \#(body)"}"#, status: 400)
         }
-        let client = try OAuthClient(metadata: metadata(), clientID: "app", authentication: .clientSecretPost(secret: "S3CRET-value"), transport: transport)
-        let grant = AuthorizationGrant(code: "CODE-1234", codeVerifier: fixedVerifier, redirectURI: url("com.example.app:/cb"), clientID: "app")
+        let client = try OAuthClient(
+            metadata: metadata(), clientID: "app", authentication: .clientSecretPost(secret: "S3CRET-value"), transport: transport)
+        let grant = AuthorizationGrant(
+            code: "CODE-1234", codeVerifier: fixedVerifier, redirectURI: url("com.example.app:/cb"), clientID: "app")
         let error = await expectError(.oauthError) { try await client.exchange(grant) }
         let text = error?.description ?? ""
         #expect(error?.oauth?.error == "invalid_grant")

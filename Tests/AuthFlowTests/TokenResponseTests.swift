@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AuthFlow
 
 @Suite struct TokenResponseTests {
@@ -22,7 +23,9 @@ import Testing
     }
 
     @Test func fullResponse() throws {
-        let token = try parse(#"{"access_token":"AT","token_type":"Bearer","expires_in":3600,"refresh_token":"RT","id_token":"a.b.c","scope":"openid email"}"#)
+        let token = try parse(
+            #"{"access_token":"AT","token_type":"Bearer","expires_in":3600,"refresh_token":"RT","id_token":"a.b.c","scope":"openid email"}"#
+        )
         #expect(token.expiresIn == 3600)
         #expect(token.expiresAt == now.addingTimeInterval(3600))
         #expect(token.refreshToken == "RT")
@@ -89,7 +92,9 @@ import Testing
         #expect(token.expiresAt == now.addingTimeInterval(TimeInterval(value)))
     }
 
-    @Test(arguments: [#""abc""#, "-1", "1.5", #""-5""#, "true", "[]", #""""#, "1e300", "10000000000", #""10000000000""#, #""9223372036854775807""#])
+    @Test(arguments: [
+        #""abc""#, "-1", "1.5", #""-5""#, "true", "[]", #""""#, "1e300", "10000000000", #""10000000000""#, #""9223372036854775807""#,
+    ])
     func invalidExpiresIn(_ value: String) {
         expectError(.invalidResponse) { try parse(#"{"access_token":"AT","token_type":"Bearer","expires_in":\#(value)}"#) }
     }
@@ -101,19 +106,24 @@ import Testing
 
     @Test func unknownMembersAreKept() throws {
         let token = try parse(#"{"access_token":"AT","token_type":"Bearer","foo":"bar","n":42,"flag":true,"one":1,"obj":{"x":[1,null]}}"#)
-        #expect(token.additional == [
-            "foo": .string("bar"), "n": .number(42), "flag": .bool(true), "one": .number(1),
-            "obj": .object(["x": .array([.number(1), .null])]),
-        ])
+        #expect(
+            token.additional == [
+                "foo": .string("bar"), "n": .number(42), "flag": .bool(true), "one": .number(1),
+                "obj": .object(["x": .array([.number(1), .null])]),
+            ])
     }
 
-    @Test(arguments: ["", "not json", #"{"access_token":"AT","token_type":"Bearer""#, #"[{"access_token":"AT","token_type":"Bearer"}]"#, "null", #""str""#])
+    @Test(arguments: [
+        "", "not json", #"{"access_token":"AT","token_type":"Bearer""#, #"[{"access_token":"AT","token_type":"Bearer"}]"#, "null",
+        #""str""#,
+    ])
     func notAJSONObject(_ text: String) {
         expectError(.invalidResponse) { try parse(text) }
     }
 
     @Test func descriptionHidesTokens() throws {
-        let token = try parse(#"{"access_token":"ACCESS-SECRET-1","token_type":"Bearer","refresh_token":"REFRESH-SECRET-2","id_token":"ID.TOKEN.SECRET3"}"#)
+        let token = try parse(
+            #"{"access_token":"ACCESS-SECRET-1","token_type":"Bearer","refresh_token":"REFRESH-SECRET-2","id_token":"ID.TOKEN.SECRET3"}"#)
         for text in [token.description, "\(token)"] {
             #expect(!text.contains("ACCESS-SECRET-1"))
             #expect(!text.contains("REFRESH-SECRET-2"))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AuthFlow
 
 /// The one refresh rule, which `AuthSession` and `authflow token` apply.
@@ -15,7 +16,8 @@ struct TokenValidityTests {
     }
 
     func fresh(_ remaining: TimeInterval?, lifetime: Int? = 3600, minimum: TimeInterval? = nil) throws -> Bool {
-        !TokenValidity.needsRefresh(try credentials(expiresIn: remaining, lifetime: lifetime), minimumValidity: minimum, leeway: 60, now: now)
+        !TokenValidity.needsRefresh(
+            try credentials(expiresIn: remaining, lifetime: lifetime), minimumValidity: minimum, leeway: 60, now: now)
     }
 
     @Test("valid beyond the 60 s leeway; within it: refresh")

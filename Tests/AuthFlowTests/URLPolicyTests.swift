@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AuthFlow
 
 /// The https rule for every endpoint: the exact error, and advice that names what to change.
@@ -27,8 +28,9 @@ import Testing
     }
 
     @Test func clientRefusesInsecureMetadataWithTheAdvice() throws {
-        let metadata = ProviderMetadata(authorizationEndpoint: URL(string: "https://id.example.com/authorize")!,
-                                        tokenEndpoint: URL(string: "http://id.example.com/token")!)
+        let metadata = ProviderMetadata(
+            authorizationEndpoint: URL(string: "https://id.example.com/authorize")!,
+            tokenEndpoint: URL(string: "http://id.example.com/token")!)
         let error = #expect(throws: AuthFlowError.self) { try OAuthClient(metadata: metadata, clientID: "app") }
         #expect(error?.category == .configuration)
         #expect(error?.recovery != nil)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AuthFlow
 
 /// `OAuthClient.userInfo(accessToken:expectedSubject:)` (OIDC Core §5.3).
@@ -14,9 +15,11 @@ import Testing
         let transport: ScriptedTransport
         let client: OAuthClient
 
-        init(keys: [[String: JSONMemberValue]] = [SigningKey.ec256.jwk(kid: "ec1")], userinfoEndpoint: Bool = true,
-             authentication: ClientAuthentication = .none,
-             userinfo: @escaping @Sendable (HTTPTransportRequest) -> HTTPTransportResponse) throws {
+        init(
+            keys: [[String: JSONMemberValue]] = [SigningKey.ec256.jwk(kid: "ec1")], userinfoEndpoint: Bool = true,
+            authentication: ClientAuthentication = .none,
+            userinfo: @escaping @Sendable (HTTPTransportRequest) -> HTTPTransportResponse
+        ) throws {
             let jwks = jwksJSON(keys)
             transport = ScriptedTransport { request in
                 switch request.url.absoluteString {
@@ -49,14 +52,17 @@ import Testing
 
     /// Expects `category`/`reason` and checks the secret token is not in the error.
     @discardableResult
-    static func expectUserInfoError(_ category: AuthFlowError.Category, reason: AuthFlowError.Reason? = nil,
-                                    _ provider: Provider, expectedSubject: String? = "user-1",
-                                    sourceLocation: SourceLocation = #_sourceLocation) async -> AuthFlowError? {
+    static func expectUserInfoError(
+        _ category: AuthFlowError.Category, reason: AuthFlowError.Reason? = nil,
+        _ provider: Provider, expectedSubject: String? = "user-1",
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async -> AuthFlowError? {
         let error = await expectError(category, reason: reason, sourceLocation: sourceLocation) {
             try await provider.client.userInfo(accessToken: accessToken, expectedSubject: expectedSubject)
         }
         if let error {
-            #expect(!error.description.contains(accessToken), "the access token leaked: \(error.description)", sourceLocation: sourceLocation)
+            #expect(
+                !error.description.contains(accessToken), "the access token leaked: \(error.description)", sourceLocation: sourceLocation)
             #expect(!error.localizedDescription.contains(accessToken), sourceLocation: sourceLocation)
             #expect(!String(reflecting: error).contains(accessToken), sourceLocation: sourceLocation)
         }
@@ -67,7 +73,9 @@ import Testing
 
     @Test func jsonSuccessIsTyped() async throws {
         let provider = try Provider { _ in
-            .json(#"{"sub":"user-1","email":"alice@example.com","email_verified":true,"name":"Alice","preferred_username":"al","locale":"en"}"#)
+            .json(
+                #"{"sub":"user-1","email":"alice@example.com","email_verified":true,"name":"Alice","preferred_username":"al","locale":"en"}"#
+            )
         }
         let info = try await provider.client.userInfo(accessToken: Self.accessToken, expectedSubject: "user-1")
         #expect(info.subject == "user-1")
@@ -154,7 +162,8 @@ import Testing
     }
 
     @Test func signedAnswerWithAudienceArrayContainingClient() async throws {
-        let token = try jws(Self.signedClaims(["aud": .array([.string("other"), .string(TestIDP.clientID)])]), key: .ec256, alg: "ES256", kid: "ec1")
+        let token = try jws(
+            Self.signedClaims(["aud": .array([.string("other"), .string(TestIDP.clientID)])]), key: .ec256, alg: "ES256", kid: "ec1")
         let provider = try Provider { _ in Self.jwt(token) }
         let info = try await provider.client.userInfo(accessToken: Self.accessToken, expectedSubject: "user-1")
         #expect(info.subject == "user-1")
@@ -219,7 +228,8 @@ import Testing
 
     @Test func bearerChallengeOn401IsOAuthError() async throws {
         let provider = try Provider { _ in
-            HTTPTransportResponse(status: 401, headers: [("WWW-Authenticate", #"Bearer error="invalid_token", error_description="expired""#)])
+            HTTPTransportResponse(
+                status: 401, headers: [("WWW-Authenticate", #"Bearer error="invalid_token", error_description="expired""#)])
         }
         let error = try #require(await Self.expectUserInfoError(.oauthError, provider))
         #expect(error.oauth?.error == "invalid_token")
@@ -228,7 +238,9 @@ import Testing
 
     @Test func bearerChallengeWithRealmOn403() async throws {
         let provider = try Provider { _ in
-            HTTPTransportResponse(status: 403, headers: [("WWW-Authenticate", #"Bearer realm="example", error="insufficient_scope", scope="openid profile""#)])
+            HTTPTransportResponse(
+                status: 403, headers: [("WWW-Authenticate", #"Bearer realm="example", error="insufficient_scope", scope="openid profile""#)]
+            )
         }
         let error = try #require(await Self.expectUserInfoError(.oauthError, provider))
         #expect(error.oauth?.error == "insufficient_scope")
@@ -260,7 +272,8 @@ import Testing
     @Test func tokenReflectedByServerDoesNotLeakIntoError() async throws {
         let provider = try Provider { request in
             let token = request.header("Authorization") ?? ""
-            return HTTPTransportResponse(status: 401, headers: [("WWW-Authenticate", "Bearer error=\"invalid_token\", error_description=\"bad \(token)\"")])
+            return HTTPTransportResponse(
+                status: 401, headers: [("WWW-Authenticate", "Bearer error=\"invalid_token\", error_description=\"bad \(token)\"")])
         }
         let error = await expectError(.oauthError) {
             try await provider.client.userInfo(accessToken: Self.accessToken, expectedSubject: nil)
@@ -274,8 +287,9 @@ import Testing
     @Test func realTransportSendsBearerHeaderOnly() async throws {
         let server = try LocalHTTPServer { _ in .json(#"{"sub":"user-1","email":"alice@example.com"}"#) }
         defer { server.stop() }
-        var provider = metadata(issuer: "http://127.0.0.1:\(server.port)", authorization: server.url("/authorize").absoluteString,
-                                token: server.url("/token").absoluteString)
+        var provider = metadata(
+            issuer: "http://127.0.0.1:\(server.port)", authorization: server.url("/authorize").absoluteString,
+            token: server.url("/token").absoluteString)
         provider.userinfoEndpoint = server.url("/userinfo")
         let client = try OAuthClient(metadata: provider, clientID: "app", transport: URLSessionTransport(), timeout: 10)
         let info = try await client.userInfo(accessToken: Self.accessToken, expectedSubject: "user-1")

@@ -22,16 +22,19 @@ struct ProfileDPoPTests {
 
     static func profile(_ name: String, tokenType: String?) throws -> Profile {
         _ = configHome
-        let metadata = ProviderMetadata(issuer: "https://id.example", authorizationEndpoint: URL(string: "https://id.example/authorize")!,
-                                        tokenEndpoint: URL(string: "https://id.example/token")!)
+        let metadata = ProviderMetadata(
+            issuer: "https://id.example", authorizationEndpoint: URL(string: "https://id.example/authorize")!,
+            tokenEndpoint: URL(string: "https://id.example/token")!)
         let credentials = try tokenType.map { type in
-            var token = try TokenResponse(json: Data(#"{"access_token":"AT","token_type":"DPoP","expires_in":3600}"#.utf8),
-                                          requestedScopes: [], allowDPoP: true)
+            var token = try TokenResponse(
+                json: Data(#"{"access_token":"AT","token_type":"DPoP","expires_in":3600}"#.utf8),
+                requestedScopes: [], allowDPoP: true)
             token.tokenType = type
             return OAuthCredentials(issuer: "https://id.example", clientID: "app", token: token, idToken: nil)
         }
-        var profile = Profile(name: name, metadata: metadata, clientID: "app", clientAuthentication: "none", clientSecret: nil,
-                              clientSecretEnv: nil, scopes: [], parameters: [], port: 0, device: false, credentials: credentials)
+        var profile = Profile(
+            name: name, metadata: metadata, clientID: "app", clientAuthentication: "none", clientSecret: nil,
+            clientSecretEnv: nil, scopes: [], parameters: [], port: 0, device: false, credentials: credentials)
         profile.dpopKey = DPoPKey()
         profile.dpop = true
         return profile

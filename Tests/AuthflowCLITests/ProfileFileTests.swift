@@ -41,12 +41,16 @@ struct ProfileFileTests {
         #expect(try ProfileFile.read(URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)/authflow/default.json")) == nil)
     }
 
-    @Test("a file group or others can read or write is refused, naming chmod 600", arguments: [0o666, 0o644, 0o640, 0o604, 0o620, 0o602] as [mode_t])
+    @Test(
+        "a file group or others can read or write is refused, naming chmod 600",
+        arguments: [0o666, 0o644, 0o640, 0o604, 0o620, 0o602] as [mode_t])
     func openFile(mode: mode_t) throws {
         let url = try Self.profile(file: mode)
         let error = try #require(Self.refusal(url))
         #expect(error.category == .storage)
-        #expect(error.message == "\(url.path) is accessible by other users (mode \(String(mode, radix: 8))); it holds credentials, so it is not used")
+        #expect(
+            error.message
+                == "\(url.path) is accessible by other users (mode \(String(mode, radix: 8))); it holds credentials, so it is not used")
         #expect(error.recovery == "Make it private: chmod 600 \(url.path)")
         #expect(Output.exitCode(for: error.category) == 1)
     }

@@ -35,8 +35,10 @@ struct TokenCommandLineTests {
         let token = try #require(try Authflow.parseCommand(["token", "--profile", "work", "--min-ttl", "30"]) as? Token)
         #expect(token.profileOption.profile == "work" && token.minTTL == 30 && !token.force)
         #expect(try Authflow.parseCommand(["status"]) is Status)
-        for refused in [["token", "--force", "--min-ttl", "1"], ["token", "--bogus"], ["token", "--min-ttl", "-1"], ["token", "extra"],
-                        ["token", "--timeout", "0"]] {
+        for refused in [
+            ["token", "--force", "--min-ttl", "1"], ["token", "--bogus"], ["token", "--min-ttl", "-1"], ["token", "extra"],
+            ["token", "--timeout", "0"],
+        ] {
             #expect(throws: (any Error).self, "\(refused)") { try Authflow.parseCommand(refused) }
         }
     }

@@ -26,8 +26,10 @@ extension InteropSuites {
             #expect(credentials.scopes.contains("openid"))
             #expect(credentials.token.tokenType == "Bearer")
 
-            let secrets = [grant.code, grant.codeVerifier, request.state, request.nonce ?? "", credentials.accessToken,
-                           credentials.token.refreshToken ?? "", credentials.token.idToken ?? ""].filter { !$0.isEmpty }
+            let secrets = [
+                grant.code, grant.codeVerifier, request.state, request.nonce ?? "", credentials.accessToken,
+                credentials.token.refreshToken ?? "", credentials.token.idToken ?? "",
+            ].filter { !$0.isEmpty }
             let log = flow.log.text
             #expect(log.contains("signed in"), "the verbose log is not empty")
             for secret in secrets {

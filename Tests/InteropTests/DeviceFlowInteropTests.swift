@@ -14,7 +14,8 @@ extension InteropSuites {
         private func start(_ flow: InteropFlow) async throws -> (OAuthClient, PendingDeviceAuthorization) {
             let clientID = try #require(flow.server.deviceClientID)
             let client = try await flow.client(clientID: clientID)
-            let endpoint = flow.server.devicePublishesEndpoint == true ? nil : flow.server.deviceAuthorizationEndpoint.flatMap(URL.init(string:))
+            let endpoint =
+                flow.server.devicePublishesEndpoint == true ? nil : flow.server.deviceAuthorizationEndpoint.flatMap(URL.init(string:))
             let pending = try await client.startDeviceAuthorization(scopes: ["openid", "profile"], endpoint: endpoint)
             return (client, pending)
         }
@@ -43,7 +44,8 @@ extension InteropSuites {
             }
             let log = flow.log.text
             #expect(log.contains("device authorization poll"))
-            for secret in [pending.response.deviceCode, credentials.accessToken, credentials.token.refreshToken ?? ""] where !secret.isEmpty {
+            for secret in [pending.response.deviceCode, credentials.accessToken, credentials.token.refreshToken ?? ""] where !secret.isEmpty
+            {
                 #expect(!log.contains(secret), "a secret reached the log")
             }
         }

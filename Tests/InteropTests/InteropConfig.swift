@@ -19,7 +19,8 @@ struct InteropConfig: Decodable {
 
         /// How many token-endpoint POSTs the server has logged so far.
         func tokenRequests() -> Int {
-            guard let data = FileManager.default.contents(atPath: log), let path = URLComponents(string: tokenEndpoint)?.percentEncodedPath else { return 0 }
+            guard let data = FileManager.default.contents(atPath: log), let path = URLComponents(string: tokenEndpoint)?.percentEncodedPath
+            else { return 0 }
             return String(decoding: data, as: UTF8.self).components(separatedBy: "POST \(path) ").count - 1
         }
 

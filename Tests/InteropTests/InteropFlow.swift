@@ -17,13 +17,16 @@ struct InteropFlow {
     }
 
     func client(_ authentication: ClientAuthentication = .none, clientID: String? = nil) async throws -> OAuthClient {
-        try await OAuthClient(issuer: URL(string: server.issuer)!, clientID: clientID ?? server.publicClientID,
-                              authentication: authentication, timeout: 20, logger: log.logger())
+        try await OAuthClient(
+            issuer: URL(string: server.issuer)!, clientID: clientID ?? server.publicClientID,
+            authentication: authentication, timeout: 20, logger: log.logger())
     }
 
     /// Sends the browser through authorization and returns the validated grant,
     /// together with the request (which holds state, nonce and verifier).
-    func authorize(_ client: OAuthClient, scopes: [String] = ["openid", "profile"]) async throws -> (AuthorizationRequest, AuthorizationGrant) {
+    func authorize(_ client: OAuthClient, scopes: [String] = ["openid", "profile"]) async throws -> (
+        AuthorizationRequest, AuthorizationGrant
+    ) {
         let listener = try await LoopbackListener.start(logger: log.logger())
         do {
             let request = try client.authorizationRequest(redirectURI: listener.redirectURI, scopes: scopes)

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import TerminalQR
 
 /// Debian's `qrencode` and `zbarimg` (packages qrencode, zbar-tools), run as
@@ -44,7 +45,9 @@ enum ExternalTools {
         var bits = 0
         func add(_ x: Int, _ y: Int, _ index: Int) { if matrix[y][x] { bits |= 1 << index } }
         for index in 0...5 { add(8, index, index) }
-        add(8, 7, 6); add(8, 8, 7); add(7, 8, 8)
+        add(8, 7, 6)
+        add(8, 8, 7)
+        add(7, 8, 8)
         for index in 9..<15 { add(14 - index, 8, index) }
         return ((bits ^ 0x5412) >> 10) & 7
     }

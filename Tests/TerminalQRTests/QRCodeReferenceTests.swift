@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TerminalQR
 
 /// The encoder against Debian's reference tools: module for module against
@@ -18,8 +19,9 @@ struct QRCodeReferenceTests {
         return texts
     }()
 
-    @Test("same matrix as qrencode -8 (same version, level, mask)",
-          .enabled(if: ExternalTools.haveQrencode), arguments: [ErrorCorrectionLevel.low, .medium, .quartile, .high])
+    @Test(
+        "same matrix as qrencode -8 (same version, level, mask)",
+        .enabled(if: ExternalTools.haveQrencode), arguments: [ErrorCorrectionLevel.low, .medium, .quartile, .high])
     func matchesQrencode(level: ErrorCorrectionLevel) throws {
         var versions: Set<Int> = []
         for text in Self.inputs {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TerminalQR
 
 @Suite("TerminalQR: encoder rules and half-block rendering")
@@ -21,13 +22,15 @@ struct TerminalRendererTests {
         let inverted = Array(TerminalRenderer(quietZone: 0, inverted: true).render(code).split(separator: "\n").map(Array.init))
         for row in 0..<normal.count {
             for x in 0..<code.size {
-                let top = code[x, 2 * row], bottom = 2 * row + 1 < code.size ? code[x, 2 * row + 1] : false
-                let expected: Character = switch (top, bottom) {
-                case (true, true): "\u{2588}"
-                case (true, false): "\u{2580}"
-                case (false, true): "\u{2584}"
-                case (false, false): " "
-                }
+                let top = code[x, 2 * row]
+                let bottom = 2 * row + 1 < code.size ? code[x, 2 * row + 1] : false
+                let expected: Character =
+                    switch (top, bottom) {
+                    case (true, true): "\u{2588}"
+                    case (true, false): "\u{2580}"
+                    case (false, true): "\u{2584}"
+                    case (false, false): " "
+                    }
                 #expect(inverted[row][x] == expected)
             }
         }

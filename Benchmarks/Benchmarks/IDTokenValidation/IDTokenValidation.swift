@@ -2,8 +2,8 @@ import AuthFlow
 import Benchmark
 import BenchmarkFixtures
 import Crypto
-import _CryptoExtras
 import Foundation
+import _CryptoExtras
 
 // ID-token validation against the raw swift-crypto signature check it is built on.
 //
@@ -49,7 +49,8 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     Benchmark("RS256 raw swift-crypto verify", configuration: perThousand) { benchmark in
-        let key = fixture.rsaPublicKey, token = fixture.rs256
+        let key = fixture.rsaPublicKey
+        let token = fixture.rs256
         for _ in benchmark.scaledIterations {
             let signature = _RSA.Signing.RSASignature(rawRepresentation: token.signature)
             let valid = key.isValidSignature(signature, for: SHA256.hash(data: token.signingInput), padding: .insecurePKCS1v1_5)
@@ -67,7 +68,8 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     Benchmark("ES256 raw swift-crypto verify", configuration: perThousand) { benchmark in
-        let key = fixture.p256PublicKey, token = fixture.es256
+        let key = fixture.p256PublicKey
+        let token = fixture.es256
         for _ in benchmark.scaledIterations {
             let signature = try P256.Signing.ECDSASignature(rawRepresentation: token.signature)
             let valid = key.isValidSignature(signature, for: SHA256.hash(data: token.signingInput))
@@ -78,8 +80,13 @@ let benchmarks: @Sendable () -> Void = {
 
     // MARK: Parts of the full validation (RS256 token)
 
-    Benchmark("part: claims (IDTokenClaims + IDTokenRules.check)",
-              configuration: .init(setup: { try await fixture.warm(); _ = parsedClaims })) { benchmark in
+    Benchmark(
+        "part: claims (IDTokenClaims + IDTokenRules.check)",
+        configuration: .init(setup: {
+            try await fixture.warm()
+            _ = parsedClaims
+        })
+    ) { benchmark in
         for _ in benchmark.scaledIterations {
             let claims = try IDTokenClaims(claims: parsedClaims)
             try fixture.rules.check(claims, now: Fixture.now)

@@ -32,9 +32,11 @@ let serverDelay = TimeAmount.milliseconds(5)
 
 extension BenchmarkMetric {
     static let addedLatency = BenchmarkMetric.custom("added latency per caller (µs)", polarity: .prefersSmaller, useScalingFactor: false)
-    static let latencyMinusRefresh = BenchmarkMetric.custom("caller latency minus refresh round trip (µs)", polarity: .prefersSmaller, useScalingFactor: false)
+    static let latencyMinusRefresh = BenchmarkMetric.custom(
+        "caller latency minus refresh round trip (µs)", polarity: .prefersSmaller, useScalingFactor: false)
     static let refreshRoundTrip = BenchmarkMetric.custom("refresh round trip (µs)", polarity: .prefersSmaller, useScalingFactor: false)
-    static let lateCallers = BenchmarkMetric.custom("callers started after the response", polarity: .prefersSmaller, useScalingFactor: false)
+    static let lateCallers = BenchmarkMetric.custom(
+        "callers started after the response", polarity: .prefersSmaller, useScalingFactor: false)
 }
 
 /// The default URLSessionTransport, with the start and end of the last `send` stamped.
@@ -50,7 +52,10 @@ final class TimedTransport: HTTPTransport, @unchecked Sendable {
         let start = nowNanos()
         let response = try await inner.send(request)
         let end = nowNanos()
-        lock.withLock { sent = start; arrived = end }
+        lock.withLock {
+            sent = start
+            arrived = end
+        }
         return response
     }
 }
@@ -64,8 +69,9 @@ struct RefreshFixture: Sendable {
     static func make() async throws -> RefreshFixture {
         let server = try await TokenServer.start(delay: serverDelay)
         let transport = TimedTransport()
-        let metadata = ProviderMetadata(issuer: nil, authorizationEndpoint: URL(string: "https://id.example.com/authorize")!,
-                                        tokenEndpoint: server.tokenURL)
+        let metadata = ProviderMetadata(
+            issuer: nil, authorizationEndpoint: URL(string: "https://id.example.com/authorize")!,
+            tokenEndpoint: server.tokenURL)
         let client = try OAuthClient(metadata: metadata, clientID: "bench-client", transport: transport)
         return RefreshFixture(server: server, transport: transport, client: client)
     }
@@ -84,7 +90,12 @@ final class FixtureBox: @unchecked Sendable {
     private let lock = NSLock()
     private var fixture: RefreshFixture?
     func set(_ value: RefreshFixture?) { lock.withLock { fixture = value } }
-    func take() -> RefreshFixture? { lock.withLock { defer { fixture = nil }; return fixture } }
+    func take() -> RefreshFixture? {
+        lock.withLock {
+            defer { fixture = nil }
+            return fixture
+        }
+    }
 }
 
 let fixtureBox = FixtureBox()
@@ -102,7 +113,8 @@ let benchmarks: @Sendable () -> Void = {
         closure: { (benchmark: Benchmark, fixture: RefreshFixture) async in
             let expired: OAuthCredentials
             do { expired = try RefreshFixture.expiredCredentials() } catch { fatalError("\(error)") }
-            let session = AuthSession(client: fixture.client, store: MemoryCredentialStore(SessionRecord(credentials: expired, client: fixture.client)))
+            let session = AuthSession(
+                client: fixture.client, store: MemoryCredentialStore(SessionRecord(credentials: expired, client: fixture.client)))
             let requestsBefore = fixture.server.requests
 
             // Each caller is an unstructured task that writes what it saw into its own slot.
@@ -115,8 +127,9 @@ let benchmarks: @Sendable () -> Void = {
             let requests = fixture.server.requests - requestsBefore
             precondition(requests == 1, "the token endpoint saw \(requests) requests in one iteration, expected exactly 1")
             let expected = "at-\(fixture.server.requests)"
-            precondition(outcomes.count == callers && outcomes.allSatisfy { $0.token == expected },
-                         "not every caller got the refreshed token \(expected)")
+            precondition(
+                outcomes.count == callers && outcomes.allSatisfy { $0.token == expected },
+                "not every caller got the refreshed token \(expected)")
 
             let (sent, arrived) = fixture.transport.lastExchange
             benchmark.measurement(.refreshRoundTrip, Int((arrived - sent) / 1_000))
@@ -124,7 +137,8 @@ let benchmarks: @Sendable () -> Void = {
             for outcome in outcomes {
                 if outcome.start > arrived { late += 1 }
                 benchmark.measurement(.addedLatency, Int(outcome.addedLatency(after: arrived) / 1_000))
-                let total = outcome.end - outcome.start, refresh = arrived - sent
+                let total = outcome.end - outcome.start
+                let refresh = arrived - sent
                 benchmark.measurement(.latencyMinusRefresh, Int((total > refresh ? total - refresh : 0) / 1_000))
             }
             benchmark.measurement(.lateCallers, late)

@@ -55,7 +55,12 @@ final class RequestCounter: @unchecked Sendable {
     var value: Int { lock.withLock { count } }
 
     /// Increments and returns the new value.
-    func next() -> Int { lock.withLock { count += 1; return count } }
+    func next() -> Int {
+        lock.withLock {
+            count += 1
+            return count
+        }
+    }
 }
 
 private final class TokenHandler: ChannelInboundHandler {
@@ -85,7 +90,8 @@ private final class TokenHandler: ChannelInboundHandler {
             if head.method == .POST, head.uri == "/token" {
                 let n = counter.next()
                 status = .ok
-                body = #"{"access_token":"at-\#(n)","token_type":"Bearer","expires_in":3600,"refresh_token":"rt-\#(n)","scope":"openid profile"}"#
+                body =
+                    #"{"access_token":"at-\#(n)","token_type":"Bearer","expires_in":3600,"refresh_token":"rt-\#(n)","scope":"openid profile"}"#
             } else {
                 status = .notFound
                 body = #"{"error":"not_found"}"#
@@ -109,8 +115,8 @@ private final class TokenHandler: ChannelInboundHandler {
     }
 }
 
-private extension ChannelHandlerContext {
-    func writeAndFlushPromise() -> EventLoopPromise<Void> {
+extension ChannelHandlerContext {
+    fileprivate func writeAndFlushPromise() -> EventLoopPromise<Void> {
         let promise = eventLoop.makePromise(of: Void.self)
         writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil)), promise: promise)
         return promise

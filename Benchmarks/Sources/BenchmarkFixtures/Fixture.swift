@@ -1,7 +1,7 @@
 import AuthFlow
 import Crypto
-import _CryptoExtras
 import Foundation
+import _CryptoExtras
 
 /// Everything the ID-token benchmarks share: two signing keys, one token per
 /// algorithm signed with them, and a verifier whose JWK Set cache was filled
@@ -46,11 +46,11 @@ public struct Fixture: Sendable {
         let primitives = try rsaKey.publicKey.getKeyPrimitives()
         let point = Array(p256Key.publicKey.x963Representation) // 0x04 || x || y
         let jwks = """
-        {"keys":[\
-        {"kty":"RSA","use":"sig","alg":"RS256","kid":"rsa-1","n":"\(B64URL.encode(primitives.modulus))","e":"\(B64URL.encode(primitives.publicExponent))"},\
-        {"kty":"EC","use":"sig","alg":"ES256","kid":"ec-1","crv":"P-256","x":"\(B64URL.encode(point[1...32]))","y":"\(B64URL.encode(point[33...64]))"}\
-        ]}
-        """
+            {"keys":[\
+            {"kty":"RSA","use":"sig","alg":"RS256","kid":"rsa-1","n":"\(B64URL.encode(primitives.modulus))","e":"\(B64URL.encode(primitives.publicExponent))"},\
+            {"kty":"EC","use":"sig","alg":"ES256","kid":"ec-1","crv":"P-256","x":"\(B64URL.encode(point[1...32]))","y":"\(B64URL.encode(point[33...64]))"}\
+            ]}
+            """
         transport = JWKSTransport(body: Data(jwks.utf8))
         keys = try KeySetCache(jwksURI: URL(string: "https://id.example.com/jwks")!, transport: transport)
         verifier = IDTokenVerifier(keys: keys, clientSecret: nil)
@@ -97,7 +97,8 @@ public final class JWKSTransport: HTTPTransport, @unchecked Sendable {
 
     public func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
         lock.withLock { count += 1 }
-        return HTTPTransportResponse(status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "max-age=86400")], body: body)
+        return HTTPTransportResponse(
+            status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "max-age=86400")], body: body)
     }
 }
 

@@ -1,6 +1,7 @@
 import AuthFlow
 import Crypto
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -18,7 +19,8 @@ import Darwin
 // Usage: DPoPLoop [rounds] [operations per block]
 
 let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
-let rounds = arguments.first ?? 60, perBlock = arguments.dropFirst().first ?? 500
+let rounds = arguments.first ?? 60
+let perBlock = arguments.dropFirst().first ?? 500
 let key = DPoPKey()
 let rawKey = P256.Signing.PrivateKey()
 let resource = URL(string: "https://api.example.com/v1/accounts/42?expand=owner")!
@@ -51,9 +53,12 @@ let raw = { sink &+= try rawKey.signature(for: signingInput).rawRepresentation.c
 // Warm up both.
 _ = try block(proof)
 _ = try block(raw)
-var proofTimes: [Double] = [], rawTimes: [Double] = [], ratios: [Double] = []
+var proofTimes: [Double] = []
+var rawTimes: [Double] = []
+var ratios: [Double] = []
 for round in 0..<rounds {
-    let p: Double, r: Double
+    let p: Double
+    let r: Double
     if round % 2 == 0 {
         p = try block(proof)
         r = try block(raw)
@@ -65,6 +70,8 @@ for round in 0..<rounds {
     rawTimes.append(r)
     ratios.append(p / r)
 }
-print(String(format: "proof %.2f µs  raw signature %.2f µs  ratio %.3f (median of %d rounds × %d each; best %.2f / %.2f µs) sink %d",
-             median(proofTimes), median(rawTimes), median(ratios), rounds, perBlock,
-             proofTimes.min() ?? 0, rawTimes.min() ?? 0, sink % 10))
+print(
+    String(
+        format: "proof %.2f µs  raw signature %.2f µs  ratio %.3f (median of %d rounds × %d each; best %.2f / %.2f µs) sink %d",
+        median(proofTimes), median(rawTimes), median(ratios), rounds, perBlock,
+        proofTimes.min() ?? 0, rawTimes.min() ?? 0, sink % 10))

@@ -34,7 +34,10 @@ final class DelayedTokenEndpoint: HTTPTransport, @unchecked Sendable {
 
     func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
         try await Task.sleep(nanoseconds: 6_000_000)
-        let n = lock.withLock { count += 1; return count }
+        let n = lock.withLock {
+            count += 1
+            return count
+        }
         let body = #"{"access_token":"at-\#(n)","token_type":"Bearer","expires_in":3600,"refresh_token":"rt-\#(n)"}"#
         ready.set(nowNanos())
         return HTTPTransportResponse(status: 200, headers: [("Content-Type", "application/json")], body: Data(body.utf8))
@@ -67,14 +70,18 @@ for mode in modes {
             added += await fanOut(ready: ready) { await value.value }
         case "session":
             let endpoint = DelayedTokenEndpoint()
-            let metadata = ProviderMetadata(issuer: nil, authorizationEndpoint: URL(string: "https://id.example.com/authorize")!,
-                                            tokenEndpoint: URL(string: "https://id.example.com/token")!)
+            let metadata = ProviderMetadata(
+                issuer: nil, authorizationEndpoint: URL(string: "https://id.example.com/authorize")!,
+                tokenEndpoint: URL(string: "https://id.example.com/token")!)
             let client = try OAuthClient(metadata: metadata, clientID: "bench-client", transport: endpoint)
             let json = #"{"access_token":"at-expired","token_type":"Bearer","expires_in":3600,"refresh_token":"rt-0"}"#
             var token = try TokenResponse(json: Data(json.utf8), requestedScopes: [])
             token.expiresAt = Date(timeIntervalSinceNow: -3600)
-            let session = AuthSession(client: client, store: MemoryCredentialStore(SessionRecord(
-                credentials: OAuthCredentials(issuer: nil, clientID: "bench-client", token: token, idToken: nil), client: client)))
+            let session = AuthSession(
+                client: client,
+                store: MemoryCredentialStore(
+                    SessionRecord(
+                        credentials: OAuthCredentials(issuer: nil, clientID: "bench-client", token: token, idToken: nil), client: client)))
             added += await fanOut(ready: endpoint.ready) { try await session.freshAccessToken() }
             precondition(endpoint.requests == 1, "one token request per round")
         default:
@@ -83,6 +90,8 @@ for mode in modes {
     }
     let sorted = added.sorted()
     func percentile(_ p: Double) -> Double { Double(sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]) / 1_000_000 }
-    print(String(format: "%@: %d rounds × %d callers: added latency p0 %.2f ms, p50 %.2f ms, p99 %.2f ms, max %.2f ms",
-                 mode, rounds, callers, percentile(0), percentile(0.5), percentile(0.99), Double(sorted.last ?? 0) / 1_000_000))
+    print(
+        String(
+            format: "%@: %d rounds × %d callers: added latency p0 %.2f ms, p50 %.2f ms, p99 %.2f ms, max %.2f ms",
+            mode, rounds, callers, percentile(0), percentile(0.5), percentile(0.99), Double(sorted.last ?? 0) / 1_000_000))
 }

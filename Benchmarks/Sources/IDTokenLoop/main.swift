@@ -1,9 +1,9 @@
 import AuthFlow
 import BenchmarkFixtures
 import Crypto
-import _CryptoExtras
 import Dispatch
 import Foundation
+import _CryptoExtras
 
 // A plain loop over the IDTokenValidation work, outside package-benchmark:
 //
@@ -38,7 +38,8 @@ func once(_ mode: String) async throws {
     case "rs256-raw":
         let token = fixture.rs256
         let signature = _RSA.Signing.RSASignature(rawRepresentation: token.signature)
-        precondition(fixture.rsaPublicKey.isValidSignature(signature, for: SHA256.hash(data: token.signingInput), padding: .insecurePKCS1v1_5))
+        precondition(
+            fixture.rsaPublicKey.isValidSignature(signature, for: SHA256.hash(data: token.signingInput), padding: .insecurePKCS1v1_5))
     case "rs256-raw-jwk":
         // The raw check with a key made from the JWK's n and e, as a JWK Set gives it.
         let token = fixture.rs256
@@ -65,8 +66,10 @@ func once(_ mode: String) async throws {
         let claims = try await hs256Verifier.verify(hs256.compact, rules: fixture.rules, accessToken: nil, now: Fixture.now)
         precondition(claims.subject == "248289761001")
     case "hs256-raw":
-        precondition(HMAC<SHA256>.isValidAuthenticationCode(hs256.signature, authenticating: hs256.signingInput,
-                                                            using: SymmetricKey(data: Array(secret.utf8))))
+        precondition(
+            HMAC<SHA256>.isValidAuthenticationCode(
+                hs256.signature, authenticating: hs256.signingInput,
+                using: SymmetricKey(data: Array(secret.utf8))))
     default:
         fatalError("unknown mode \(mode)")
     }
@@ -92,7 +95,10 @@ try await Task.detached {
     }
     for mode in modes {
         let sorted = times[mode, default: []].sorted()
-        let median = sorted[sorted.count / 2], fastest = sorted[0]
-        print("\(mode): \(String(format: "%.2f", median)) µs per token (median of \(rounds) rounds of \(perRound); fastest \(String(format: "%.2f", fastest)))")
+        let median = sorted[sorted.count / 2]
+        let fastest = sorted[0]
+        print(
+            "\(mode): \(String(format: "%.2f", median)) µs per token (median of \(rounds) rounds of \(perRound); fastest \(String(format: "%.2f", fastest)))"
+        )
     }
 }.value

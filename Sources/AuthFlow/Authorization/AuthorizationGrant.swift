@@ -30,9 +30,11 @@ public struct AuthorizationGrant: Sendable, Codable, Equatable {
     public var responseParameters: [AuthorizationOptions.Parameter]
 
     /// Creates a grant, for example from values an app sent to its backend.
-    public init(code: String, codeVerifier: String, redirectURI: URL, clientID: String, nonce: String? = nil,
-                issuer: String? = nil, requestedScopes: [String] = [], maxAge: Int? = nil,
-                responseParameters: [AuthorizationOptions.Parameter] = []) {
+    public init(
+        code: String, codeVerifier: String, redirectURI: URL, clientID: String, nonce: String? = nil,
+        issuer: String? = nil, requestedScopes: [String] = [], maxAge: Int? = nil,
+        responseParameters: [AuthorizationOptions.Parameter] = []
+    ) {
         self.responseParameters = responseParameters
         self.code = code
         self.codeVerifier = codeVerifier

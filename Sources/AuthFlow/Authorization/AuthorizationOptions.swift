@@ -54,8 +54,10 @@ public struct AuthorizationOptions: Sendable, Equatable {
     ]
 
     /// Creates options.
-    public init(prompt: [String] = [], loginHint: String? = nil, maxAge: Int? = nil, acrValues: [String] = [],
-                uiLocales: [String] = [], responseMode: ResponseMode? = nil, additionalParameters: [Parameter] = []) {
+    public init(
+        prompt: [String] = [], loginHint: String? = nil, maxAge: Int? = nil, acrValues: [String] = [],
+        uiLocales: [String] = [], responseMode: ResponseMode? = nil, additionalParameters: [Parameter] = []
+    ) {
         self.responseMode = responseMode
         self.prompt = prompt
         self.loginHint = loginHint
@@ -90,8 +92,10 @@ public struct AuthorizationOptions: Sendable, Equatable {
         for parameter in additionalParameters {
             guard !parameter.name.isEmpty else { throw AuthFlowError.configuration("a parameter name is empty") }
             guard !AuthorizationOptions.reservedParameters.contains(parameter.name) else {
-                throw AuthFlowError(.configuration, "parameter \(parameter.name) is set by AuthFlow and cannot be overridden",
-                                    recovery: parameter.name == "scope" ? "Give scopes with --scope (scopes: in code), not as a parameter." : "Remove the \(parameter.name) parameter.")
+                throw AuthFlowError(
+                    .configuration, "parameter \(parameter.name) is set by AuthFlow and cannot be overridden",
+                    recovery: parameter.name == "scope"
+                        ? "Give scopes with --scope (scopes: in code), not as a parameter." : "Remove the \(parameter.name) parameter.")
             }
             guard seen.insert(parameter.name).inserted else {
                 throw AuthFlowError.configuration("parameter \(parameter.name) is given twice")

@@ -51,8 +51,10 @@ public struct AuthorizationRequest: Sendable, Codable {
     /// (`response_mode=form_post`); only then may a listener accept a POST.
     public var expectsFormPost: Bool { responseMode == .formPost }
 
-    init(metadata: ProviderMetadata, clientID: String, redirectURI: URL, scopes: [String], options: AuthorizationOptions,
-         state: String = SecureRandom.token(), nonce: String? = SecureRandom.token(), pkce: PKCE = PKCE()) throws {
+    init(
+        metadata: ProviderMetadata, clientID: String, redirectURI: URL, scopes: [String], options: AuthorizationOptions,
+        state: String = SecureRandom.token(), nonce: String? = SecureRandom.token(), pkce: PKCE = PKCE()
+    ) throws {
         guard !clientID.isEmpty else { throw AuthFlowError.configuration("client_id is empty") }
         try RedirectURIPolicy.validate(redirectURI)
         for scope in scopes where scope.isEmpty || scope.contains(" ") {
@@ -92,7 +94,8 @@ public struct AuthorizationRequest: Sendable, Codable {
         }
         let existing = components.percentEncodedQuery.flatMap { $0.isEmpty ? nil : $0 }
         if let existing, let names = FormEncoding.decode(existing)?.map(\.0),
-           let clash = names.first(where: { name in pairs.contains { $0.0 == name } }) {
+            let clash = names.first(where: { name in pairs.contains { $0.0 == name } })
+        {
             throw AuthFlowError.configuration("authorization endpoint already has a \(clash) parameter")
         }
         let added = FormEncoding.encode(pairs)

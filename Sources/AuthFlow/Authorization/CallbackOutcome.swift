@@ -29,8 +29,10 @@ extension AuthorizationRequest {
     /// `state`, `iss` first, always — then lets `interpret` recognise a
     /// provider-specific outcome. When it returns nil, the standard rules
     /// apply (`error` → `oauth_error`, `code` → a grant).
-    public func validateCallback<Custom: Sendable>(_ callback: URL,
-                                                   interpret: (CallbackParameters) throws -> Custom?) throws -> CallbackOutcome<Custom> {
+    public func validateCallback<Custom: Sendable>(
+        _ callback: URL,
+        interpret: (CallbackParameters) throws -> Custom?
+    ) throws -> CallbackOutcome<Custom> {
         let parameters = try checkedParameters(callback)
         if let custom = try interpret(CallbackParameters(parameters)) { return .custom(custom) }
         return .code(try grant(from: parameters))

@@ -64,8 +64,10 @@ extension AuthorizationRequest {
             let mayNeedPAR = error == "invalid_request" && pushedRequestExpiresAt == nil && providerOffersPAR == true
             // RFC 9126 §2.2: the request_uri lives briefly; a refusal after it lapsed says why.
             let pushExpired = (error == "invalid_request_uri" || error == "invalid_request") && pushedRequestHasExpired()
-            throw AuthFlowError(.oauthError, error, oauth: OAuthErrorResponse(
-                error: error, errorDescription: parameters["error_description"], errorURI: parameters["error_uri"]),
+            throw AuthFlowError(
+                .oauthError, error,
+                oauth: OAuthErrorResponse(
+                    error: error, errorDescription: parameters["error_description"], errorURI: parameters["error_uri"]),
                 recovery: mayNeedPAR ? AuthorizationRequest.parRecovery : pushExpired ? AuthorizationRequest.pushExpiredRecovery : nil)
         }
         guard let code = parameters["code"], !code.isEmpty else {
@@ -73,17 +75,20 @@ extension AuthorizationRequest {
         }
         let others = parameters.filter { !["code", "state", "iss"].contains($0.key) }
             .sorted { $0.key < $1.key }.map { AuthorizationOptions.Parameter($0.key, $0.value) }
-        return AuthorizationGrant(code: code, codeVerifier: pkce.verifier, redirectURI: redirectURI, clientID: clientID,
-                                  nonce: nonce, issuer: issuer, requestedScopes: scopes, maxAge: maxAge, responseParameters: others)
+        return AuthorizationGrant(
+            code: code, codeVerifier: pkce.verifier, redirectURI: redirectURI, clientID: clientID,
+            nonce: nonce, issuer: issuer, requestedScopes: scopes, maxAge: maxAge, responseParameters: others)
     }
 
     /// The advice for a refused pushed request whose `request_uri` had expired.
-    static let pushExpiredRecovery = "The pushed authorization request expired before the sign-in page was opened: sign in again "
+    static let pushExpiredRecovery =
+        "The pushed authorization request expired before the sign-in page was opened: sign in again "
         + "(a new request is pushed), and open the page sooner."
 
     /// The advice for an `invalid_request` to a plain request when the
     /// provider offers PAR.
-    static let parRecovery = "The provider may require pushed authorization requests (RFC 9126) for this client: "
+    static let parRecovery =
+        "The provider may require pushed authorization requests (RFC 9126) for this client: "
         + "set OAuthClient.usesPushedAuthorizationRequests and sign in again."
 
     /// Whether `iss` is the multi-tenant template `issuer` with an allowed tenant in place.
@@ -99,7 +104,8 @@ extension AuthorizationRequest {
     /// Scheme, host, port and path equal; query and fragment ignored.
     static func sameEndpoint(_ a: URL, _ b: URL) -> Bool {
         guard let x = URLComponents(url: a, resolvingAgainstBaseURL: false),
-              let y = URLComponents(url: b, resolvingAgainstBaseURL: false) else { return false }
+            let y = URLComponents(url: b, resolvingAgainstBaseURL: false)
+        else { return false }
         func path(_ c: URLComponents) -> String { c.percentEncodedPath.isEmpty ? "/" : c.percentEncodedPath }
         return x.scheme?.lowercased() == y.scheme?.lowercased()
             && x.host?.lowercased() == y.host?.lowercased()

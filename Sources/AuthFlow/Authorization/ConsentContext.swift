@@ -10,7 +10,8 @@ extension AuthorizationOptions {
     /// characters is refused here, before anything is sent.
     public mutating func setContext(_ context: String) throws {
         guard context.count <= AuthorizationOptions.maximumContextLength else {
-            throw AuthFlowError.configuration("context has \(context.count) characters; at most \(AuthorizationOptions.maximumContextLength) are allowed")
+            throw AuthFlowError.configuration(
+                "context has \(context.count) characters; at most \(AuthorizationOptions.maximumContextLength) are allowed")
         }
         additionalParameters.removeAll { $0.name == "context" }
         additionalParameters.append(Parameter("context", context))

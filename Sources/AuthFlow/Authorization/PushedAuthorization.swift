@@ -47,8 +47,10 @@ extension OAuthClient {
     ///   has no PAR endpoint; `oauth_error` with the server's answer when it
     ///   refuses; `invalid_response` for a redirect (never followed) or an
     ///   answer without `request_uri` / `expires_in`.
-    public func pushedAuthorizationRequest(redirectURI: URL, scopes: [String],
-                                           options: AuthorizationOptions = .init()) async throws -> AuthorizationRequest {
+    public func pushedAuthorizationRequest(
+        redirectURI: URL, scopes: [String],
+        options: AuthorizationOptions = .init()
+    ) async throws -> AuthorizationRequest {
         var request = try authorizationRequest(redirectURI: redirectURI, scopes: scopes, options: options)
         try await push(&request)
         return request
@@ -57,8 +59,9 @@ extension OAuthClient {
     /// Pushes `request`'s parameters and rewrites its URL to the `request_uri` form.
     func push(_ request: inout AuthorizationRequest) async throws {
         guard let endpoint = metadata.pushedAuthorizationRequestEndpoint else {
-            throw AuthFlowError(.configuration, "the provider publishes no pushed_authorization_request_endpoint",
-                                recovery: "sign in without --par, or use a provider that supports PAR (RFC 9126)")
+            throw AuthFlowError(
+                .configuration, "the provider publishes no pushed_authorization_request_endpoint",
+                recovery: "sign in without --par, or use a provider that supports PAR (RFC 9126)")
         }
         try URLPolicy.requireSecure(endpoint, "pushed_authorization_request_endpoint")
         func pairs(_ url: URL) -> [(String, String)] {
@@ -67,13 +70,15 @@ extension OAuthClient {
         // The endpoint's own query stays in the browser URL; client_id is
         // added by the client authentication (or known from it).
         let parameters = pairs(request.url).dropFirst(pairs(metadata.authorizationEndpoint).count).filter { $0.0 != "client_id" }
-        let pushEndpoint = TokenEndpoint(url: endpoint, clientID: clientID, authentication: authentication,
-                                         transport: transport, timeout: timeout, logger: logger, purpose: .pushedAuthorization)
+        let pushEndpoint = TokenEndpoint(
+            url: endpoint, clientID: clientID, authentication: authentication,
+            transport: transport, timeout: timeout, logger: logger, purpose: .pushedAuthorization)
         let sent = Date()
         let answer = try await pushEndpoint.post(Array(parameters), what: "pushed authorization request")
         let response = try PushedAuthorizationResponse(json: answer.body)
-        request.url = try AuthorizationRequest.appending([("client_id", clientID), ("request_uri", response.requestURI)],
-                                                         to: metadata.authorizationEndpoint)
+        request.url = try AuthorizationRequest.appending(
+            [("client_id", clientID), ("request_uri", response.requestURI)],
+            to: metadata.authorizationEndpoint)
         request.pushedRequestExpiresAt = sent.addingTimeInterval(TimeInterval(response.expiresIn))
         logger.debug("authorization request pushed", metadata: ["expires_in": "\(response.expiresIn)"])
     }

@@ -20,12 +20,14 @@ public enum RedirectURIPolicy {
             guard uri.host?.isEmpty == false else { throw AuthFlowError.configuration("the https redirect URI has no host") }
         case "http":
             guard URLPolicy.isLoopback(uri) else {
-                throw AuthFlowError.configuration("an http redirect URI must be a loopback address such as http://127.0.0.1/callback (RFC 8252 §7.3)")
+                throw AuthFlowError.configuration(
+                    "an http redirect URI must be a loopback address such as http://127.0.0.1/callback (RFC 8252 §7.3)")
             }
         default:
             let labels = scheme.split(separator: ".", omittingEmptySubsequences: false)
             guard labels.count >= 2, labels.allSatisfy({ !$0.isEmpty }) else {
-                throw AuthFlowError.configuration("the redirect URI scheme \(scheme) must be reverse-DNS, such as com.example.app (RFC 8252 §7.1)")
+                throw AuthFlowError.configuration(
+                    "the redirect URI scheme \(scheme) must be reverse-DNS, such as com.example.app (RFC 8252 §7.1)")
             }
         }
     }

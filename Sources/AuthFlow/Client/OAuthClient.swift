@@ -39,17 +39,23 @@ public struct OAuthClient: Sendable {
     ///
     /// - Throws: ``AuthFlowError/Category/configuration`` if an endpoint is
     ///   not https (loopback hosts excepted) or the client id is empty.
-    public init(metadata: ProviderMetadata, clientID: String, authentication: ClientAuthentication = .none,
-                transport: any HTTPTransport = URLSessionTransport(), timeout: TimeInterval = 30, leeway: TimeInterval = 60,
-                acceptedAlgorithms: Set<String>? = nil, logger: Logger = Logger(label: "AuthFlow")) throws {
-        guard !clientID.isEmpty else { throw AuthFlowError(.configuration, "client_id is empty",
-                                                                 recovery: "Give the client ID the provider registered for this app (--client-id).") }
+    public init(
+        metadata: ProviderMetadata, clientID: String, authentication: ClientAuthentication = .none,
+        transport: any HTTPTransport = URLSessionTransport(), timeout: TimeInterval = 30, leeway: TimeInterval = 60,
+        acceptedAlgorithms: Set<String>? = nil, logger: Logger = Logger(label: "AuthFlow")
+    ) throws {
+        guard !clientID.isEmpty else {
+            throw AuthFlowError(
+                .configuration, "client_id is empty",
+                recovery: "Give the client ID the provider registered for this app (--client-id).")
+        }
         guard timeout > 0 else { throw AuthFlowError.configuration("timeout must be positive") }
         try metadata.validateTransportSecurity()
         try authentication.validate()
         if let issuer = metadata.issuer, IssuerTenants.isTemplate(issuer), metadata.issuerTenants == nil {
-            throw AuthFlowError(.configuration, "the issuer \(issuer) is a multi-tenant template and no tenants were allowed",
-                                recovery: IssuerAdvice.multiTenant)
+            throw AuthFlowError(
+                .configuration, "the issuer \(issuer) is a multi-tenant template and no tenants were allowed",
+                recovery: IssuerAdvice.multiTenant)
         }
         self.metadata = metadata
         self.clientID = clientID
@@ -59,8 +65,9 @@ public struct OAuthClient: Sendable {
         self.leeway = leeway
         self.logger = logger
         let keys = try metadata.jwksURI.map { try KeySetCache(jwksURI: $0, transport: transport, timeout: timeout, logger: logger) }
-        idTokenVerifier = IDTokenVerifier(keys: keys, clientSecret: authentication.secret, acceptedAlgorithms: acceptedAlgorithms,
-                                          providerAlgorithms: metadata.idTokenSigningAlgValuesSupported)
+        idTokenVerifier = IDTokenVerifier(
+            keys: keys, clientSecret: authentication.secret, acceptedAlgorithms: acceptedAlgorithms,
+            providerAlgorithms: metadata.idTokenSigningAlgValuesSupported)
     }
 
     /// A client for `issuer`, discovered first (OpenID Connect Discovery, then RFC 8414).
@@ -69,25 +76,35 @@ public struct OAuthClient: Sendable {
     /// `https://login.microsoftonline.com/common/v2.0`), whose metadata names
     /// the template `…/{tenantid}/v2.0`: see ``IssuerTenants``. Without it
     /// such a provider is refused with ``AuthFlowError/Category/issuerMismatch``.
-    public init(issuer: URL, clientID: String, authentication: ClientAuthentication = .none, tenants: IssuerTenants? = nil,
-                transport: any HTTPTransport = URLSessionTransport(), timeout: TimeInterval = 30, leeway: TimeInterval = 60,
-                acceptedAlgorithms: Set<String>? = nil, logger: Logger = Logger(label: "AuthFlow")) async throws {
-        let metadata = try await ProviderMetadata.discover(issuer: issuer, tenants: tenants, transport: transport, timeout: timeout,
-                                                           logger: logger)
-        try self.init(metadata: metadata, clientID: clientID, authentication: authentication, transport: transport,
-                      timeout: timeout, leeway: leeway, acceptedAlgorithms: acceptedAlgorithms, logger: logger)
+    public init(
+        issuer: URL, clientID: String, authentication: ClientAuthentication = .none, tenants: IssuerTenants? = nil,
+        transport: any HTTPTransport = URLSessionTransport(), timeout: TimeInterval = 30, leeway: TimeInterval = 60,
+        acceptedAlgorithms: Set<String>? = nil, logger: Logger = Logger(label: "AuthFlow")
+    ) async throws {
+        let metadata = try await ProviderMetadata.discover(
+            issuer: issuer, tenants: tenants, transport: transport, timeout: timeout,
+            logger: logger)
+        try self.init(
+            metadata: metadata, clientID: clientID, authentication: authentication, transport: transport,
+            timeout: timeout, leeway: leeway, acceptedAlgorithms: acceptedAlgorithms, logger: logger)
     }
 
     /// A new authorization request with fresh state, nonce and PKCE verifier.
-    public func authorizationRequest(redirectURI: URL, scopes: [String], options: AuthorizationOptions = .init()) throws -> AuthorizationRequest {
+    public func authorizationRequest(redirectURI: URL, scopes: [String], options: AuthorizationOptions = .init()) throws
+        -> AuthorizationRequest
+    {
         if let methods = metadata.codeChallengeMethodsSupported, !methods.contains("S256") {
-            throw AuthFlowError(.configuration, "the provider does not support PKCE with S256",
-                                recovery: "Enable PKCE (S256) for this client in the provider's settings; AuthFlow always sends it.")
+            throw AuthFlowError(
+                .configuration, "the provider does not support PKCE with S256",
+                recovery: "Enable PKCE (S256) for this client in the provider's settings; AuthFlow always sends it.")
         }
         var options = options
         if let dpop { options.additionalParameters.append(.init("dpop_jkt", dpop.key.thumbprint)) }
-        let request = try AuthorizationRequest(metadata: metadata, clientID: clientID, redirectURI: redirectURI, scopes: scopes, options: options)
-        logger.debug("authorization request created", metadata: ["redirect_uri": "\(redirectURI.absoluteString)", "scope": "\(scopes.joined(separator: " "))"])
+        let request = try AuthorizationRequest(
+            metadata: metadata, clientID: clientID, redirectURI: redirectURI, scopes: scopes, options: options)
+        logger.debug(
+            "authorization request created",
+            metadata: ["redirect_uri": "\(redirectURI.absoluteString)", "scope": "\(scopes.joined(separator: " "))"])
         return request
     }
 
@@ -106,15 +123,18 @@ public struct OAuthClient: Sendable {
             ("code_verifier", grant.codeVerifier),
         ]
         let token = try await tokenEndpoint.request(form, requestedScopes: grant.requestedScopes)
-        let claims = try await verifyIDToken(in: token, nonce: grant.nonce, maxAge: grant.maxAge, required: grant.requestedScopes.contains("openid"))
+        let claims = try await verifyIDToken(
+            in: token, nonce: grant.nonce, maxAge: grant.maxAge, required: grant.requestedScopes.contains("openid"))
         logger.info("signed in", metadata: ["issuer": "\(metadata.issuer ?? "-")", "id_token": "\(claims == nil ? "none" : "verified")"])
         return OAuthCredentials(issuer: metadata.issuer, clientID: clientID, token: token, idToken: claims)
     }
 
     /// The whole authorization code flow: request, user agent, callback
     /// validation, code exchange, ID-token verification.
-    public func signIn(redirectURI: URL, scopes: [String], options: AuthorizationOptions = .init(),
-                       userAgent: some AuthorizationUserAgent) async throws -> OAuthCredentials {
+    public func signIn(
+        redirectURI: URL, scopes: [String], options: AuthorizationOptions = .init(),
+        userAgent: some AuthorizationUserAgent
+    ) async throws -> OAuthCredentials {
         var request = try authorizationRequest(redirectURI: redirectURI, scopes: scopes, options: options)
         if pushesAuthorizationRequests {
             try await push(&request)
@@ -131,8 +151,9 @@ public struct OAuthClient: Sendable {
     }
 
     var tokenEndpoint: TokenEndpoint {
-        TokenEndpoint(url: metadata.tokenEndpoint, clientID: clientID, authentication: authentication,
-                      transport: transport, timeout: timeout, logger: logger, dpop: dpop)
+        TokenEndpoint(
+            url: metadata.tokenEndpoint, clientID: clientID, authentication: authentication,
+            transport: transport, timeout: timeout, logger: logger, dpop: dpop)
     }
 
     /// Verifies the ID token of a token response. An `openid` request with no
@@ -148,8 +169,9 @@ public struct OAuthClient: Sendable {
             if required { throw AuthFlowError.invalidResponse("openid was requested but the token response has no id_token") }
             return nil
         }
-        let rules = IDTokenRules(issuer: issuer, clientID: clientID, nonce: nonce, maxAge: maxAge, leeway: leeway,
-                                 tenants: metadata.issuerTenants)
+        let rules = IDTokenRules(
+            issuer: issuer, clientID: clientID, nonce: nonce, maxAge: maxAge, leeway: leeway,
+            tenants: metadata.issuerTenants)
         return try await idTokenVerifier.verify(idToken, rules: rules, accessToken: token.accessToken)
     }
 }

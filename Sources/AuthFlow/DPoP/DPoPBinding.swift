@@ -31,28 +31,34 @@ public struct DPoPBinding: Sendable {
         nonces.set(nonce, for: url)
         if response.status == 400, TokenEndpoint.oauthError(in: response.body)?.error == "use_dpop_nonce" { return true }
         // RFC 9449 §9: a resource server's DPoP challenge, among any others, names the error.
-        return response.status == 401 && AuthenticationChallenge.challenges(in: response).contains {
-            $0.isScheme("DPoP") && $0["error"] == "use_dpop_nonce"
-        }
+        return response.status == 401
+            && AuthenticationChallenge.challenges(in: response).contains {
+                $0.isScheme("DPoP") && $0["error"] == "use_dpop_nonce"
+            }
     }
 
     /// RFC 9449 §5: a token request with a proof must get a DPoP token.
     func checkTokenType(_ tokenType: String) throws {
         guard tokenType != "DPoP", !allowsBearerDowngrade else { return }
-        throw AuthFlowError(.invalidResponse, "the provider answered a DPoP token request with a \(tokenType) token",
-                            recovery: "the provider does not bind tokens to DPoP keys; sign in without DPoP, or allow the downgrade")
+        throw AuthFlowError(
+            .invalidResponse, "the provider answered a DPoP token request with a \(tokenType) token",
+            recovery: "the provider does not bind tokens to DPoP keys; sign in without DPoP, or allow the downgrade")
     }
 
     /// Sends `request` with a fresh proof; retries once with the server's
     /// nonce when it asks for one.
-    func send(_ request: HTTPTransportRequest, accessToken: String? = nil, transport: any HTTPTransport) async throws -> HTTPTransportResponse {
+    func send(_ request: HTTPTransportRequest, accessToken: String? = nil, transport: any HTTPTransport) async throws
+        -> HTTPTransportResponse
+    {
         try await send(building: { request }, accessToken: accessToken, transport: transport)
     }
 
     /// ``send(_:accessToken:transport:)`` with the request built afresh for
     /// each attempt (a retry needs a new client assertion, too).
-    func send(building build: () throws -> HTTPTransportRequest, accessToken: String? = nil,
-              transport: any HTTPTransport) async throws -> HTTPTransportResponse {
+    func send(
+        building build: () throws -> HTTPTransportRequest, accessToken: String? = nil,
+        transport: any HTTPTransport
+    ) async throws -> HTTPTransportResponse {
         var attempt = try build()
         attempt.headers.append((name: "DPoP", value: try proof(method: attempt.method, url: attempt.url, accessToken: accessToken)))
         let response = try await transport.send(attempt)

@@ -53,8 +53,10 @@ public struct DPoPKey: DPoPSigningKey, Equatable, Codable, CustomStringConvertib
     /// `ath` of the last access token is kept with the key, since a session
     /// sends many requests with the same token.
     public func proof(method: String, url: URL, accessToken: String? = nil, nonce: String? = nil, now: Date = Date()) throws -> String {
-        try DPoPProof.build(header: encodedHeaderBytes, method: method, url: url, accessToken: accessToken, tokenHash: tokenHash,
-                            nonce: nonce, now: now) { output in
+        try DPoPProof.build(
+            header: encodedHeaderBytes, method: method, url: url, accessToken: accessToken, tokenHash: tokenHash,
+            nonce: nonce, now: now
+        ) { output in
             let signature = try privateKey.signature(for: output)
             output.append(UInt8(ascii: "."))
             signature.rawRepresentation.withUnsafeBytes { Base64URL.append(buffer: $0.assumingMemoryBound(to: UInt8.self), to: &output) }
@@ -68,8 +70,9 @@ public struct DPoPKey: DPoPSigningKey, Equatable, Codable, CustomStringConvertib
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         guard try container.decode(String.self, forKey: .kty) == "EC", try container.decode(String.self, forKey: .crv) == "P-256",
-              let d = Base64URL.decode(try container.decode(String.self, forKey: .d)),
-              let key = try? P256.Signing.PrivateKey(rawRepresentation: d) else {
+            let d = Base64URL.decode(try container.decode(String.self, forKey: .d)),
+            let key = try? P256.Signing.PrivateKey(rawRepresentation: d)
+        else {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a P-256 private JWK"))
         }
         self.init(privateKey: key)

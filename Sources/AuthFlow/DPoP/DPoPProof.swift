@@ -5,8 +5,10 @@ enum DPoPProof {
     /// A proof: the claims written straight as bytes into one buffer, then
     /// the signing input after `header`, then `sign`, which signs the
     /// buffer's content and appends `.` and the base64url signature.
-    static func build(header: [UInt8], method: String, url: URL, accessToken: String?, tokenHash: AccessTokenHash?,
-                      nonce: String?, now: Date, sign: (inout [UInt8]) throws -> Void) throws -> String {
+    static func build(
+        header: [UInt8], method: String, url: URL, accessToken: String?, tokenHash: AccessTokenHash?,
+        nonce: String?, now: Date, sign: (inout [UInt8]) throws -> Void
+    ) throws -> String {
         let absolute = url.absoluteString
         let target = DPoPTarget.htu(of: absolute)
         var claims: [UInt8] = []

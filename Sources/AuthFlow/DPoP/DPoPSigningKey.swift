@@ -35,8 +35,10 @@ extension DPoPSigningKey {
         guard publicKey.isWellFormed else {
             throw AuthFlowError(.configuration, "the DPoP key's public point is not 65 bytes, uncompressed (X9.63)")
         }
-        return try DPoPProof.build(header: publicKey.encodedHeaderBytes, method: method, url: url,
-                            accessToken: accessToken, tokenHash: nil, nonce: nonce, now: now) { output in
+        return try DPoPProof.build(
+            header: publicKey.encodedHeaderBytes, method: method, url: url,
+            accessToken: accessToken, tokenHash: nil, nonce: nonce, now: now
+        ) { output in
             let signature = try self.signature(for: output)
             guard signature.count == 64 else {
                 throw AuthFlowError(.configuration, "the DPoP key's signature is not 64 bytes (raw r and s)")

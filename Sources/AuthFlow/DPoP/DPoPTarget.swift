@@ -43,8 +43,11 @@ package enum DPoPTarget {
             guard port.allSatisfy(\.isASCII), port.allSatisfy(\.isNumber) else { return nil }
             let defaultPort = scheme == "http" ? "80" : "443"
             let digits = port.drop { $0 == "0" }
-            if port.isEmpty || String(digits) == defaultPort { authority = String(authority[..<colon]) }
-            else { authority = String(authority[..<colon]) + ":" + (digits.isEmpty ? "0" : String(digits)) }
+            if port.isEmpty || String(digits) == defaultPort {
+                authority = String(authority[..<colon])
+            } else {
+                authority = String(authority[..<colon]) + ":" + (digits.isEmpty ? "0" : String(digits))
+            }
         }
         guard !authority.isEmpty, !authority.hasPrefix(":") else { return nil }
         guard let decoded = normalizedPercentEncoding(path.isEmpty ? "/" : path) else { return nil }
@@ -57,7 +60,10 @@ package enum DPoPTarget {
         var output: [UInt8] = []
         var bytes = Array(path.utf8)[...]
         while let byte = bytes.popFirst() {
-            guard byte == UInt8(ascii: "%") else { output.append(byte); continue }
+            guard byte == UInt8(ascii: "%") else {
+                output.append(byte)
+                continue
+            }
             guard let high = bytes.popFirst().flatMap(hexValue), let low = bytes.popFirst().flatMap(hexValue) else { return nil }
             let value = high << 4 | low
             if isUnreserved(value) {

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -22,14 +23,15 @@ final class RandomPool: @unchecked Sendable {
     static let shared: RandomPool = {
         let pool = RandomPool(blockSize: 4096)
         #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
-        _ = pthread_atfork({ RandomPool.shared.lock.lock() },
-                           { RandomPool.shared.lock.unlock() },
-                           {
-                               let pool = RandomPool.shared
-                               wipe(pool.block, count: pool.blockSize)
-                               pool.used = pool.blockSize
-                               pool.lock.unlock()
-                           })
+        _ = pthread_atfork(
+            { RandomPool.shared.lock.lock() },
+            { RandomPool.shared.lock.unlock() },
+            {
+                let pool = RandomPool.shared
+                wipe(pool.block, count: pool.blockSize)
+                pool.used = pool.blockSize
+                pool.lock.unlock()
+            })
         #endif
         return pool
     }()

@@ -58,8 +58,10 @@ public struct DeviceAuthorizationResponse: Sendable, Equatable {
     }
 
     /// Creates a response value (tests, custom transports).
-    public init(deviceCode: String, userCode: String, verificationURI: URL, verificationURIComplete: URL? = nil,
-                expiresIn: Int, interval: Int = DeviceAuthorizationResponse.defaultInterval) {
+    public init(
+        deviceCode: String, userCode: String, verificationURI: URL, verificationURIComplete: URL? = nil,
+        expiresIn: Int, interval: Int = DeviceAuthorizationResponse.defaultInterval
+    ) {
         self.deviceCode = deviceCode
         self.userCode = userCode
         self.verificationURI = verificationURI
@@ -96,10 +98,12 @@ extension DeviceAuthorizationResponse: CustomStringConvertible, CustomDebugStrin
 
     /// A mirror without the device code, so `dump` cannot show it.
     public var customMirror: Mirror {
-        Mirror(self, children: [
-            "userCode": userCode, "verificationURI": verificationURI,
-            "verificationURIComplete": verificationURIComplete as Any,
-            "expiresIn": expiresIn, "interval": interval, "deviceCode": "<redacted>",
-        ], displayStyle: .struct)
+        Mirror(
+            self,
+            children: [
+                "userCode": userCode, "verificationURI": verificationURI,
+                "verificationURIComplete": verificationURIComplete as Any,
+                "expiresIn": expiresIn, "interval": interval, "deviceCode": "<redacted>",
+            ], displayStyle: .struct)
     }
 }

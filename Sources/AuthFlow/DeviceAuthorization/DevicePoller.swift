@@ -68,9 +68,11 @@ struct DevicePoller: Sendable {
                 throw Task.isCancelled ? Self.cancelled : error
             }
             onPoll?(DevicePoll(attempt: attempt, interval: wait, outcome: outcome))
-            logger.debug("device authorization poll", metadata: [
-                "attempt": "\(attempt)", "waited": "\(wait)", "answer": "\(outcome.rawValue)",
-            ])
+            logger.debug(
+                "device authorization poll",
+                metadata: [
+                    "attempt": "\(attempt)", "waited": "\(wait)", "answer": "\(outcome.rawValue)",
+                ])
             switch outcome {
             case .slowDown: wait += Self.slowDownStep
             case .retry: wait *= 2

@@ -22,8 +22,10 @@ extension OAuthClient {
     /// - Throws: ``AuthFlowError``: `configuration` without an endpoint,
     ///   `oauth_error` when the server refuses, `invalid_response` when the
     ///   answer lacks a required member.
-    public func startDeviceAuthorization(scopes: [String], endpoint: URL? = nil,
-                                         clock: any PollingClock = SystemPollingClock()) async throws -> PendingDeviceAuthorization {
+    public func startDeviceAuthorization(
+        scopes: [String], endpoint: URL? = nil,
+        clock: any PollingClock = SystemPollingClock()
+    ) async throws -> PendingDeviceAuthorization {
         guard let url = endpoint ?? metadata.deviceAuthorizationEndpoint else {
             throw AuthFlowError.configuration("the provider publishes no device_authorization_endpoint; give one explicitly")
         }
@@ -33,19 +35,23 @@ extension OAuthClient {
         // The key the device code is for, as RFC 9449 §10 names it for a code
         // (servers ignore a parameter they do not know, RFC 6749 §3.2).
         if let dpop { form.append(("dpop_jkt", dpop.key.thumbprint)) }
-        let deviceEndpoint = TokenEndpoint(url: url, clientID: clientID, authentication: authentication,
-                                           transport: transport, timeout: timeout, logger: logger,
-                                           purpose: .deviceAuthorization)
+        let deviceEndpoint = TokenEndpoint(
+            url: url, clientID: clientID, authentication: authentication,
+            transport: transport, timeout: timeout, logger: logger,
+            purpose: .deviceAuthorization)
         let answer = try await deviceEndpoint.post(form, what: "device authorization request")
         let received = clock.now
         let response = try DeviceAuthorizationResponse(json: answer.body)
-        logger.debug("device authorization started", metadata: [
-            "verification_uri": "\(response.verificationURI.absoluteString)",
-            "expires_in": "\(response.expiresIn)", "interval": "\(response.interval)",
-        ])
-        return PendingDeviceAuthorization(response: response, scopes: scopes,
-                                          expiresAt: Date().addingTimeInterval(TimeInterval(response.expiresIn)),
-                                          client: self, clock: clock,
-                                          deadline: received.advanced(by: .seconds(response.expiresIn)))
+        logger.debug(
+            "device authorization started",
+            metadata: [
+                "verification_uri": "\(response.verificationURI.absoluteString)",
+                "expires_in": "\(response.expiresIn)", "interval": "\(response.interval)",
+            ])
+        return PendingDeviceAuthorization(
+            response: response, scopes: scopes,
+            expiresAt: Date().addingTimeInterval(TimeInterval(response.expiresIn)),
+            client: self, clock: clock,
+            deadline: received.advanced(by: .seconds(response.expiresIn)))
     }
 }

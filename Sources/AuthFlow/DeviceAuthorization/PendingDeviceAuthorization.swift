@@ -40,13 +40,16 @@ public struct PendingDeviceAuthorization: Sendable, CustomStringConvertible, Cus
     ///   other refusals, `timeout` when the code expires (`expired_token` or
     ///   the `expires_in` deadline), `cancelled` when the task is cancelled.
     public func credentials(onPoll: (@Sendable (DevicePoll) -> Void)? = nil) async throws -> OAuthCredentials {
-        let poller = DevicePoller(endpoint: client.tokenEndpoint, deviceCode: response.deviceCode, interval: response.interval,
-                                  scopes: scopes, deadline: deadline, clock: clock, logger: client.logger)
+        let poller = DevicePoller(
+            endpoint: client.tokenEndpoint, deviceCode: response.deviceCode, interval: response.interval,
+            scopes: scopes, deadline: deadline, clock: clock, logger: client.logger)
         let token = try await poller.poll(onPoll: onPoll)
         let claims = try await client.verifyIDToken(in: token, nonce: nil, maxAge: nil, required: false)
-        client.logger.info("signed in with a device code", metadata: [
-            "issuer": "\(client.metadata.issuer ?? "-")", "id_token": "\(claims == nil ? "none" : "verified")",
-        ])
+        client.logger.info(
+            "signed in with a device code",
+            metadata: [
+                "issuer": "\(client.metadata.issuer ?? "-")", "id_token": "\(claims == nil ? "none" : "verified")",
+            ])
         return OAuthCredentials(issuer: client.metadata.issuer, clientID: client.clientID, token: token, idToken: claims)
     }
 

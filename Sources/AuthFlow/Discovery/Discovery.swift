@@ -8,12 +8,14 @@ extension ProviderMetadata {
     /// path (`{origin}/.well-known/oauth-authorization-server{path}`).
     public static func discoveryURLs(for issuer: URL) throws -> [URL] {
         guard var components = URLComponents(url: issuer, resolvingAgainstBaseURL: false), components.host != nil else {
-            throw AuthFlowError(.configuration, "issuer is not an absolute URL",
-                                recovery: "Give --issuer as the provider's full issuer URL, such as https://accounts.google.com.")
+            throw AuthFlowError(
+                .configuration, "issuer is not an absolute URL",
+                recovery: "Give --issuer as the provider's full issuer URL, such as https://accounts.google.com.")
         }
         guard components.query == nil, components.fragment == nil else {
-            throw AuthFlowError(.configuration, "issuer must not have a query or fragment",
-                                recovery: "Give --issuer without ?… or #…: the issuer is the URL before /.well-known/openid-configuration.")
+            throw AuthFlowError(
+                .configuration, "issuer must not have a query or fragment",
+                recovery: "Give --issuer without ?… or #…: the issuer is the URL before /.well-known/openid-configuration.")
         }
         var path = components.percentEncodedPath
         while path.hasSuffix("/") { path.removeLast() }
@@ -35,16 +37,20 @@ extension ProviderMetadata {
     /// (Entra ID's `…/common/v2.0`) is accepted, and its ID tokens are then
     /// checked against the template with their own `tid` (see ``IssuerTenants``).
     /// The issuer and every endpoint must be https (or on a loopback host).
-    public static func discover(issuer: URL, tenants: IssuerTenants? = nil, transport: any HTTPTransport = URLSessionTransport(),
-                                timeout: TimeInterval = 30,
-                                logger: Logger = Logger(label: "AuthFlow")) async throws -> ProviderMetadata {
+    public static func discover(
+        issuer: URL, tenants: IssuerTenants? = nil, transport: any HTTPTransport = URLSessionTransport(),
+        timeout: TimeInterval = 30,
+        logger: Logger = Logger(label: "AuthFlow")
+    ) async throws -> ProviderMetadata {
         try URLPolicy.requireSecure(issuer, "issuer")
         let expected = issuer.absoluteString
         var lastStatus = 0
         let candidates = try discoveryURLs(for: issuer)
         for url in candidates {
             logger.debug("fetching provider metadata", metadata: ["url": "\(url.absoluteString)"])
-            let response = try await transport.send(HTTPTransportRequest(method: "GET", url: url, headers: [("Accept", "application/json")], timeout: timeout, purpose: .discovery))
+            let response = try await transport.send(
+                HTTPTransportRequest(
+                    method: "GET", url: url, headers: [("Accept", "application/json")], timeout: timeout, purpose: .discovery))
             guard response.status == 200 else {
                 logger.debug("no metadata here", metadata: ["url": "\(url.absoluteString)", "status": "\(response.status)"])
                 lastStatus = response.status
@@ -54,14 +60,17 @@ extension ProviderMetadata {
             var metadata = try ProviderMetadata(json: response.body)
             if metadata.issuer != expected {
                 let found = metadata.issuer ?? ""
-                logger.warning("issuer in metadata differs from the issuer asked for", metadata: ["expected": "\(expected)", "found": "\(found)"])
+                logger.warning(
+                    "issuer in metadata differs from the issuer asked for", metadata: ["expected": "\(expected)", "found": "\(found)"])
                 guard IssuerTenants.template(found, matches: expected) else {
-                    throw AuthFlowError(.issuerMismatch, "metadata names issuer \(found), expected \(expected)",
-                                        recovery: IssuerAdvice.mismatch(asked: expected, found: found))
+                    throw AuthFlowError(
+                        .issuerMismatch, "metadata names issuer \(found), expected \(expected)",
+                        recovery: IssuerAdvice.mismatch(asked: expected, found: found))
                 }
                 guard let tenants else {
-                    throw AuthFlowError(.issuerMismatch, "metadata names the multi-tenant issuer template \(found) for \(expected)",
-                                        recovery: IssuerAdvice.multiTenant)
+                    throw AuthFlowError(
+                        .issuerMismatch, "metadata names the multi-tenant issuer template \(found) for \(expected)",
+                        recovery: IssuerAdvice.multiTenant)
                 }
                 metadata.issuerTenants = tenants
             }
@@ -72,20 +81,27 @@ extension ProviderMetadata {
             }
             return metadata
         }
-        throw AuthFlowError(.invalidResponse, "no provider metadata found for \(expected) (HTTP \(lastStatus))",
-                            recovery: "Check the --issuer URL (authflow discover ISSUER shows what is found). A provider without discovery "
-                                + "(GitHub, Zoom) is used with --authorization-endpoint and --token-endpoint instead.")
+        throw AuthFlowError(
+            .invalidResponse, "no provider metadata found for \(expected) (HTTP \(lastStatus))",
+            recovery: "Check the --issuer URL (authflow discover ISSUER shows what is found). A provider without discovery "
+                + "(GitHub, Zoom) is used with --authorization-endpoint and --token-endpoint instead.")
     }
 
     /// Some providers publish `revocation_endpoint` (and other OAuth
     /// endpoints) only in their RFC 8414 document. When the OpenID document
     /// lacks it, the RFC 8414 one fills the gaps, if it names the same issuer
     /// and passes the same checks; otherwise it is ignored.
-    static func supplemented(_ metadata: ProviderMetadata, from url: URL, transport: any HTTPTransport, timeout: TimeInterval,
-                             logger: Logger) async -> ProviderMetadata {
-        guard let response = try? await transport.send(HTTPTransportRequest(method: "GET", url: url, headers: [("Accept", "application/json")], timeout: timeout, purpose: .discovery)),
-              response.status == 200, let other = try? ProviderMetadata(json: response.body), other.issuer == metadata.issuer,
-              (try? other.validateTransportSecurity()) != nil else { return metadata }
+    static func supplemented(
+        _ metadata: ProviderMetadata, from url: URL, transport: any HTTPTransport, timeout: TimeInterval,
+        logger: Logger
+    ) async -> ProviderMetadata {
+        guard
+            let response = try? await transport.send(
+                HTTPTransportRequest(
+                    method: "GET", url: url, headers: [("Accept", "application/json")], timeout: timeout, purpose: .discovery)),
+            response.status == 200, let other = try? ProviderMetadata(json: response.body), other.issuer == metadata.issuer,
+            (try? other.validateTransportSecurity()) != nil
+        else { return metadata }
         var merged = metadata
         merged.revocationEndpoint = merged.revocationEndpoint ?? other.revocationEndpoint
         merged.introspectionEndpoint = merged.introspectionEndpoint ?? other.introspectionEndpoint

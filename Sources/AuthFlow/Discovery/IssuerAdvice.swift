@@ -20,7 +20,8 @@ enum IssuerAdvice {
             return "The provider's issuer has no trailing slash: use --issuer \(found)"
         }
         if let host = URL(string: asked)?.host, host.lowercased().hasSuffix("login.microsoftonline.com"),
-           let segment = URL(string: asked)?.pathComponents.dropFirst().first, segment.contains(".") {
+            let segment = URL(string: asked)?.pathComponents.dropFirst().first, segment.contains(".")
+        {
             return "Microsoft Entra ID names tenants by ID in issuers, not by domain name: use --issuer \(found)"
         }
         return "The provider's metadata names the issuer \(found): use --issuer \(found) if that is the provider you mean."

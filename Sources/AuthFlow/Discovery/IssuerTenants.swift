@@ -29,8 +29,9 @@ public enum IssuerTenants: Sendable, Equatable, Codable, CustomStringConvertible
         let ids = trimmed.split(separator: ",", omittingEmptySubsequences: false)
             .map { $0.trimmingCharacters(in: .whitespaces) }
         guard !ids.isEmpty, ids.allSatisfy(IssuerTenants.isTenantID) else {
-            throw AuthFlowError(.configuration, "tenant list \"\(text.prefix(200))\" is not valid",
-                                recovery: "Give --tenant any, or tenant IDs separated by commas (letters, digits, '-', '.', '_').")
+            throw AuthFlowError(
+                .configuration, "tenant list \"\(text.prefix(200))\" is not valid",
+                recovery: "Give --tenant any, or tenant IDs separated by commas (letters, digits, '-', '.', '_').")
         }
         self = .only(ids)
     }
@@ -75,7 +76,8 @@ public enum IssuerTenants: Sendable, Equatable, Codable, CustomStringConvertible
     static func template(_ template: String, matches issuer: String) -> Bool {
         let parts = template.components(separatedBy: placeholder)
         guard parts.count == 2, issuer.count > parts[0].count + parts[1].count,
-              issuer.hasPrefix(parts[0]), issuer.hasSuffix(parts[1]) else { return false }
+            issuer.hasPrefix(parts[0]), issuer.hasSuffix(parts[1])
+        else { return false }
         let tenant = issuer.dropFirst(parts[0].count).dropLast(parts[1].count)
         return isTenantID(String(tenant))
     }

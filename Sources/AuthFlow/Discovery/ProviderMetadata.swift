@@ -54,9 +54,11 @@ public struct ProviderMetadata: Sendable, Equatable, Codable {
     /// `aud`, expiry, nonce) as for a discovered provider; without an issuer
     /// they cannot be, and are not used. Every URL must be https (loopback
     /// hosts excepted); ``OAuthClient`` checks that.
-    public init(issuer: String? = nil, authorizationEndpoint: URL, tokenEndpoint: URL,
-                revocationEndpoint: URL? = nil, userinfoEndpoint: URL? = nil, endSessionEndpoint: URL? = nil,
-                jwksURI: URL? = nil) {
+    public init(
+        issuer: String? = nil, authorizationEndpoint: URL, tokenEndpoint: URL,
+        revocationEndpoint: URL? = nil, userinfoEndpoint: URL? = nil, endSessionEndpoint: URL? = nil,
+        jwksURI: URL? = nil
+    ) {
         self.issuer = issuer
         self.authorizationEndpoint = authorizationEndpoint
         self.tokenEndpoint = tokenEndpoint
@@ -157,7 +159,10 @@ struct MemberReader {
         switch object[name] {
         case nil, .null?: return nil
         case .array(let values)?:
-            return try values.map { guard case .string(let value) = $0 else { throw wrongType(name, "an array of strings") }; return value }
+            return try values.map {
+                guard case .string(let value) = $0 else { throw wrongType(name, "an array of strings") }
+                return value
+            }
         default: throw wrongType(name, "an array of strings")
         }
     }

@@ -37,8 +37,10 @@ public struct AuthFlowError: Error, Sendable, CustomStringConvertible, CustomDeb
 
     /// Creates an error. `message` and `recovery` must not contain secrets;
     /// `recovery`, when given, replaces the category's general advice.
-    public init(_ category: Category, _ message: String, reason: Reason? = nil, oauth: OAuthErrorResponse? = nil,
-                recovery: String? = nil, underlyingError: (any Error & Sendable)? = nil) {
+    public init(
+        _ category: Category, _ message: String, reason: Reason? = nil, oauth: OAuthErrorResponse? = nil,
+        recovery: String? = nil, underlyingError: (any Error & Sendable)? = nil
+    ) {
         self.category = category
         self.message = message
         self.reason = reason
@@ -106,7 +108,8 @@ extension AuthFlowError: LocalizedError {
         case .oauthError:
             switch oauth?.error {
             case "access_denied": return "Sign-in was declined. Try again and approve the request."
-            case "invalid_client", "unauthorized_client": return "The app is not registered correctly with the sign-in provider. Contact the app's developer."
+            case "invalid_client", "unauthorized_client":
+                return "The app is not registered correctly with the sign-in provider. Contact the app's developer."
             case "invalid_grant": return "The sign-in expired or was already used. Sign in again."
             case "temporarily_unavailable", "server_error": return "The sign-in service has a problem. Try again later."
             default: return "The sign-in provider refused the request. Try again, or contact the app's developer if it keeps happening."

@@ -9,8 +9,8 @@ package enum FormEncoding {
     static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
             return true
         default:
             return false
@@ -90,7 +90,9 @@ package enum FormEncoding {
             case UInt8(ascii: "+"):
                 output.append(UInt8(ascii: " "))
             case UInt8(ascii: "%"):
-                guard index + 1 < bytes.endIndex, let high = hexValue(bytes[index]), let low = hexValue(bytes[index + 1]) else { return nil }
+                guard index + 1 < bytes.endIndex, let high = hexValue(bytes[index]), let low = hexValue(bytes[index + 1]) else {
+                    return nil
+                }
                 output.append(high << 4 | low)
                 index += 2
             default:

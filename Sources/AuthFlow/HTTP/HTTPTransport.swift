@@ -22,8 +22,10 @@ public struct HTTPTransportRequest: Sendable {
     public var maxResponseBytes: Int?
 
     /// Creates a request.
-    public init(method: String, url: URL, headers: [(name: String, value: String)] = [], body: Data? = nil, timeout: TimeInterval = 30,
-                purpose: Purpose = .resource, maxResponseBytes: Int? = nil) {
+    public init(
+        method: String, url: URL, headers: [(name: String, value: String)] = [], body: Data? = nil, timeout: TimeInterval = 30,
+        purpose: Purpose = .resource, maxResponseBytes: Int? = nil
+    ) {
         self.method = method
         self.url = url
         self.headers = headers

@@ -92,9 +92,10 @@ public struct ResponseLimits: Sendable, Equatable {
     /// The error for a response over `limit` bytes.
     static func tooLarge(_ request: HTTPTransportRequest, limit: Int, announced: Int64? = nil) -> AuthFlowError {
         let size = announced.map { " (Content-Length \($0))" } ?? ""
-        return AuthFlowError(.invalidResponse,
-                             "the \(request.purpose) from \(HTTPTransportRequest.endpointName(request.url)) is larger than \(byteCount(limit))\(size)",
-                             recovery: "check that the URL is the provider's endpoint; a larger limit can be set with ResponseLimits on the transport")
+        return AuthFlowError(
+            .invalidResponse,
+            "the \(request.purpose) from \(HTTPTransportRequest.endpointName(request.url)) is larger than \(byteCount(limit))\(size)",
+            recovery: "check that the URL is the provider's endpoint; a larger limit can be set with ResponseLimits on the transport")
     }
 
     /// `limit` in the unit that reads best: "1 MiB", "64 KiB", "100 bytes".

@@ -15,12 +15,16 @@ enum URLPolicy {
     /// Requires https, or http on a loopback host (for development).
     static func requireSecure(_ url: URL, _ what: String) throws {
         guard let scheme = url.scheme?.lowercased(), url.host?.isEmpty == false else {
-            throw AuthFlowError(.configuration, "\(what) is not an absolute URL",
-                                recovery: "Give \(what) as a full URL with scheme and host, such as https://id.example.com/… (check the flag, Info.plist key or metadata member that sets it).")
+            throw AuthFlowError(
+                .configuration, "\(what) is not an absolute URL",
+                recovery:
+                    "Give \(what) as a full URL with scheme and host, such as https://id.example.com/… (check the flag, Info.plist key or metadata member that sets it)."
+            )
         }
         if scheme == "https" { return }
         if scheme == "http", isLoopback(url) { return }
-        throw AuthFlowError(.configuration, "\(what) must use https (http is allowed only for loopback hosts)",
-                            recovery: "Use the https form of \(what); plain http is accepted only for 127.0.0.1, [::1] and localhost during development.")
+        throw AuthFlowError(
+            .configuration, "\(what) must use https (http is allowed only for loopback hosts)",
+            recovery: "Use the https form of \(what); plain http is accepted only for 127.0.0.1, [::1] and localhost during development.")
     }
 }

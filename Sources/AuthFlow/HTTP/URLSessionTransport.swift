@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -78,8 +79,10 @@ public final class URLSessionTransport: HTTPTransport {
     /// its work queue, which a fast endless body keeps busy: those calls are
     /// made on ``URLSessionTransport/calls``, never on a thread of the Swift
     /// concurrency pool, so a deadline or a cancellation is never held up.
-    private static func load(_ urlRequest: URLRequest, for request: HTTPTransportRequest, limits: ResponseLimits,
-                             session: URLSession, delegate: SessionDelegate) async throws -> (Data, HTTPURLResponse) {
+    private static func load(
+        _ urlRequest: URLRequest, for request: HTTPTransportRequest, limits: ResponseLimits,
+        session: URLSession, delegate: SessionDelegate
+    ) async throws -> (Data, HTTPURLResponse) {
         let state = LockedValue<(task: URLSessionDataTask?, cancelled: Bool)>((nil, false))
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>) in
@@ -125,7 +128,7 @@ public final class URLSessionTransport: HTTPTransport {
         case .cannotFindHost, .dnsLookupFailed:
             return AuthFlowError(.network, "could not resolve \(host)")
         case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
+            .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
             return AuthFlowError(.network, "TLS with \(host) failed")
         case .badServerResponse, .cannotParseResponse:
             return AuthFlowError(.invalidResponse, "\(host) sent a malformed HTTP response")
@@ -176,8 +179,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         exchange.continuation.resume(with: result)
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
         guard let http = response as? HTTPURLResponse else {
             finish(dataTask.taskIdentifier, .failure(AuthFlowError.invalidResponse("not an HTTP response")))
             completionHandler(.cancel)
@@ -228,13 +233,17 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
         completionHandler(nil)
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
-                    completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
         #if canImport(FoundationNetworking)
         // Kept only while the exchange is in flight; finishing it removes the entry.
         if let response = challenge.failureResponse as? HTTPURLResponse, exchanges.withLock({ $0[task.taskIdentifier] != nil }) {
@@ -251,15 +260,18 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
 /// URLSession's own timeout is per-idle-interval; this bounds the whole request.
 /// The operation is cancelled when the deadline passes and must end promptly
 /// on cancellation (``URLSessionTransport`` resumes its caller at once).
-func withDeadline<T: Sendable>(seconds: TimeInterval, what: String? = nil,
-                               _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+func withDeadline<T: Sendable>(
+    seconds: TimeInterval, what: String? = nil,
+    _ operation: @escaping @Sendable () async throws -> T
+) async throws -> T {
     try await withThrowingTaskGroup(of: T.self) { group in
         group.addTask { try await operation() }
         group.addTask {
             try await Task.sleep(nanoseconds: UInt64(max(seconds, 0.001) * 1_000_000_000))
             let limit = seconds >= 1 ? "\(Int(seconds.rounded(.up))) s" : "\(Int((seconds * 1000).rounded(.up))) ms"
-            throw AuthFlowError(.timeout, "\(what ?? "the answer") did not arrive within \(limit)",
-                                recovery: "the server is slow or not answering; try again later, or allow more time with a longer timeout (--timeout)")
+            throw AuthFlowError(
+                .timeout, "\(what ?? "the answer") did not arrive within \(limit)",
+                recovery: "the server is slow or not answering; try again later, or allow more time with a longer timeout (--timeout)")
         }
         defer { group.cancelAll() }
         return try await group.next()!

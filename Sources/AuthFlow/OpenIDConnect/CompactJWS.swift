@@ -25,12 +25,15 @@ package struct CompactJWS: Sendable, Equatable {
     /// which refuses duplicate member names in any object: two parsers could
     /// otherwise read different claims from one token.
     public init(_ token: String) throws {
-        let parsed = token.utf8.withContiguousStorageIfAvailable { CompactJWS.parse($0) }
+        let parsed =
+            token.utf8.withContiguousStorageIfAvailable { CompactJWS.parse($0) }
             ?? Array(token.utf8).withUnsafeBufferPointer { CompactJWS.parse($0) }
         self = try parsed.get()
     }
 
-    private init(header: [String: JSONMemberValue], claims: [String: JSONMemberValue], signature: [UInt8], signingInput: [UInt8], payload: [UInt8]) {
+    private init(
+        header: [String: JSONMemberValue], claims: [String: JSONMemberValue], signature: [UInt8], signingInput: [UInt8], payload: [UInt8]
+    ) {
         self.header = header
         self.claims = claims
         self.signature = signature
@@ -57,8 +60,10 @@ package struct CompactJWS: Sendable, Equatable {
         guard let claims = payloadBytes.withUnsafeBufferPointer({ JSONParser.object($0) }) else {
             return .failure(.idToken(.malformed, "the JWS payload is not a JSON object"))
         }
-        return .success(CompactJWS(header: header, claims: claims, signature: signatureBytes,
-                                   signingInput: Array(token[..<parts.signingInputCount]), payload: payloadBytes))
+        return .success(
+            CompactJWS(
+                header: header, claims: claims, signature: signatureBytes,
+                signingInput: Array(token[..<parts.signingInputCount]), payload: payloadBytes))
     }
 
     /// The three base64url segments of a compact JWS's UTF-8 and the length of
@@ -67,17 +72,25 @@ package struct CompactJWS: Sendable, Equatable {
     /// `checkingSignature: false` skips the search for a third dot, for a caller
     /// that base64url-decodes the signature, which refuses a dot anyway.
     static func segments(of token: UnsafeBufferPointer<UInt8>, checkingSignature: Bool = true)
-        -> (header: UnsafeBufferPointer<UInt8>, payload: UnsafeBufferPointer<UInt8>, signature: UnsafeBufferPointer<UInt8>, signingInputCount: Int)? {
+        -> (
+            header: UnsafeBufferPointer<UInt8>, payload: UnsafeBufferPointer<UInt8>, signature: UnsafeBufferPointer<UInt8>,
+            signingInputCount: Int
+        )?
+    {
         guard let first = firstDot(in: token, from: 0), let second = firstDot(in: token, from: first + 1),
-              !checkingSignature || firstDot(in: token, from: second + 1) == nil else { return nil }
-        return (UnsafeBufferPointer(rebasing: token[..<first]), UnsafeBufferPointer(rebasing: token[(first + 1)..<second]),
-                UnsafeBufferPointer(rebasing: token[(second + 1)...]), second)
+            !checkingSignature || firstDot(in: token, from: second + 1) == nil
+        else { return nil }
+        return (
+            UnsafeBufferPointer(rebasing: token[..<first]), UnsafeBufferPointer(rebasing: token[(first + 1)..<second]),
+            UnsafeBufferPointer(rebasing: token[(second + 1)...]), second
+        )
     }
 
     /// The index of the first `.` at or after `start` (`memchr`, vectorized by the C library).
     private static func firstDot(in token: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         guard start < token.count, let base = token.baseAddress,
-              let found = memchr(base + start, Int32(UInt8(ascii: ".")), token.count - start) else { return nil }
+            let found = memchr(base + start, Int32(UInt8(ascii: ".")), token.count - start)
+        else { return nil }
         return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 }

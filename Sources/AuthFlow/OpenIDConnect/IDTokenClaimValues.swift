@@ -31,8 +31,14 @@ struct IDTokenClaimValues: Sendable, Equatable {
         /// Names up to eight bytes are compared as one integer (``packedName(_:maxCount:)``).
         init?(_ bytes: UnsafeBufferPointer<UInt8>) {
             guard let packed = packedName(bytes, maxCount: 8) else {
-                if bytes.equals("auth_time") { self = .authTime; return }
-                if bytes.equals("preferred_username") { self = .preferredUsername; return }
+                if bytes.equals("auth_time") {
+                    self = .authTime
+                    return
+                }
+                if bytes.equals("preferred_username") {
+                    self = .preferredUsername
+                    return
+                }
                 return nil
             }
             switch packed {

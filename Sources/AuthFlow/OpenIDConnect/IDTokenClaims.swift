@@ -117,9 +117,10 @@ public struct IDTokenClaims: Sendable, Equatable, Codable, CustomReflectable {
     }
 
     private init(_ values: IDTokenClaimValues, all: [String: JSONMemberValue]) throws {
-        let checked = try Self.check(iss: values.iss, sub: values.sub, isEmpty: \.isEmpty, audience: values.aud.value,
-                                     exp: values.exp, iat: values.iat, authTime: values.authTime,
-                                     nonce: values.nonce, azp: values.azp, atHash: values.atHash, acr: values.acr)
+        let checked = try Self.check(
+            iss: values.iss, sub: values.sub, isEmpty: \.isEmpty, audience: values.aud.value,
+            exp: values.exp, iat: values.iat, authTime: values.authTime,
+            nonce: values.nonce, azp: values.azp, atHash: values.atHash, acr: values.acr)
         (expiresAt, issuedAt, authTime) = (checked.expiresAt, checked.issuedAt, checked.authTime)
         storage = .typed(TypedClaims(values, audience: checked.audience, all: all))
     }
@@ -139,25 +140,30 @@ public struct IDTokenClaims: Sendable, Equatable, Codable, CustomReflectable {
         case .absent, .wrongType: audience = nil
         }
         // A JSON string's range holds its quotes: two bytes means empty.
-        let checked = try Self.check(iss: reading(claims.iss), sub: reading(claims.sub), isEmpty: { $0.count == 2 }, audience: audience,
-                                     exp: claims.exp, iat: claims.iat, authTime: claims.authTime,
-                                     nonce: reading(claims.nonce), azp: reading(claims.azp), atHash: reading(claims.atHash),
-                                     acr: reading(claims.acr))
+        let checked = try Self.check(
+            iss: reading(claims.iss), sub: reading(claims.sub), isEmpty: { $0.count == 2 }, audience: audience,
+            exp: claims.exp, iat: claims.iat, authTime: claims.authTime,
+            nonce: reading(claims.nonce), azp: reading(claims.azp), atHash: reading(claims.atHash),
+            acr: reading(claims.acr))
         (expiresAt, issuedAt, authTime) = (checked.expiresAt, checked.issuedAt, checked.authTime)
         storage = .payload(claims)
     }
 
     /// The presence and type rules, in one order for both representations, each
     /// with its reason; returns the audience (`nil` there: not a valid `aud`) and the dates.
-    private static func check<S, A>(iss: IDTokenClaimValues.Reading<S>, sub: IDTokenClaimValues.Reading<S>, isEmpty: (S) -> Bool,
-                                    audience: A?, exp: IDTokenClaimValues.Reading<Double>, iat: IDTokenClaimValues.Reading<Double>,
-                                    authTime: IDTokenClaimValues.Reading<Double>, nonce: IDTokenClaimValues.Reading<S>,
-                                    azp: IDTokenClaimValues.Reading<S>, atHash: IDTokenClaimValues.Reading<S>,
-                                    acr: IDTokenClaimValues.Reading<S>) throws -> (audience: A, expiresAt: Date, issuedAt: Date, authTime: Date?) {
+    private static func check<S, A>(
+        iss: IDTokenClaimValues.Reading<S>, sub: IDTokenClaimValues.Reading<S>, isEmpty: (S) -> Bool,
+        audience: A?, exp: IDTokenClaimValues.Reading<Double>, iat: IDTokenClaimValues.Reading<Double>,
+        authTime: IDTokenClaimValues.Reading<Double>, nonce: IDTokenClaimValues.Reading<S>,
+        azp: IDTokenClaimValues.Reading<S>, atHash: IDTokenClaimValues.Reading<S>,
+        acr: IDTokenClaimValues.Reading<S>
+    ) throws -> (audience: A, expiresAt: Date, issuedAt: Date, authTime: Date?) {
         // Inlined: it runs for ten claims on every token.
         @inline(__always)
-        func typed<T>(_ reading: IDTokenClaimValues.Reading<T>, _ name: StaticString, _ reason: AuthFlowError.Reason,
-                      _ kind: StaticString) throws -> T? {
+        func typed<T>(
+            _ reading: IDTokenClaimValues.Reading<T>, _ name: StaticString, _ reason: AuthFlowError.Reason,
+            _ kind: StaticString
+        ) throws -> T? {
             switch reading {
             case .absent: return nil
             case .value(let value): return value
@@ -169,14 +175,21 @@ public struct IDTokenClaims: Sendable, Equatable, Codable, CustomReflectable {
             throw AuthFlowError.idToken(.subject, "the ID token has no sub")
         }
         guard let audience else { throw AuthFlowError.idToken(.audience, "the ID token has no valid aud") }
-        guard let expiresAt = try typed(exp, "exp", .expired, "number") else { throw AuthFlowError.idToken(.expired, "the ID token has no exp") }
-        guard let issuedAt = try typed(iat, "iat", .issuedAt, "number") else { throw AuthFlowError.idToken(.issuedAt, "the ID token has no iat") }
+        guard let expiresAt = try typed(exp, "exp", .expired, "number") else {
+            throw AuthFlowError.idToken(.expired, "the ID token has no exp")
+        }
+        guard let issuedAt = try typed(iat, "iat", .issuedAt, "number") else {
+            throw AuthFlowError.idToken(.issuedAt, "the ID token has no iat")
+        }
         let authTime = try typed(authTime, "auth_time", .authTime, "number")
         _ = try typed(nonce, "nonce", .nonce, "string")
         _ = try typed(azp, "azp", .authorizedParty, "string")
         _ = try typed(atHash, "at_hash", .atHash, "string")
         _ = try typed(acr, "acr", .malformed, "string")
-        return (audience, Date(timeIntervalSince1970: expiresAt), Date(timeIntervalSince1970: issuedAt), authTime.map(Date.init(timeIntervalSince1970:)))
+        return (
+            audience, Date(timeIntervalSince1970: expiresAt), Date(timeIntervalSince1970: issuedAt),
+            authTime.map(Date.init(timeIntervalSince1970:))
+        )
     }
 
     // MARK: The rules' comparisons, without making strings where bytes will do
@@ -231,12 +244,14 @@ public struct IDTokenClaims: Sendable, Equatable, Codable, CustomReflectable {
 
     /// The claims, for `print` and `dump`; never the token they were read from.
     public var customMirror: Mirror {
-        Mirror(self, children: [
-            "issuer": issuer, "subject": subject, "audience": audience, "expiresAt": expiresAt, "issuedAt": issuedAt,
-            "authTime": authTime as Any, "nonce": nonce as Any, "authorizedParty": authorizedParty as Any,
-            "accessTokenHash": accessTokenHash as Any, "authenticationContextClass": authenticationContextClass as Any,
-            "authenticationMethods": authenticationMethods as Any, "all": all,
-        ] as KeyValuePairs<String, Any>, displayStyle: .struct)
+        Mirror(
+            self,
+            children: [
+                "issuer": issuer, "subject": subject, "audience": audience, "expiresAt": expiresAt, "issuedAt": issuedAt,
+                "authTime": authTime as Any, "nonce": nonce as Any, "authorizedParty": authorizedParty as Any,
+                "accessTokenHash": accessTokenHash as Any, "authenticationContextClass": authenticationContextClass as Any,
+                "authenticationMethods": authenticationMethods as Any, "all": all,
+            ] as KeyValuePairs<String, Any>, displayStyle: .struct)
     }
 
     // MARK: Equatable and Codable: the same as when `all` was a stored dictionary.
@@ -275,7 +290,8 @@ public struct IDTokenClaims: Sendable, Equatable, Codable, CustomReflectable {
         do {
             try self.init(values, all: all)
         } catch {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "stored ID token claims are incomplete"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "stored ID token claims are incomplete"))
         }
     }
 

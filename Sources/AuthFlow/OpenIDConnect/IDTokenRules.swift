@@ -19,8 +19,10 @@ public struct IDTokenRules: Sendable {
     public var tenants: IssuerTenants?
 
     /// Creates the rules for one token.
-    public init(issuer: String, clientID: String, nonce: String?, maxAge: Int? = nil, leeway: TimeInterval = 60,
-                tenants: IssuerTenants? = nil) {
+    public init(
+        issuer: String, clientID: String, nonce: String?, maxAge: Int? = nil, leeway: TimeInterval = 60,
+        tenants: IssuerTenants? = nil
+    ) {
         self.issuer = issuer
         self.tenants = tenants
         self.clientID = clientID
@@ -69,17 +71,20 @@ public struct IDTokenRules: Sendable {
     func expectedIssuer(_ claims: IDTokenClaims) throws -> String {
         guard IssuerTenants.isTemplate(issuer) else { return issuer }
         guard let tenants else {
-            throw AuthFlowError(.idTokenInvalid, "the issuer \(issuer) is a multi-tenant template and no tenants were allowed",
-                                reason: .issuer, recovery: IssuerAdvice.multiTenant)
+            throw AuthFlowError(
+                .idTokenInvalid, "the issuer \(issuer) is a multi-tenant template and no tenants were allowed",
+                reason: .issuer, recovery: IssuerAdvice.multiTenant)
         }
         guard case .string(let tenant)? = claims.all["tid"], IssuerTenants.isTenantID(tenant) else {
-            throw AuthFlowError(.idTokenInvalid, "the ID token has no usable tid, so its iss cannot be checked against \(issuer)",
-                                reason: .issuer)
+            throw AuthFlowError(
+                .idTokenInvalid, "the ID token has no usable tid, so its iss cannot be checked against \(issuer)",
+                reason: .issuer)
         }
         guard tenants.allows(tenant) else {
-            throw AuthFlowError(.idTokenInvalid, "the ID token comes from tenant \(tenant), which is not among the allowed tenants",
-                                reason: .issuer,
-                                recovery: "Add \(tenant) to --tenant (or to IssuerTenants.only) if that organisation may sign in.")
+            throw AuthFlowError(
+                .idTokenInvalid, "the ID token comes from tenant \(tenant), which is not among the allowed tenants",
+                reason: .issuer,
+                recovery: "Add \(tenant) to --tenant (or to IssuerTenants.only) if that organisation may sign in.")
         }
         return IssuerTenants.issuer(issuer, tenant: tenant)
     }

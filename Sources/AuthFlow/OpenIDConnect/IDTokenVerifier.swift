@@ -13,8 +13,9 @@ public struct IDTokenVerifier: Sendable {
     /// algorithm AuthFlow supports, plus HS256/384/512 when a secret is given;
     /// `providerAlgorithms` is the provider's `id_token_signing_alg_values_supported`.
     public init(keys: KeySetCache?, clientSecret: String?, acceptedAlgorithms: Set<String>? = nil, providerAlgorithms: [String]? = nil) {
-        signature = JWSSignatureVerifier(keys: keys, clientSecret: clientSecret, acceptedAlgorithms: acceptedAlgorithms,
-                                         providerAlgorithms: providerAlgorithms)
+        signature = JWSSignatureVerifier(
+            keys: keys, clientSecret: clientSecret, acceptedAlgorithms: acceptedAlgorithms,
+            providerAlgorithms: providerAlgorithms)
     }
 
     /// Verifies `token` and returns its claims.
@@ -24,7 +25,8 @@ public struct IDTokenVerifier: Sendable {
     /// the scan does not read exactly as `CompactJWS` would goes through
     /// `CompactJWS` instead, so both paths accept and refuse the same tokens.
     public func verify(_ token: String, rules: IDTokenRules, accessToken: String?, now: Date = Date()) async throws -> IDTokenClaims {
-        let claims: IDTokenClaims, algorithm: String
+        let claims: IDTokenClaims
+        let algorithm: String
         if let verified = try Self.verifyWithoutFetching(token, signature) {
             claims = verified.claims
             algorithm = verified.algorithm.name

@@ -1,6 +1,6 @@
 import Crypto
-import _CryptoExtras
 public import Foundation
+import _CryptoExtras
 
 /// A public key from a JWK Set (RFC 7517), reduced to what verification needs.
 public struct JSONWebKey: Sendable {
@@ -51,17 +51,22 @@ public struct JSONWebKey: Sendable {
             guard let x = bytes("x"), let y = bytes("y") else { return nil }
             switch object["crv"]?.stringValue {
             case "P-256":
-                guard x.count == 32, y.count == 32, let key = try? P256.Signing.PublicKey(x963Representation: [4] + x + y) else { return nil }
+                guard x.count == 32, y.count == 32, let key = try? P256.Signing.PublicKey(x963Representation: [4] + x + y) else {
+                    return nil
+                }
                 material = .p256(key)
             case "P-384":
-                guard x.count == 48, y.count == 48, let key = try? P384.Signing.PublicKey(x963Representation: [4] + x + y) else { return nil }
+                guard x.count == 48, y.count == 48, let key = try? P384.Signing.PublicKey(x963Representation: [4] + x + y) else {
+                    return nil
+                }
                 material = .p384(key)
             default:
                 return nil
             }
         case "OKP":
             guard object["crv"]?.stringValue == "Ed25519", let x = bytes("x"), x.count == 32,
-                  let key = try? Curve25519.Signing.PublicKey(rawRepresentation: x) else { return nil }
+                let key = try? Curve25519.Signing.PublicKey(rawRepresentation: x)
+            else { return nil }
             material = .ed25519(key)
         default:
             return nil
@@ -69,12 +74,13 @@ public struct JSONWebKey: Sendable {
         keyType = kty
         keyID = object["kid"]?.stringValue
         algorithm = object["alg"]?.stringValue
-        let fitting: JWSAlgorithmSet = switch material {
-        case .rsa, .weakRSA: .rsa
-        case .p256: JWSAlgorithmSet([.es256])
-        case .p384: JWSAlgorithmSet([.es384])
-        case .ed25519: JWSAlgorithmSet([.edDSA])
-        }
+        let fitting: JWSAlgorithmSet =
+            switch material {
+            case .rsa, .weakRSA: .rsa
+            case .p256: JWSAlgorithmSet([.es256])
+            case .p384: JWSAlgorithmSet([.es384])
+            case .ed25519: JWSAlgorithmSet([.edDSA])
+            }
         usableAlgorithms = algorithm.map { fitting.intersection(JWSAlgorithmSet(names: [$0])) } ?? fitting
     }
 

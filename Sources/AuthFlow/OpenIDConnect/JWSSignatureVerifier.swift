@@ -43,8 +43,9 @@ package struct JWSSignatureVerifier: Sendable {
     /// plus HS256/384/512 when a client secret is given.
     public init(keys: KeySetCache?, clientSecret: String?, acceptedAlgorithms: Set<String>? = nil, providerAlgorithms: [String]? = nil) {
         let defaults = JWSAlgorithm.asymmetricNames.union(clientSecret == nil ? [] : JWSAlgorithm.symmetricNames)
-        policy = Policy(keys: keys, acceptedAlgorithms: acceptedAlgorithms ?? defaults, providerAlgorithms: providerAlgorithms.map(Set.init),
-                        clientSecret: clientSecret)
+        policy = Policy(
+            keys: keys, acceptedAlgorithms: acceptedAlgorithms ?? defaults, providerAlgorithms: providerAlgorithms.map(Set.init),
+            clientSecret: clientSecret)
     }
 
     /// Parses `token` and checks its signature; returns it with its algorithm.
@@ -120,7 +121,8 @@ package struct JWSSignatureVerifier: Sendable {
     /// and none verifies.
     private func verify(_ jws: some SignedJWS, algorithm: JWSAlgorithm, with set: JSONWebKeySet) throws -> Bool {
         var fitted = false
-        let keys = set.keys, keyID = jws.keyID
+        let keys = set.keys
+        let keyID = jws.keyID
         // By index: the keys are read in place, not copied field by field.
         for index in keys.indices where keys[index].fits(keyID: keyID, algorithm: algorithm) {
             fitted = true

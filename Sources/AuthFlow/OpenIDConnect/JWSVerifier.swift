@@ -1,6 +1,6 @@
 import Crypto
-import _CryptoExtras
 import Foundation
+import _CryptoExtras
 
 /// Verifies compact JWS signatures with swift-crypto.
 enum JWSVerifier {

@@ -19,18 +19,23 @@ public struct JWTVerifier: Sendable {
     package let signature: JWSSignatureVerifier
 
     /// Creates a verifier with a known key set.
-    public init(issuer: String, audience: String, keys: KeySetCache,
-                algorithms: Set<String> = ["RS256", "PS256", "ES256", "EdDSA"], leeway: TimeInterval = 60) {
+    public init(
+        issuer: String, audience: String, keys: KeySetCache,
+        algorithms: Set<String> = ["RS256", "PS256", "ES256", "EdDSA"], leeway: TimeInterval = 60
+    ) {
         self.issuer = issuer
         self.audience = audience
         self.leeway = leeway
-        signature = JWSSignatureVerifier(keys: keys, clientSecret: nil, acceptedAlgorithms: algorithms.subtracting(JWSAlgorithm.symmetricNames))
+        signature = JWSSignatureVerifier(
+            keys: keys, clientSecret: nil, acceptedAlgorithms: algorithms.subtracting(JWSAlgorithm.symmetricNames))
     }
 
     /// Discovers `issuer` and verifies against its `jwks_uri`.
-    public static func discover(issuer: URL, audience: String, algorithms: Set<String> = ["RS256", "PS256", "ES256", "EdDSA"],
-                                transport: any HTTPTransport = URLSessionTransport(), timeout: TimeInterval = 30,
-                                leeway: TimeInterval = 60, logger: Logger = Logger(label: "AuthFlow")) async throws -> JWTVerifier {
+    public static func discover(
+        issuer: URL, audience: String, algorithms: Set<String> = ["RS256", "PS256", "ES256", "EdDSA"],
+        transport: any HTTPTransport = URLSessionTransport(), timeout: TimeInterval = 30,
+        leeway: TimeInterval = 60, logger: Logger = Logger(label: "AuthFlow")
+    ) async throws -> JWTVerifier {
         let metadata = try await ProviderMetadata.discover(issuer: issuer, transport: transport, timeout: timeout, logger: logger)
         guard let jwksURI = metadata.jwksURI else { throw AuthFlowError.configuration("the issuer publishes no jwks_uri") }
         let keys = try KeySetCache(jwksURI: jwksURI, transport: transport, timeout: timeout, logger: logger)
@@ -44,8 +49,9 @@ public struct JWTVerifier: Sendable {
             (jws, algorithm) = try await signature.verify(token)
         } catch let error as AuthFlowError where error.category == .idTokenInvalid {
             // The signature check is shared with ID tokens; this is not one.
-            throw AuthFlowError(.jwtInvalid, error.message, reason: error.reason, recovery: error.recovery,
-                                underlyingError: error.underlyingError)
+            throw AuthFlowError(
+                .jwtInvalid, error.message, reason: error.reason, recovery: error.recovery,
+                underlyingError: error.underlyingError)
         }
         let claims = jws.claims
         guard claims["iss"]?.stringValue == issuer else { throw Self.invalid(.issuer, "the token's iss is not \(issuer)") }
@@ -64,8 +70,9 @@ public struct JWTVerifier: Sendable {
         if let iat = claims["iat"]?.numberValue, iat - now.timeIntervalSince1970 > leeway {
             throw Self.invalid(.issuedAt, "the token was issued in the future")
         }
-        return VerifiedJWT(algorithm: algorithm, header: jws.header, claims: claims, audience: audiences,
-                           expiresAt: Date(timeIntervalSince1970: exp))
+        return VerifiedJWT(
+            algorithm: algorithm, header: jws.header, claims: claims, audience: audiences,
+            expiresAt: Date(timeIntervalSince1970: exp))
     }
 
     private static func invalid(_ reason: AuthFlowError.Reason, _ message: String) -> AuthFlowError {

@@ -21,8 +21,10 @@ public actor KeySetCache {
     private var inFlight: Task<JSONWebKeySet, any Error>?
 
     /// Creates a cache for `jwksURI` (must be https or loopback).
-    public init(jwksURI: URL, transport: any HTTPTransport, timeout: TimeInterval = 30,
-                minimumRefetchInterval: TimeInterval = 30, logger: Logger = Logger(label: "AuthFlow")) throws {
+    public init(
+        jwksURI: URL, transport: any HTTPTransport, timeout: TimeInterval = 30,
+        minimumRefetchInterval: TimeInterval = 30, logger: Logger = Logger(label: "AuthFlow")
+    ) throws {
         try URLPolicy.requireSecure(jwksURI, "jwks_uri")
         self.jwksURI = jwksURI
         self.transport = transport
@@ -61,7 +63,9 @@ public actor KeySetCache {
         if let inFlight { return try await inFlight.value }
         let task = Task { [jwksURI, transport, timeout, logger] in
             logger.debug("fetching JWK Set", metadata: ["url": "\(jwksURI.absoluteString)"])
-            let response = try await transport.send(HTTPTransportRequest(method: "GET", url: jwksURI, headers: [("Accept", "application/json")], timeout: timeout, purpose: .keySet))
+            let response = try await transport.send(
+                HTTPTransportRequest(
+                    method: "GET", url: jwksURI, headers: [("Accept", "application/json")], timeout: timeout, purpose: .keySet))
             guard response.status == 200 else { throw AuthFlowError.invalidResponse("JWK Set request answered HTTP \(response.status)") }
             return (try JSONWebKeySet(json: response.body), KeySetCache.maxAge(response.header("Cache-Control")))
         }
@@ -80,7 +84,9 @@ public actor KeySetCache {
         guard let header else { return 3600 }
         for directive in header.split(separator: ",") {
             let parts = directive.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
-            if parts.count == 2, parts[0].lowercased() == "max-age", let seconds = Double(parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))) {
+            if parts.count == 2, parts[0].lowercased() == "max-age",
+                let seconds = Double(parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")))
+            {
                 return min(max(seconds, 60), 86_400)
             }
             if parts.first?.lowercased() == "no-store" || parts.first?.lowercased() == "no-cache" { return 60 }

@@ -159,9 +159,12 @@ struct PayloadClaims: Sendable {
             // strings only when both are plain (a non-ASCII scalar such as the
             // Kelvin sign can be canonically equivalent to an ASCII letter).
             let content = Self.content(range)
-            let same = content.count == wanted.count && (content.isEmpty || withPayload {
-                memcmp($0.baseAddress! + content.lowerBound, wanted.baseAddress!, content.count) == 0
-            })
+            let same =
+                content.count == wanted.count
+                && (content.isEmpty
+                    || withPayload {
+                        memcmp($0.baseAddress! + content.lowerBound, wanted.baseAddress!, content.count) == 0
+                    })
             return same || isPlainASCII(wanted) ? same : nil
         }
         return answer ?? (string(at: range, plain: plain) == expected)

@@ -38,15 +38,18 @@ struct ScannedIDToken: SignedJWS {
             // The header is decoded into temporary storage too, since only
             // what its scan reads is kept; the payload into the claims' own storage.
             guard let parts = CompactJWS.segments(of: utf8, checkingSignature: false),
-                  let header = Base64URL.withDecoded(parts.header, scanHeader) ?? nil,
-                  let claims = PayloadClaims.scan(base64URL: parts.payload),
-                  let signatureCount = Base64URL.decodedLength(parts.signature.count) else { return false }
+                let header = Base64URL.withDecoded(parts.header, scanHeader) ?? nil,
+                let claims = PayloadClaims.scan(base64URL: parts.payload),
+                let signatureCount = Base64URL.decodedLength(parts.signature.count)
+            else { return false }
             return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(signatureCount, 1)) { buffer in
                 guard Base64URL.decode(parts.signature, into: buffer) else { return false }
                 let signature = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[..<signatureCount]))
                 let signingInput = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: utf8[..<parts.signingInputCount]))
-                try body(ScannedIDToken(knownAlgorithm: header.algorithm, keyID: header.keyID, hasCriticalHeader: header.critical,
-                                        claims: claims, signingInput: signingInput, signature: signature))
+                try body(
+                    ScannedIDToken(
+                        knownAlgorithm: header.algorithm, keyID: header.keyID, hasCriticalHeader: header.critical,
+                        claims: claims, signingInput: signingInput, signature: signature))
                 return true
             }
         } ?? false

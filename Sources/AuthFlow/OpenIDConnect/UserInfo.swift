@@ -36,24 +36,32 @@ extension OAuthClient {
     /// ``AuthFlowError/Category/userinfoSubjectMismatch`` and nothing is returned.
     public func userInfo(accessToken: String, tokenType: String = "Bearer", expectedSubject: String?) async throws -> OpenIDUserInfo {
         guard let endpoint = metadata.userinfoEndpoint else {
-            throw AuthFlowError(.configuration, "the provider has no userinfo endpoint",
-                                recovery: "If the provider has an OpenID Connect userinfo endpoint, name it: authflow login --userinfo-endpoint URL "
-                                    + "(ProviderMetadata.userinfoEndpoint in code). OAuth-only providers (GitHub, Zoom) have none; call their user API instead.")
+            throw AuthFlowError(
+                .configuration, "the provider has no userinfo endpoint",
+                recovery: "If the provider has an OpenID Connect userinfo endpoint, name it: authflow login --userinfo-endpoint URL "
+                    + "(ProviderMetadata.userinfoEndpoint in code). OAuth-only providers (GitHub, Zoom) have none; call their user API instead."
+            )
         }
         let bound = tokenType.caseInsensitiveCompare("DPoP") == .orderedSame
         if bound, dpop == nil {
-            throw AuthFlowError(.configuration, "the access token is DPoP-bound and this client has no DPoP key",
-                                recovery: "Use the client the token was issued to (OAuthClient.dpop set to its key), or AuthSession.restore, which keeps the key.")
+            throw AuthFlowError(
+                .configuration, "the access token is DPoP-bound and this client has no DPoP key",
+                recovery:
+                    "Use the client the token was issued to (OAuthClient.dpop set to its key), or AuthSession.restore, which keeps the key."
+            )
         }
-        let request = HTTPTransportRequest(method: "GET", url: endpoint, headers: [
-            ("Authorization", "\(bound ? "DPoP" : "Bearer") \(accessToken)"), ("Accept", "application/json, application/jwt"),
-        ], timeout: timeout, purpose: .userInfo)
+        let request = HTTPTransportRequest(
+            method: "GET", url: endpoint,
+            headers: [
+                ("Authorization", "\(bound ? "DPoP" : "Bearer") \(accessToken)"), ("Accept", "application/json, application/jwt"),
+            ], timeout: timeout, purpose: .userInfo)
         logger.debug("requesting userinfo", metadata: ["url": "\(endpoint.absoluteString)"])
-        let response = if bound, let dpop {
-            try await dpop.send(request, accessToken: accessToken, transport: transport)
-        } else {
-            try await transport.send(request)
-        }
+        let response =
+            if bound, let dpop {
+                try await dpop.send(request, accessToken: accessToken, transport: transport)
+            } else {
+                try await transport.send(request)
+            }
         logger.debug("userinfo answered", metadata: ["status": "\(response.status)"])
         if response.status == 401 || response.status == 403, let challenge = BearerChallenge(response) {
             let oauth = OAuthErrorResponse(error: challenge.error, errorDescription: challenge.description).redacting([accessToken])
@@ -67,14 +75,17 @@ extension OAuthClient {
                 throw AuthFlowError.invalidResponse("encrypted userinfo responses are not supported")
             }
             let algorithms = metadata.document["userinfo_signing_alg_values_supported"]?.arrayValue?.compactMap(\.stringValue)
-            let verifier = JWSSignatureVerifier(keys: idTokenVerifier.keys, clientSecret: authentication.secret, providerAlgorithms: algorithms)
+            let verifier = JWSSignatureVerifier(
+                keys: idTokenVerifier.keys, clientSecret: authentication.secret, providerAlgorithms: algorithms)
             claims = try await verifier.verify(text).jws.claims
             if let iss = claims["iss"], iss.stringValue != metadata.issuer {
                 throw AuthFlowError(.issuerMismatch, "the signed userinfo names another issuer")
             }
             if let aud = claims["aud"] {
                 let audiences = aud.stringValue.map { [$0] } ?? aud.arrayValue?.compactMap(\.stringValue) ?? []
-                guard audiences.contains(clientID) else { throw AuthFlowError.idToken(.audience, "the signed userinfo is for another client") }
+                guard audiences.contains(clientID) else {
+                    throw AuthFlowError.idToken(.audience, "the signed userinfo is for another client")
+                }
             }
         } else {
             guard let object = JSONMemberValue.object(from: body) else {

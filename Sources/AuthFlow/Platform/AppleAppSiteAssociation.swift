@@ -21,15 +21,23 @@ public struct AppleAppSiteAssociation: Sendable, Equatable {
     /// query, fragment or pattern characters (`*`, `?`, `#`), because the
     /// redirect path is matched literally.
     public init(appIDs: [String], paths: [String]) throws {
-        guard !appIDs.isEmpty else { throw AuthFlowError(.configuration, "at least one app ID is needed", recovery: "Pass --app-id TEAMID.bundle.identifier.") }
-        guard !paths.isEmpty else { throw AuthFlowError(.configuration, "at least one callback path is needed", recovery: "Pass --path /callback.") }
+        guard !appIDs.isEmpty else {
+            throw AuthFlowError(.configuration, "at least one app ID is needed", recovery: "Pass --app-id TEAMID.bundle.identifier.")
+        }
+        guard !paths.isEmpty else {
+            throw AuthFlowError(.configuration, "at least one callback path is needed", recovery: "Pass --path /callback.")
+        }
         for appID in appIDs where !Self.isAppID(appID) {
-            throw AuthFlowError(.configuration, "\"\(appID)\" is not an app ID (TEAMID.bundle.identifier)",
-                                recovery: "Use the ten-character Team ID from the Apple developer account, a dot and the app's bundle identifier, such as ABCDE12345.com.example.app.")
+            throw AuthFlowError(
+                .configuration, "\"\(appID)\" is not an app ID (TEAMID.bundle.identifier)",
+                recovery:
+                    "Use the ten-character Team ID from the Apple developer account, a dot and the app's bundle identifier, such as ABCDE12345.com.example.app."
+            )
         }
         for path in paths where !Self.isLiteralPath(path) {
-            throw AuthFlowError(.configuration, "\"\(path)\" is not a callback path",
-                                recovery: "Give the path of the https redirect URI, beginning with / and without query, fragment, * or ?.")
+            throw AuthFlowError(
+                .configuration, "\"\(path)\" is not a callback path",
+                recovery: "Give the path of the https redirect URI, beginning with / and without query, fragment, * or ?.")
         }
         self.appIDs = appIDs
         self.paths = paths
@@ -37,8 +45,9 @@ public struct AppleAppSiteAssociation: Sendable, Equatable {
 
     /// The file's JSON, pretty-printed with sorted keys.
     public func json() throws -> Data {
-        let file = File(applinks: .init(details: [.init(appIDs: appIDs, components: paths.map { .init(path: $0) })]),
-                        webcredentials: .init(apps: appIDs))
+        let file = File(
+            applinks: .init(details: [.init(appIDs: appIDs, components: paths.map { .init(path: $0) })]),
+            webcredentials: .init(apps: appIDs))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(file)
@@ -47,7 +56,8 @@ public struct AppleAppSiteAssociation: Sendable, Equatable {
     static func isAppID(_ value: String) -> Bool {
         let parts = value.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].utf8.count == 10,
-              parts[0].utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) }) else { return false }
+            parts[0].utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) })
+        else { return false }
         let bundle = parts[1].utf8
         guard !bundle.isEmpty, bundle.first != UInt8(ascii: "."), bundle.last != UInt8(ascii: ".") else { return false }
         return bundle.allSatisfy { byte in

@@ -17,9 +17,13 @@ extension AuthSession {
         return try await authorizedSend(request, with: second)
     }
 
-    private nonisolated func authorizedSend(_ request: HTTPTransportRequest, with credentials: OAuthCredentials) async throws -> HTTPTransportResponse {
+    private nonisolated func authorizedSend(_ request: HTTPTransportRequest, with credentials: OAuthCredentials) async throws
+        -> HTTPTransportResponse
+    {
         var authorized = request
-        authorized.headers.removeAll { $0.name.caseInsensitiveCompare("Authorization") == .orderedSame || $0.name.caseInsensitiveCompare("DPoP") == .orderedSame }
+        authorized.headers.removeAll {
+            $0.name.caseInsensitiveCompare("Authorization") == .orderedSame || $0.name.caseInsensitiveCompare("DPoP") == .orderedSame
+        }
         if let dpop = client.dpop, credentials.token.tokenType.caseInsensitiveCompare("DPoP") == .orderedSame {
             authorized.headers.append((name: "Authorization", value: "DPoP \(credentials.accessToken)"))
             return try await dpop.send(authorized, accessToken: credentials.accessToken, transport: client.transport)

@@ -54,8 +54,10 @@ public actor AuthSession {
     /// first use (use ``start(client:credentials:store:leeway:)`` to have
     /// them written before going on); without them, the store is read on
     /// first use.
-    public init(client: OAuthClient, store: any CredentialStore = MemoryCredentialStore(), credentials: OAuthCredentials? = nil,
-                leeway: TimeInterval = 60, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        client: OAuthClient, store: any CredentialStore = MemoryCredentialStore(), credentials: OAuthCredentials? = nil,
+        leeway: TimeInterval = 60, now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.client = client
         self.store = store
         state = LockedValue(SessionFields(credentials: credentials.map(HeldCredentials.init)))
@@ -66,8 +68,10 @@ public actor AuthSession {
     }
 
     /// A session over credentials already in the store.
-    private init(client: OAuthClient, store: any CredentialStore, stored credentials: OAuthCredentials, leeway: TimeInterval,
-                 now: @escaping @Sendable () -> Date) {
+    private init(
+        client: OAuthClient, store: any CredentialStore, stored credentials: OAuthCredentials, leeway: TimeInterval,
+        now: @escaping @Sendable () -> Date
+    ) {
         self.client = client
         self.store = store
         state = LockedValue(SessionFields(credentials: HeldCredentials(credentials), ready: true))
@@ -79,8 +83,10 @@ public actor AuthSession {
     /// Starts a session from fresh credentials (a sign-in, a device grant, a
     /// backend exchange): they are written to `store`, under its lock, before
     /// this returns, so a process killed right afterwards stays signed in.
-    public static func start(client: OAuthClient, credentials: OAuthCredentials, store: any CredentialStore,
-                             leeway: TimeInterval = 60) async throws -> AuthSession {
+    public static func start(
+        client: OAuthClient, credentials: OAuthCredentials, store: any CredentialStore,
+        leeway: TimeInterval = 60
+    ) async throws -> AuthSession {
         let record = SessionRecord(credentials: credentials, client: client)
         try await store.withExclusiveAccess { try await store.save(record) }
         let session = AuthSession(client: client, store: store, stored: credentials, leeway: leeway, now: { Date() })
@@ -90,8 +96,10 @@ public actor AuthSession {
 
     /// A session over `credentials` just read from `store` (by a caller that
     /// reads the store itself, like a command-line tool): nothing is written.
-    public static func resume(client: OAuthClient, store: any CredentialStore, credentials: OAuthCredentials,
-                              leeway: TimeInterval = 60) -> AuthSession {
+    public static func resume(
+        client: OAuthClient, store: any CredentialStore, credentials: OAuthCredentials,
+        leeway: TimeInterval = 60
+    ) -> AuthSession {
         AuthSession(client: client, store: store, stored: credentials, leeway: leeway, now: { Date() })
     }
 
@@ -109,38 +117,48 @@ public actor AuthSession {
     ///
     /// - Throws: ``AuthFlowError/Category/configuration`` when `authentication`
     ///   is not the stored method.
-    public static func restore(from store: any CredentialStore, authentication: ClientAuthentication = .none,
-                               dpopKey: (any DPoPSigningKey)? = nil, transport: any HTTPTransport = URLSessionTransport(), logger: Logger = Logger(label: "AuthFlow"),
-                               leeway: TimeInterval = 60) async throws -> AuthSession? {
+    public static func restore(
+        from store: any CredentialStore, authentication: ClientAuthentication = .none,
+        dpopKey: (any DPoPSigningKey)? = nil, transport: any HTTPTransport = URLSessionTransport(),
+        logger: Logger = Logger(label: "AuthFlow"),
+        leeway: TimeInterval = 60
+    ) async throws -> AuthSession? {
         guard let record = try await store.load() else { return nil }
-        return try await restore(record, from: store, authentication: authentication, dpopKey: dpopKey, transport: transport,
-                                 logger: logger, leeway: leeway)
+        return try await restore(
+            record, from: store, authentication: authentication, dpopKey: dpopKey, transport: transport,
+            logger: logger, leeway: leeway)
     }
 
     /// ``restore(from:authentication:dpopKey:transport:logger:leeway:)`` with
     /// the record already loaded from `store`.
-    package static func restore(_ record: SessionRecord, from store: any CredentialStore, authentication: ClientAuthentication = .none,
-                        dpopKey: (any DPoPSigningKey)? = nil, transport: any HTTPTransport, logger: Logger = Logger(label: "AuthFlow"),
-                        leeway: TimeInterval = 60) async throws -> AuthSession {
+    package static func restore(
+        _ record: SessionRecord, from store: any CredentialStore, authentication: ClientAuthentication = .none,
+        dpopKey: (any DPoPSigningKey)? = nil, transport: any HTTPTransport, logger: Logger = Logger(label: "AuthFlow"),
+        leeway: TimeInterval = 60
+    ) async throws -> AuthSession {
         var record = record
         if record.hasMetadata {
             guard record.clientAuthenticationMethod == authentication.method else {
-                throw AuthFlowError(.configuration,
-                                    "the stored session authenticates with \(record.clientAuthenticationMethod), not \(authentication.method)",
-                                    recovery: "Pass the ClientAuthentication the session signed in with.")
+                throw AuthFlowError(
+                    .configuration,
+                    "the stored session authenticates with \(record.clientAuthenticationMethod), not \(authentication.method)",
+                    recovery: "Pass the ClientAuthentication the session signed in with.")
             }
         } else {
             guard let issuer = record.credentials.issuer.flatMap(URL.init(string:)) else {
-                throw AuthFlowError(.reauthenticationRequired, "the stored session predates provider metadata and names no issuer",
-                                    recovery: "Sign in again.")
+                throw AuthFlowError(
+                    .reauthenticationRequired, "the stored session predates provider metadata and names no issuer",
+                    recovery: "Sign in again.")
             }
-            record = SessionRecord(credentials: record.credentials,
-                                   metadata: try await ProviderMetadata.discover(issuer: issuer, transport: transport, logger: logger),
-                                   clientAuthenticationMethod: authentication.method)
+            record = SessionRecord(
+                credentials: record.credentials,
+                metadata: try await ProviderMetadata.discover(issuer: issuer, transport: transport, logger: logger),
+                clientAuthenticationMethod: authentication.method)
             try await store.save(record)
         }
-        var client = try OAuthClient(metadata: record.metadata, clientID: record.clientID, authentication: authentication,
-                                     transport: transport, logger: logger)
+        var client = try OAuthClient(
+            metadata: record.metadata, clientID: record.clientID, authentication: authentication,
+            transport: transport, logger: logger)
         client.dpop = (record.dpopKey ?? dpopKey).map { DPoPBinding(key: $0) }
         return AuthSession(client: client, store: store, stored: record.credentials, leeway: leeway, now: { Date() })
     }
@@ -379,16 +397,21 @@ public actor AuthSession {
         loaded = true
         state.withLock { $0.ready = true }
         emit(.signedOut(.user))
-        guard let latest = (heldIsNewest ? held : nil) ?? stored ?? held else { return SignOutResult(endSessionURL: nil, revocationFailures: []) }
-        let endSession = try? client.endSessionURL(idTokenHint: latest.token.idToken ?? held?.token.idToken,
-                                                   postLogoutRedirectURI: postLogoutRedirectURI,
-                                                   state: postLogoutRedirectURI == nil ? nil : SecureRandom.token())
+        guard let latest = (heldIsNewest ? held : nil) ?? stored ?? held else {
+            return SignOutResult(endSessionURL: nil, revocationFailures: [])
+        }
+        let endSession = try? client.endSessionURL(
+            idTokenHint: latest.token.idToken ?? held?.token.idToken,
+            postLogoutRedirectURI: postLogoutRedirectURI,
+            state: postLogoutRedirectURI == nil ? nil : SecureRandom.token())
         var failures: [AuthFlowError] = []
         if client.metadata.revocationEndpoint != nil {
             failures = await client.revokeEach(latest)
             if let held, held.accessToken != latest.accessToken {
-                failures += await client.revokeEach(OAuthCredentials(issuer: held.issuer, clientID: held.clientID,
-                                                               token: held.token.withoutRefreshToken, idToken: nil))
+                failures += await client.revokeEach(
+                    OAuthCredentials(
+                        issuer: held.issuer, clientID: held.clientID,
+                        token: held.token.withoutRefreshToken, idToken: nil))
             }
         }
         return SignOutResult(endSessionURL: endSession, revocationFailures: failures)
@@ -432,19 +455,26 @@ public actor AuthSession {
     /// is never sent again. A failed save after the refresh keeps the new
     /// credentials and hands the error back beside them.
     private nonisolated func refreshUnderLock(from current: OAuthCredentials, rejected: String?) async throws
-        -> (credentials: OAuthCredentials, pendingSave: PendingSave?) {
-        let client = client, store = store, now = now
+        -> (credentials: OAuthCredentials, pendingSave: PendingSave?)
+    {
+        let client = client
+        let store = store
+        let now = now
         let pending = state.withLock { $0.pendingSave }
         return try await store.withExclusiveAccess {
             guard let stored = try await store.load()?.credentials else {
-                throw SessionEnded(reason: .user, error: AuthFlowError(.reauthenticationRequired, "the session was signed out",
-                                                                      recovery: "Sign in again."))
+                throw SessionEnded(
+                    reason: .user,
+                    error: AuthFlowError(
+                        .reauthenticationRequired, "the session was signed out",
+                        recovery: "Sign in again."))
             }
             let pendingIsNewer = pending.map { constantTimeEquals($0.storedAccessToken, stored.accessToken) } ?? false
             let base = pendingIsNewer ? pending?.credentials ?? stored : stored
             if base.accessToken != current.accessToken,
-               !(rejected.map { constantTimeEquals($0, base.accessToken) } ?? false),
-               (base.expiresAt.map { $0 > now() } ?? true) {
+                !(rejected.map { constantTimeEquals($0, base.accessToken) } ?? false),
+                base.expiresAt.map { $0 > now() } ?? true
+            {
                 client.logger.debug("using credentials refreshed elsewhere")
                 return (base, nil)
             }
@@ -459,8 +489,11 @@ public actor AuthSession {
                 return (refreshed, nil)
             } catch {
                 client.logger.info("the refreshed credentials could not be saved; keeping them and saving again on next use")
-                let failure = error as? AuthFlowError ?? AuthFlowError(.storage, "the refreshed credentials could not be saved",
-                                                                      underlyingError: error)
+                let failure =
+                    error as? AuthFlowError
+                    ?? AuthFlowError(
+                        .storage, "the refreshed credentials could not be saved",
+                        underlyingError: error)
                 return (refreshed, PendingSave(credentials: refreshed, storedAccessToken: stored.accessToken, error: failure))
             }
         }
@@ -475,21 +508,25 @@ public actor AuthSession {
     /// - Throws: the store's error; the credentials stay held and are tried again.
     public func savePendingCredentials() async throws {
         guard let pending = state.withLock({ $0.pendingSave }) else { return }
-        let client = client, store = store
+        let client = client
+        let store = store
         try await store.withExclusiveAccess {
             guard let stored = try await store.load()?.credentials,
-                  constantTimeEquals(stored.accessToken, pending.storedAccessToken) else { return }
+                constantTimeEquals(stored.accessToken, pending.storedAccessToken)
+            else { return }
             try await store.save(SessionRecord(credentials: pending.credentials, client: client))
         }
         state.withLock { fields in
-            guard let current = fields.pendingSave, constantTimeEquals(current.credentials.accessToken, pending.credentials.accessToken) else { return }
+            guard let current = fields.pendingSave, constantTimeEquals(current.credentials.accessToken, pending.credentials.accessToken)
+            else { return }
             fields.pendingSave = nil
             fields.ready = true
         }
         emit(.saved)
     }
 
-    static func refreshWithRetry(_ base: OAuthCredentials, client: OAuthClient, store: any CredentialStore) async throws -> OAuthCredentials {
+    static func refreshWithRetry(_ base: OAuthCredentials, client: OAuthClient, store: any CredentialStore) async throws -> OAuthCredentials
+    {
         var attempt = 0
         while true {
             attempt += 1
@@ -501,9 +538,11 @@ public actor AuthSession {
                 if error.category == .oauthError && error.oauth?.error == "invalid_grant" {
                     client.logger.info("refresh token refused; the session has ended")
                     try await store.delete()
-                    throw SessionEnded(reason: .refreshTokenRefused,
-                                       error: AuthFlowError(.reauthenticationRequired, "the provider refused the refresh token (invalid_grant): it expired or was revoked",
-                                                            oauth: error.oauth, recovery: "Sign in again."))
+                    throw SessionEnded(
+                        reason: .refreshTokenRefused,
+                        error: AuthFlowError(
+                            .reauthenticationRequired, "the provider refused the refresh token (invalid_grant): it expired or was revoked",
+                            oauth: error.oauth, recovery: "Sign in again."))
                 }
                 guard let transient = transientFailure(error) else { throw error }
                 if attempt >= 2 { throw transient }
@@ -519,7 +558,8 @@ public actor AuthSession {
         switch error.category {
         case .network, .timeout: return error
         case .oauthError where ["server_error", "temporarily_unavailable"].contains(error.oauth?.error ?? ""):
-            return AuthFlowError(.network, "the token endpoint failed: \(error.oauth?.errorDescription ?? error.oauth?.error ?? "server error")")
+            return AuthFlowError(
+                .network, "the token endpoint failed: \(error.oauth?.errorDescription ?? error.oauth?.error ?? "server error")")
         default: return nil
         }
     }

@@ -81,7 +81,8 @@ extension OAuthClient {
     /// fresh random `state`.
     public func endSessionRequest(idTokenHint: String?, postLogoutRedirectURI: URL? = nil) -> EndSessionRequest? {
         guard let endpoint = metadata.endSessionEndpoint else { return nil }
-        return EndSessionRequest(endpoint: endpoint, clientID: clientID, idTokenHint: idTokenHint,
-                                 postLogoutRedirectURI: postLogoutRedirectURI, state: SecureRandom.token())
+        return EndSessionRequest(
+            endpoint: endpoint, clientID: clientID, idTokenHint: idTokenHint,
+            postLogoutRedirectURI: postLogoutRedirectURI, state: SecureRandom.token())
     }
 }

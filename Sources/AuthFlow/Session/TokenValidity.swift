@@ -8,8 +8,10 @@ package enum TokenValidity {
     /// leeway, which is never more than half the token's lifetime (so a
     /// short-lived token is used for a while before being refreshed, instead
     /// of on every call). A token without an expiry never needs refreshing.
-    package static func needsRefresh(_ credentials: OAuthCredentials, minimumValidity: TimeInterval?, leeway: TimeInterval,
-                                     now: Date) -> Bool {
+    package static func needsRefresh(
+        _ credentials: OAuthCredentials, minimumValidity: TimeInterval?, leeway: TimeInterval,
+        now: Date
+    ) -> Bool {
         guard let expiry = credentials.expiresAt else { return false }
         let margin = minimumValidity ?? effectiveLeeway(leeway, lifetime: credentials.token.expiresIn)
         return expiry.timeIntervalSince(now) <= margin

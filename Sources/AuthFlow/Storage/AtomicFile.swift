@@ -1,4 +1,5 @@
 package import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -22,8 +23,9 @@ package enum AtomicFile {
     public static func write(_ data: Data, to url: URL) throws {
         let directory = url.deletingLastPathComponent()
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
         } catch {
             throw AuthFlowError(.storage, "cannot create the directory \(directory.path)", underlyingError: error)
         }
@@ -89,7 +91,8 @@ extension AtomicFile {
         for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
             let middle = name.dropFirst(prefix.count).dropLast(".tmp".count)
             guard let pidText = middle.split(separator: ".", maxSplits: 1).first, let pid = pid_t(pidText), pid > 0,
-                  pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+                pid != getpid(), kill(pid, 0) != 0, errno == ESRCH
+            else { continue }
             unlink(directory.appendingPathComponent(name).path)
         }
     }

@@ -1,5 +1,6 @@
 import AuthFlowStoredDate
 public import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

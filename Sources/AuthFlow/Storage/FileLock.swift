@@ -1,4 +1,5 @@
 package import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -39,8 +40,9 @@ package struct FileLock: Sendable {
     public func withLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         let directory = url.deletingLastPathComponent()
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
         } catch {
             throw AuthFlowError(.storage, "cannot create the directory \(directory.path)", underlyingError: error)
         }
@@ -64,8 +66,9 @@ package struct FileLock: Sendable {
                 throw StorageError.posix("cannot lock \(url.path)", code: code)
             }
             if DispatchTime.now().uptimeNanoseconds >= deadline {
-                throw AuthFlowError(.timeout, "\(name) is locked by another process (waited \(Self.seconds(timeout)) s)",
-                                    recovery: "Another authflow process or app holds \(url.path); wait for it to finish or stop it.")
+                throw AuthFlowError(
+                    .timeout, "\(name) is locked by another process (waited \(Self.seconds(timeout)) s)",
+                    recovery: "Another authflow process or app holds \(url.path); wait for it to finish or stop it.")
             }
             do {
                 try await Task.sleep(nanoseconds: pause)

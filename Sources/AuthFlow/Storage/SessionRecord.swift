@@ -63,8 +63,10 @@ public struct SessionRecord: Sendable, Codable, Equatable {
     public var dpopKey: DPoPKey?
 
     /// Creates a record.
-    public init(credentials: OAuthCredentials, metadata: ProviderMetadata, clientAuthenticationMethod: ClientAuthenticationMethod,
-                dpopKey: DPoPKey? = nil) {
+    public init(
+        credentials: OAuthCredentials, metadata: ProviderMetadata, clientAuthenticationMethod: ClientAuthenticationMethod,
+        dpopKey: DPoPKey? = nil
+    ) {
         self.credentials = credentials
         self.metadata = metadata
         self.clientAuthenticationMethod = clientAuthenticationMethod
@@ -73,8 +75,9 @@ public struct SessionRecord: Sendable, Codable, Equatable {
 
     /// The record of `credentials` obtained through `client` (with its DPoP key, if it has one).
     public init(credentials: OAuthCredentials, client: OAuthClient) {
-        self.init(credentials: credentials, metadata: client.metadata, clientAuthenticationMethod: client.authentication.method,
-                  dpopKey: client.dpop?.key as? DPoPKey)
+        self.init(
+            credentials: credentials, metadata: client.metadata, clientAuthenticationMethod: client.authentication.method,
+            dpopKey: client.dpop?.key as? DPoPKey)
     }
 
     /// The client identifier.
@@ -90,9 +93,10 @@ public struct SessionRecord: Sendable, Codable, Equatable {
     static func legacy(_ credentials: OAuthCredentials) -> SessionRecord {
         // Placeholder endpoints: never used, because `hasMetadata` is false.
         let unknown = URL(string: "urn:authflow:unknown-endpoint")!
-        var record = SessionRecord(credentials: credentials,
-                                   metadata: ProviderMetadata(issuer: credentials.issuer, authorizationEndpoint: unknown, tokenEndpoint: unknown),
-                                   clientAuthenticationMethod: .none)
+        var record = SessionRecord(
+            credentials: credentials,
+            metadata: ProviderMetadata(issuer: credentials.issuer, authorizationEndpoint: unknown, tokenEndpoint: unknown),
+            clientAuthenticationMethod: .none)
         record.hasMetadata = false
         return record
     }

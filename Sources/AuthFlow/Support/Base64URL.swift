@@ -36,7 +36,8 @@ package enum Base64URL {
 
     /// ``append(_:to:)`` for bytes already in contiguous memory.
     package static func append(buffer input: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
-        let start = output.count, length = encodedLength(input.count)
+        let start = output.count
+        let length = encodedLength(input.count)
         output.append(contentsOf: repeatElement(0, count: length))
         output.withUnsafeMutableBufferPointer { whole in
             _ = encode(input, into: UnsafeMutableBufferPointer(rebasing: whole[start...]))
@@ -55,7 +56,8 @@ package enum Base64URL {
     private static func encode(_ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> Int {
         let count = input.count
         return alphabet.withUnsafeBufferPointer { table in
-            var i = 0, o = 0
+            var i = 0
+            var o = 0
             while i + 3 <= count {
                 let chunk = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8 | UInt32(input[i + 2])
                 output[o] = table[Int(chunk >> 18)]
@@ -131,10 +133,13 @@ package enum Base64URL {
         guard tail != 1 else { return false }
         guard count > 0, let source = input.baseAddress, let target = out.baseAddress else { return true }
         let table = values
-        var inIndex = 0, outIndex = 0
+        var inIndex = 0
+        var outIndex = 0
         while inIndex + 4 <= count {
-            let a = table[Int(source[inIndex])], b = table[Int(source[inIndex + 1])]
-            let c = table[Int(source[inIndex + 2])], d = table[Int(source[inIndex + 3])]
+            let a = table[Int(source[inIndex])]
+            let b = table[Int(source[inIndex + 1])]
+            let c = table[Int(source[inIndex + 2])]
+            let d = table[Int(source[inIndex + 3])]
             guard (a | b | c | d) & 0x80 == 0 else { return false }
             let chunk = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
             target[outIndex] = UInt8(truncatingIfNeeded: chunk >> 16)
@@ -144,7 +149,8 @@ package enum Base64URL {
             outIndex += 3
         }
         if tail >= 2 {
-            let a = table[Int(source[inIndex])], b = table[Int(source[inIndex + 1])]
+            let a = table[Int(source[inIndex])]
+            let b = table[Int(source[inIndex + 1])]
             let c = tail == 3 ? table[Int(source[inIndex + 2])] : 0
             // Leftover bits must be zero for a canonical encoding.
             guard (a | b | c) & 0x80 == 0, tail == 3 ? c & 0x03 == 0 : b & 0x0F == 0 else { return false }
@@ -155,4 +161,3 @@ package enum Base64URL {
         return true
     }
 }
-

@@ -21,8 +21,10 @@ extension JSONParser {
     /// Returns false when the full parser must decide instead: the text is not
     /// an object, does not parse, repeats a top-level name, has a name with an
     /// escape or a byte outside ASCII, or has too many members.
-    static func scanObject(_ bytes: UnsafeBufferPointer<UInt8>,
-                           _ member: (_ name: UnsafeBufferPointer<UInt8>, _ parser: inout JSONParser) throws(Failure) -> Void) -> Bool {
+    static func scanObject(
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        _ member: (_ name: UnsafeBufferPointer<UInt8>, _ parser: inout JSONParser) throws(Failure) -> Void
+    ) -> Bool {
         // Small enough for the stack: 48 × 8 bytes.
         withUnsafeTemporaryAllocation(of: SeenName.self, capacity: scanMemberLimit) { seen in
             var parser = JSONParser(bytes)
@@ -41,8 +43,10 @@ extension JSONParser {
         var start: UInt32
     }
 
-    private mutating func scanTopLevelObject(seen: UnsafeMutableBufferPointer<SeenName>,
-                                             _ member: (UnsafeBufferPointer<UInt8>, inout JSONParser) throws(Failure) -> Void) throws(Failure) -> Bool {
+    private mutating func scanTopLevelObject(
+        seen: UnsafeMutableBufferPointer<SeenName>,
+        _ member: (UnsafeBufferPointer<UInt8>, inout JSONParser) throws(Failure) -> Void
+    ) throws(Failure) -> Bool {
         skipWhitespace()
         guard try peek() == UInt8(ascii: "{") else { return false }
         try enterContainer()
@@ -55,15 +59,18 @@ extension JSONParser {
         } else {
             repeat {
                 guard try peek() == UInt8(ascii: "\""), let name = plainName(), count < seen.count,
-                      name.count <= UInt16.max, bytes.count <= UInt32.max else { return false }
+                    name.count <= UInt16.max, bytes.count <= UInt32.max
+                else { return false }
                 // Duplicate names: a 64-bit filter over the keys says when a name
                 // may have been seen; only then compare keys, and bytes when keys match.
                 let key = UInt32(name.count) << 16 | UInt32(bytes[name.lowerBound]) << 8 | UInt32(bytes[name.upperBound - 1])
                 let bit: UInt64 = 1 << ((key &* 0x9E37_79B1) >> 26)
                 if filter & bit != 0 {
                     let base = bytes.baseAddress!
-                    for earlier in seen[..<count] where earlier.key == key
-                        && memcmp(base + Int(earlier.start), base + name.lowerBound, name.count) == 0 {
+                    for earlier in seen[..<count]
+                    where earlier.key == key
+                        && memcmp(base + Int(earlier.start), base + name.lowerBound, name.count) == 0
+                    {
                         return false
                     }
                 }
@@ -140,7 +147,10 @@ extension JSONParser {
             while index + 8 <= bytes.count {
                 let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
                 if word & 0x8080_8080_8080_8080 != 0 || hasByte(below: 0x20, in: word)
-                    || hasByte(0x22, in: word) || hasByte(0x5C, in: word) || hasByte(0x7F, in: word) { break }
+                    || hasByte(0x22, in: word) || hasByte(0x5C, in: word) || hasByte(0x7F, in: word)
+                {
+                    break
+                }
                 index += 8
             }
         }

@@ -7,7 +7,8 @@
 /// not zero), so a leading zero byte never makes two names equal.
 @inline(__always)
 func packedName(_ bytes: some Sequence<UInt8>, maxCount: Int) -> UInt64? {
-    var packed: UInt64 = 0, count = 0
+    var packed: UInt64 = 0
+    var count = 0
     for byte in bytes {
         count += 1
         guard count <= maxCount else { return nil }

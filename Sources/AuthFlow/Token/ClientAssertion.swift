@@ -80,7 +80,8 @@ package enum ClientAssertion {
     /// A compact JWS of `claims` signed by `signer`; `header` members
     /// override the defaults (`typ: JWT`, the signer's `alg` and `kid`).
     /// Package-visible so that the provider's tests can build bad assertions.
-    package static func compact(header extra: [String: JSONMemberValue], claims: [String: JSONMemberValue], signer: Signer) throws -> String {
+    package static func compact(header extra: [String: JSONMemberValue], claims: [String: JSONMemberValue], signer: Signer) throws -> String
+    {
         var header: [String: JSONMemberValue] = ["typ": .string("JWT")]
         switch signer {
         case .key(let key):
@@ -91,11 +92,12 @@ package enum ClientAssertion {
         }
         header.merge(extra) { _, new in new }
         let input = "\(try encode(header)).\(try encode(claims))"
-        let signature: [UInt8] = switch signer {
-        case .key(let key): try key.sign(Array(input.utf8))
-        case .secret(let secret):
-            Array(HMAC<SHA256>.authenticationCode(for: Array(input.utf8), using: SymmetricKey(data: Array(secret.utf8))))
-        }
+        let signature: [UInt8] =
+            switch signer {
+            case .key(let key): try key.sign(Array(input.utf8))
+            case .secret(let secret):
+                Array(HMAC<SHA256>.authenticationCode(for: Array(input.utf8), using: SymmetricKey(data: Array(secret.utf8))))
+            }
         return "\(input).\(Base64URL.encode(signature))"
     }
 

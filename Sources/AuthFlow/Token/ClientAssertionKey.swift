@@ -1,6 +1,6 @@
 import Crypto
-import _CryptoExtras
 public import Foundation
+import _CryptoExtras
 
 /// The private key a client signs its `private_key_jwt` assertions with
 /// (RFC 7523 §2.2, OpenID Connect Core §9): RSA (RS256 or PS256, at least
@@ -45,8 +45,9 @@ public struct ClientAssertionKey: Sendable, Equatable, CustomStringConvertible {
         } else if let key = try? _RSA.Signing.PrivateKey(pemRepresentation: pem) {
             material = .rsa(key)
         } else {
-            throw AuthFlowError(.configuration, "the private key is not a PEM RSA, P-256 or Ed25519 private key",
-                                recovery: "give a PKCS #8, PKCS #1 or SEC 1 PEM file (or a private JWK) with --private-key")
+            throw AuthFlowError(
+                .configuration, "the private key is not a PEM RSA, P-256 or Ed25519 private key",
+                recovery: "give a PKCS #8, PKCS #1 or SEC 1 PEM file (or a private JWK) with --private-key")
         }
         try self.init(material: material, algorithm: algorithm, keyID: keyID)
     }
@@ -61,8 +62,9 @@ public struct ClientAssertionKey: Sendable, Equatable, CustomStringConvertible {
     ///   does not fit it.
     public init(jwk data: Data, algorithm: String? = nil, keyID: String? = nil) throws {
         func refuse(_ why: String) -> AuthFlowError {
-            AuthFlowError(.configuration, "the private JWK is unusable: \(why)",
-                          recovery: "give an RSA, P-256 or Ed25519 private JWK (with its \"d\" member)")
+            AuthFlowError(
+                .configuration, "the private JWK is unusable: \(why)",
+                recovery: "give an RSA, P-256 or Ed25519 private JWK (with its \"d\" member)")
         }
         guard let object = JSONMemberValue.object(from: data) else { throw refuse("it is not a JSON object") }
         func bytes(_ name: String) throws -> [UInt8] {
@@ -75,12 +77,16 @@ public struct ClientAssertionKey: Sendable, Equatable, CustomStringConvertible {
         switch object["kty"]?.stringValue {
         case "RSA":
             do {
-                material = .rsa(try _RSA.Signing.PrivateKey(n: try bytes("n"), e: try bytes("e"), d: try bytes("d"),
-                                                            p: try bytes("p"), q: try bytes("q")))
+                material = .rsa(
+                    try _RSA.Signing.PrivateKey(
+                        n: try bytes("n"), e: try bytes("e"), d: try bytes("d"),
+                        p: try bytes("p"), q: try bytes("q")))
             } catch let error as AuthFlowError { throw error } catch { throw refuse("the RSA parameters do not form a key") }
         case "EC":
             guard object["crv"]?.stringValue == "P-256" else { throw refuse("only the P-256 curve is supported for EC keys") }
-            let x = try bytes("x"), y = try bytes("y"), d = try bytes("d")
+            let x = try bytes("x")
+            let y = try bytes("y")
+            let d = try bytes("d")
             guard let key = try? P256.Signing.PrivateKey(rawRepresentation: d) else { throw refuse("\"d\" is not a P-256 scalar") }
             guard Array(key.publicKey.x963Representation) == [4] + x + y else { throw refuse("\"x\"/\"y\" do not match \"d\"") }
             material = .p256(key)
@@ -111,12 +117,13 @@ public struct ClientAssertionKey: Sendable, Equatable, CustomStringConvertible {
     /// A new random key for `algorithm` (`ES256`, `EdDSA`, or `RS256` /
     /// `PS256` with 2048 bits): register its ``publicJWK`` with the provider.
     public static func generate(algorithm: String = "ES256", keyID: String? = nil) throws -> ClientAssertionKey {
-        let material: Material = switch algorithm {
-        case "ES256": .p256(P256.Signing.PrivateKey())
-        case "EdDSA": .ed25519(Curve25519.Signing.PrivateKey())
-        case "RS256", "PS256": .rsa(try _RSA.Signing.PrivateKey(keySize: .bits2048))
-        default: throw misfit(algorithm, "a key AuthFlow can generate (ES256, EdDSA, RS256, PS256)")
-        }
+        let material: Material =
+            switch algorithm {
+            case "ES256": .p256(P256.Signing.PrivateKey())
+            case "EdDSA": .ed25519(Curve25519.Signing.PrivateKey())
+            case "RS256", "PS256": .rsa(try _RSA.Signing.PrivateKey(keySize: .bits2048))
+            default: throw misfit(algorithm, "a key AuthFlow can generate (ES256, EdDSA, RS256, PS256)")
+            }
         return try ClientAssertionKey(material: material, algorithm: algorithm, keyID: keyID)
     }
 
@@ -155,8 +162,9 @@ public struct ClientAssertionKey: Sendable, Equatable, CustomStringConvertible {
     }
 
     private static func misfit(_ algorithm: String, _ expected: String) -> AuthFlowError {
-        AuthFlowError(.configuration, "the algorithm \(algorithm) does not fit \(expected)",
-                      recovery: "set the key's \"alg\" to one that fits its type, or leave it out")
+        AuthFlowError(
+            .configuration, "the algorithm \(algorithm) does not fit \(expected)",
+            recovery: "set the key's \"alg\" to one that fits its type, or leave it out")
     }
 
     /// The JWS signature of `input`.

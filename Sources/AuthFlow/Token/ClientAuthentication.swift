@@ -50,10 +50,11 @@ public enum ClientAuthentication: Sendable, Equatable {
     /// `client_secret_jwt` secret shorter than ``minimumHMACSecretBytes``.
     func validate() throws {
         if case .clientSecretJWT(let secret, _) = self, secret.utf8.count < ClientAuthentication.minimumHMACSecretBytes {
-            throw AuthFlowError(.configuration,
-                                "the client_secret_jwt secret has \(secret.utf8.count) bytes; HS256 needs at least \(ClientAuthentication.minimumHMACSecretBytes)",
-                                reason: .secretTooShort,
-                                recovery: "Use a client secret of at least 32 bytes (RFC 7518 §3.2), or another client authentication method.")
+            throw AuthFlowError(
+                .configuration,
+                "the client_secret_jwt secret has \(secret.utf8.count) bytes; HS256 needs at least \(ClientAuthentication.minimumHMACSecretBytes)",
+                reason: .secretTooShort,
+                recovery: "Use a client secret of at least 32 bytes (RFC 7518 §3.2), or another client authentication method.")
         }
     }
 
@@ -75,8 +76,10 @@ public enum ClientAuthentication: Sendable, Equatable {
     /// yet resolved for a provider falls back to that URL). Returns the
     /// values it added that must never be echoed (the assertion).
     @discardableResult
-    func apply(clientID: String, endpoint: URL, to form: inout [(String, String)],
-               headers: inout [(name: String, value: String)], now: Date = Date()) throws -> [String] {
+    func apply(
+        clientID: String, endpoint: URL, to form: inout [(String, String)],
+        headers: inout [(name: String, value: String)], now: Date = Date()
+    ) throws -> [String] {
         switch self {
         case .none:
             form.append(("client_id", clientID))
@@ -89,18 +92,24 @@ public enum ClientAuthentication: Sendable, Equatable {
         case .privateKeyJWT(let key, let audience):
             return [try appendAssertion(clientID: clientID, signer: .key(key), audience: audience, endpoint: endpoint, to: &form, now: now)]
         case .clientSecretJWT(let secret, let audience):
-            return [try appendAssertion(clientID: clientID, signer: .secret(secret), audience: audience, endpoint: endpoint, to: &form, now: now)]
+            return [
+                try appendAssertion(
+                    clientID: clientID, signer: .secret(secret), audience: audience, endpoint: endpoint, to: &form, now: now)
+            ]
         }
         return []
     }
 
-    private func appendAssertion(clientID: String, signer: ClientAssertion.Signer, audience: ClientAssertionAudience, endpoint: URL,
-                                 to form: inout [(String, String)], now: Date) throws -> String {
+    private func appendAssertion(
+        clientID: String, signer: ClientAssertion.Signer, audience: ClientAssertionAudience, endpoint: URL,
+        to form: inout [(String, String)], now: Date
+    ) throws -> String {
         try validate()
         let assertion: String
         do {
-            assertion = try ClientAssertion.make(clientID: clientID, audience: audience.resolve(issuer: nil, tokenEndpoint: endpoint),
-                                                 signer: signer, now: now)
+            assertion = try ClientAssertion.make(
+                clientID: clientID, audience: audience.resolve(issuer: nil, tokenEndpoint: endpoint),
+                signer: signer, now: now)
         } catch {
             throw AuthFlowError(.configuration, "the client assertion could not be signed (\(type(of: error)))")
         }

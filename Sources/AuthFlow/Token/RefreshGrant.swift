@@ -35,7 +35,9 @@ extension OAuthClient {
     static func checkContinuity(old: IDTokenClaims, new: IDTokenClaims) throws {
         guard old.issuer == new.issuer else { throw AuthFlowError.idToken(.issuer, "the refreshed ID token has another iss") }
         guard old.subject == new.subject else { throw AuthFlowError.idToken(.subject, "the refreshed ID token has another sub") }
-        guard Set(old.audience) == Set(new.audience) else { throw AuthFlowError.idToken(.audience, "the refreshed ID token has another aud") }
+        guard Set(old.audience) == Set(new.audience) else {
+            throw AuthFlowError.idToken(.audience, "the refreshed ID token has another aud")
+        }
         guard old.authorizedParty == new.authorizedParty else {
             throw AuthFlowError.idToken(.authorizedParty, "the refreshed ID token has another azp")
         }
@@ -49,9 +51,10 @@ extension AuthFlowError {
     /// The access token expired and the provider issued no refresh token, so
     /// nothing can be renewed without the user.
     public static var noRefreshToken: AuthFlowError {
-        AuthFlowError(.reauthenticationRequired,
-                      "the access token expired and the provider issued no refresh token, so the session cannot be renewed",
-                      recovery: "Sign in again. To get a refresh token, request the offline_access scope (Auth0, Okta, most OpenID providers); "
-                          + "for Google add --param access_type=offline --param prompt=consent (AuthorizationOptions parameters in an app).")
+        AuthFlowError(
+            .reauthenticationRequired,
+            "the access token expired and the provider issued no refresh token, so the session cannot be renewed",
+            recovery: "Sign in again. To get a refresh token, request the offline_access scope (Auth0, Okta, most OpenID providers); "
+                + "for Google add --param access_type=offline --param prompt=consent (AuthorizationOptions parameters in an app).")
     }
 }

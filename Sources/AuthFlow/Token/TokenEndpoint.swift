@@ -21,12 +21,14 @@ struct TokenEndpoint: Sendable {
         do {
             let token = try TokenResponse(json: response.body, requestedScopes: requestedScopes, allowDPoP: allowDPoP || dpop != nil)
             try dpop?.checkTokenType(token.tokenType)
-            logger.debug("token response accepted", metadata: [
-                "grant_type": "\(grantType)", "token_type": "\(token.tokenType)",
-                "expires_in": "\(token.expiresIn.map(String.init) ?? "-")",
-                "refresh_token": "\(token.refreshToken == nil ? "absent" : "present")",
-                "id_token": "\(token.idToken == nil ? "absent" : "present")",
-            ])
+            logger.debug(
+                "token response accepted",
+                metadata: [
+                    "grant_type": "\(grantType)", "token_type": "\(token.tokenType)",
+                    "expires_in": "\(token.expiresIn.map(String.init) ?? "-")",
+                    "refresh_token": "\(token.refreshToken == nil ? "absent" : "present")",
+                    "id_token": "\(token.idToken == nil ? "absent" : "present")",
+                ])
             return token
         } catch let error as AuthFlowError {
             if let oauth = TokenEndpoint.oauthError(in: response.body)?.redacting(TokenEndpoint.secrets(in: grant, authentication)) {
@@ -42,13 +44,17 @@ struct TokenEndpoint: Sendable {
         // Built per attempt: a DPoP nonce retry needs a fresh client assertion (its jti is single-use).
         let build = { () throws -> HTTPTransportRequest in
             var body = form
-            var headers: [(name: String, value: String)] = [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")]
+            var headers: [(name: String, value: String)] = [
+                ("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json"),
+            ]
             assertions += try authentication.apply(clientID: clientID, endpoint: url, to: &body, headers: &headers)
-            return HTTPTransportRequest(method: "POST", url: url, headers: headers, body: Data(FormEncoding.encode(body).utf8), timeout: timeout,
-                               purpose: purpose)
+            return HTTPTransportRequest(
+                method: "POST", url: url, headers: headers, body: Data(FormEncoding.encode(body).utf8), timeout: timeout,
+                purpose: purpose)
         }
         logger.debug("sending \(what)", metadata: ["url": "\(url.absoluteString)", "client_auth": "\(authentication.methodName)"])
-        let response = if let dpop { try await dpop.send(building: build, transport: transport) } else { try await transport.send(try build()) }
+        let response =
+            if let dpop { try await dpop.send(building: build, transport: transport) } else { try await transport.send(try build()) }
         logger.debug("\(what) answered", metadata: ["status": "\(response.status)"])
         return try TokenEndpoint.requireSuccess(response, what: what, secrets: TokenEndpoint.secrets(in: form, authentication) + assertions)
     }
@@ -74,19 +80,28 @@ struct TokenEndpoint: Sendable {
             throw AuthFlowError(.oauthError, oauth.error, oauth: oauth)
         }
         if response.status == 401, response.body.isEmpty,
-           AuthenticationChallenge.challenges(in: response).contains(where: { $0.isScheme("Basic") }) {
+            AuthenticationChallenge.challenges(in: response).contains(where: { $0.isScheme("Basic") })
+        {
             // RFC 6749 §5.2: 401 with a Basic challenge is how a server says invalid_client.
-            throw AuthFlowError(.oauthError, "invalid_client", oauth: OAuthErrorResponse(
-                error: "invalid_client", errorDescription: "\(what) was refused: the client credentials are wrong (HTTP 401)"))
+            throw AuthFlowError(
+                .oauthError, "invalid_client",
+                oauth: OAuthErrorResponse(
+                    error: "invalid_client", errorDescription: "\(what) was refused: the client credentials are wrong (HTTP 401)"))
         }
         if response.status == 429 {
-            let retryAfter = response.header("Retry-After").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map { "; retry after \($0) s" } ?? ""
-            throw AuthFlowError(.oauthError, "temporarily_unavailable", oauth: OAuthErrorResponse(
-                error: "temporarily_unavailable", errorDescription: "\(what) was rate-limited (HTTP 429\(retryAfter))"))
+            let retryAfter =
+                response.header("Retry-After").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map { "; retry after \($0) s" }
+                ?? ""
+            throw AuthFlowError(
+                .oauthError, "temporarily_unavailable",
+                oauth: OAuthErrorResponse(
+                    error: "temporarily_unavailable", errorDescription: "\(what) was rate-limited (HTTP 429\(retryAfter))"))
         }
         if (500..<600).contains(response.status) {
-            throw AuthFlowError(.oauthError, "server_error", oauth: OAuthErrorResponse(
-                error: "server_error", errorDescription: "\(what) failed with HTTP \(response.status)"))
+            throw AuthFlowError(
+                .oauthError, "server_error",
+                oauth: OAuthErrorResponse(
+                    error: "server_error", errorDescription: "\(what) failed with HTTP \(response.status)"))
         }
         if (300..<400).contains(response.status) {
             throw AuthFlowError.invalidResponse("\(what) was answered with a redirect (HTTP \(response.status)), which is not followed")
@@ -97,7 +112,8 @@ struct TokenEndpoint: Sendable {
     /// The OAuth error in a JSON body, if there is one.
     static func oauthError(in body: Data) -> OAuthErrorResponse? {
         guard let object = JSONMemberValue.object(from: body), let code = object["error"]?.stringValue, !code.isEmpty else { return nil }
-        return OAuthErrorResponse(error: code, errorDescription: object["error_description"]?.stringValue,
-                                  errorURI: object["error_uri"]?.stringValue)
+        return OAuthErrorResponse(
+            error: code, errorDescription: object["error_description"]?.stringValue,
+            errorURI: object["error_uri"]?.stringValue)
     }
 }

@@ -37,8 +37,10 @@ public struct TokenResponse: Sendable, Equatable, Codable {
         // Some providers answer errors with HTTP 200 (GitHub's `bad_verification_code`,
         // Slack's `{"ok":false,"error":…}`): an `error` and no access token is an OAuth error.
         if object["access_token"] == nil, case .string(let error)? = object["error"], !error.isEmpty {
-            throw AuthFlowError(.oauthError, error, oauth: OAuthErrorResponse(
-                error: error, errorDescription: try? reader.string("error_description"), errorURI: try? reader.string("error_uri")))
+            throw AuthFlowError(
+                .oauthError, error,
+                oauth: OAuthErrorResponse(
+                    error: error, errorDescription: try? reader.string("error_description"), errorURI: try? reader.string("error_uri")))
         }
         accessToken = try Self.checkedToken(reader.requiredString("access_token"), "access_token")
         let type = try reader.requiredString("token_type")

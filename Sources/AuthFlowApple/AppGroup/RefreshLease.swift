@@ -32,8 +32,10 @@ package struct RefreshLease: Sendable {
     private let lock: FileLock
 
     /// A lease kept in `url` (its directory is created when missing).
-    package init(url: URL, duration: TimeInterval = 75, waitLimit: TimeInterval = 90,
-                 now: @escaping @Sendable () -> Date = { Date() }) {
+    package init(
+        url: URL, duration: TimeInterval = 75, waitLimit: TimeInterval = 90,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.url = url
         self.duration = duration
         self.waitLimit = waitLimit
@@ -51,8 +53,9 @@ package struct RefreshLease: Sendable {
         let deadline = now().addingTimeInterval(waitLimit)
         while try await !take(holder) {
             if now() >= deadline {
-                throw AuthFlowError(.timeout, "another process of the app group kept the session's refresh lease",
-                                    recovery: "Try again.")
+                throw AuthFlowError(
+                    .timeout, "another process of the app group kept the session's refresh lease",
+                    recovery: "Try again.")
             }
             try await Task.sleep(nanoseconds: 50_000_000)
         }
@@ -68,7 +71,9 @@ package struct RefreshLease: Sendable {
 
     /// Records `holder` as the lease's holder unless a live lease is recorded.
     private func take(_ holder: String) async throws -> Bool {
-        let url = url, now = now(), duration = duration
+        let url = url
+        let now = now()
+        let duration = duration
         return try await lock.withLock {
             if let lease = Lease.read(url), lease.expiry > now, lease.holder != holder { return false }
             try Lease(holder: holder, expiry: now.addingTimeInterval(duration)).write(to: url)
@@ -94,7 +99,8 @@ struct Lease: Equatable {
         guard let data = try? Data(contentsOf: url), data.count < 256 else { return nil }
         let parts = String(decoding: data, as: UTF8.self).split(separator: " ")
         guard parts.count == 2, let seconds = Double(parts[1].trimmingCharacters(in: .whitespacesAndNewlines)),
-              seconds.isFinite else { return nil }
+            seconds.isFinite
+        else { return nil }
         return Lease(holder: String(parts[0]), expiry: Date(timeIntervalSince1970: seconds))
     }
 

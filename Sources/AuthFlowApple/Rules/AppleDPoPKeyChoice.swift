@@ -44,9 +44,10 @@ public enum AppleDPoPKeyChoice: Sendable, Equatable {
         if record.dpopKey != nil { return .software }
         guard record.credentials.token.tokenType.caseInsensitiveCompare("DPoP") == .orderedSame else { return .none }
         guard let handle = secureEnclaveHandle, !handle.isEmpty else {
-            throw AuthFlowError(.reauthenticationRequired,
-                                "the stored session is bound to a Secure Enclave DPoP key whose Keychain item is missing",
-                                recovery: "Sign in again.")
+            throw AuthFlowError(
+                .reauthenticationRequired,
+                "the stored session is bound to a Secure Enclave DPoP key whose Keychain item is missing",
+                recovery: "Sign in again.")
         }
         return .secureEnclave
     }
@@ -55,8 +56,9 @@ public enum AppleDPoPKeyChoice: Sendable, Equatable {
     /// enclave cannot open (damaged, or from another device): the session's
     /// tokens are bound to a key that is gone, so only a new sign-in helps.
     public static func unusableSecureEnclaveHandle(_ underlyingError: (any Error & Sendable)?) -> AuthFlowError {
-        AuthFlowError(.reauthenticationRequired, "the stored session's Secure Enclave DPoP key cannot be opened on this device",
-                      recovery: "Sign in again.", underlyingError: underlyingError)
+        AuthFlowError(
+            .reauthenticationRequired, "the stored session's Secure Enclave DPoP key cannot be opened on this device",
+            recovery: "Sign in again.", underlyingError: underlyingError)
     }
 }
 
@@ -73,9 +75,11 @@ extension AppleDPoPKeyChoice {
     ///   `openSecureEnclaveKey` fails (its ``AuthFlowError`` is kept as the
     ///   underlying error); otherwise what
     ///   ``AuthSession/restore(from:authentication:dpopKey:transport:logger:leeway:)`` throws.
-    public static func restoreSession(from store: any CredentialStore, secureEnclaveHandle: Data?,
-                                      transport: any HTTPTransport = URLSessionTransport(),
-                                      openSecureEnclaveKey: (Data) throws -> any DPoPSigningKey) async throws -> AuthSession? {
+    public static func restoreSession(
+        from store: any CredentialStore, secureEnclaveHandle: Data?,
+        transport: any HTTPTransport = URLSessionTransport(),
+        openSecureEnclaveKey: (Data) throws -> any DPoPSigningKey
+    ) async throws -> AuthSession? {
         guard let record = try await store.load() else { return nil }
         switch try restoring(record, secureEnclaveHandle: secureEnclaveHandle) {
         case .none, .software:
@@ -102,10 +106,12 @@ extension AppleDPoPKeyChoice {
     /// starts the session in `store`, so a stored record never names a key
     /// whose handle is not stored. What `AppleSignIn.signIn` does, with the
     /// Keychain and the enclave given from outside.
-    public func startSession(client: OAuthClient, store: any CredentialStore,
-                             makeSecureEnclaveKey: () throws -> (key: any DPoPSigningKey, handle: Data),
-                             storeSecureEnclaveHandle: (Data?) async throws -> Void,
-                             authorize: (OAuthClient) async throws -> OAuthCredentials) async throws -> AuthSession {
+    public func startSession(
+        client: OAuthClient, store: any CredentialStore,
+        makeSecureEnclaveKey: () throws -> (key: any DPoPSigningKey, handle: Data),
+        storeSecureEnclaveHandle: (Data?) async throws -> Void,
+        authorize: (OAuthClient) async throws -> OAuthCredentials
+    ) async throws -> AuthSession {
         var client = client
         var handle: Data?
         switch self {

@@ -44,14 +44,16 @@ public struct AppleSignInSettings: Sendable, Equatable {
         func url(_ key: String) throws -> URL? {
             guard let value = dictionary[key] else { return nil }
             guard let text = value as? String, let url = URL(string: text.trimmingCharacters(in: .whitespaces)), url.scheme != nil else {
-                throw AuthFlowError(.configuration, "\(key) is not a URL", recovery: "Set \(key) in the AuthFlow Info.plist dictionary to a URL string.")
+                throw AuthFlowError(
+                    .configuration, "\(key) is not a URL", recovery: "Set \(key) in the AuthFlow Info.plist dictionary to a URL string.")
             }
             return url
         }
         func string(_ key: String) throws -> String? {
             guard let value = dictionary[key] else { return nil }
             guard let text = value as? String, !text.isEmpty else {
-                throw AuthFlowError(.configuration, "\(key) must be a non-empty string", recovery: "Fix \(key) in the AuthFlow Info.plist dictionary.")
+                throw AuthFlowError(
+                    .configuration, "\(key) must be a non-empty string", recovery: "Fix \(key) in the AuthFlow Info.plist dictionary.")
             }
             return text
         }
@@ -61,8 +63,10 @@ public struct AppleSignInSettings: Sendable, Equatable {
             redirects = try RedirectChoice(https: client.redirectURI, customScheme: fallback)
         } else {
             guard fallback == nil else {
-                throw AuthFlowError(.configuration, "FallbackRedirectURI is only used with an https RedirectURI",
-                                    recovery: "Remove FallbackRedirectURI, or make RedirectURI the https redirect and FallbackRedirectURI the custom-scheme one.")
+                throw AuthFlowError(
+                    .configuration, "FallbackRedirectURI is only used with an https RedirectURI",
+                    recovery:
+                        "Remove FallbackRedirectURI, or make RedirectURI the https redirect and FallbackRedirectURI the custom-scheme one.")
             }
             redirects = try RedirectChoice(https: nil, customScheme: client.redirectURI)
         }

@@ -40,8 +40,10 @@ public struct AppleSignOutResult: Sendable {
 /// reported beside the completed sign-out, never thrown.
 package enum AppleSignOutSteps {
     /// Whether and why not to open the end-session page.
-    package static func browserStep(endSessionURL: URL?, postLogoutRedirectURI: URL?,
-                                     prefersEphemeralSession: Bool) -> AppleSignOutResult.BrowserStep? {
+    package static func browserStep(
+        endSessionURL: URL?, postLogoutRedirectURI: URL?,
+        prefersEphemeralSession: Bool
+    ) -> AppleSignOutResult.BrowserStep? {
         if endSessionURL == nil { return .skippedNoEndSessionEndpoint }
         if postLogoutRedirectURI == nil { return .skippedNoPostLogoutRedirectURI }
         if prefersEphemeralSession { return .skippedEphemeralSession }
@@ -50,34 +52,45 @@ package enum AppleSignOutSteps {
 
     /// Runs the sign-out. Throws only what `localSignOut` throws (the
     /// credentials could not be deleted: the user is not signed out).
-    package static func run(postLogoutRedirectURI: URL?, prefersEphemeralSession: Bool,
-                            localSignOut: () async throws -> SignOutResult,
-                            deleteKeyHandle: () async throws -> Void,
-                            present: (URL, CallbackMatch) async throws -> URL) async throws -> AppleSignOutResult {
+    package static func run(
+        postLogoutRedirectURI: URL?, prefersEphemeralSession: Bool,
+        localSignOut: () async throws -> SignOutResult,
+        deleteKeyHandle: () async throws -> Void,
+        present: (URL, CallbackMatch) async throws -> URL
+    ) async throws -> AppleSignOutResult {
         let local = try await localSignOut()
         var keyHandleFailure: AuthFlowError?
         do {
             try await deleteKeyHandle()
         } catch {
-            keyHandleFailure = error as? AuthFlowError
+            keyHandleFailure =
+                error as? AuthFlowError
                 ?? AuthFlowError(.storage, "the Secure Enclave DPoP key handle could not be deleted", underlyingError: error)
         }
         func result(_ step: AppleSignOutResult.BrowserStep, _ failure: AuthFlowError? = nil) -> AppleSignOutResult {
             AppleSignOutResult(local: local, browserStep: step, browserFailure: failure, keyHandleFailure: keyHandleFailure)
         }
-        if let skipped = browserStep(endSessionURL: local.endSessionURL, postLogoutRedirectURI: postLogoutRedirectURI,
-                                     prefersEphemeralSession: prefersEphemeralSession) {
+        if let skipped = browserStep(
+            endSessionURL: local.endSessionURL, postLogoutRedirectURI: postLogoutRedirectURI,
+            prefersEphemeralSession: prefersEphemeralSession)
+        {
             return result(skipped)
         }
-        guard let endSession = local.endSessionURL, let returnURI = postLogoutRedirectURI else { return result(.skippedNoEndSessionEndpoint) }
+        guard let endSession = local.endSessionURL, let returnURI = postLogoutRedirectURI else {
+            return result(.skippedNoEndSessionEndpoint)
+        }
         do {
             _ = try await present(endSession, try CallbackMatch(redirectURI: returnURI))
             return result(.completed)
         } catch let error as AuthFlowError where error.category == .cancelled {
             return result(.closedByUser)
         } catch {
-            return result(.failed, error as? AuthFlowError ?? AuthFlowError(.configuration, "the end-session page could not be shown",
-                                                                           underlyingError: error))
+            return result(
+                .failed,
+                error as? AuthFlowError
+                    ?? AuthFlowError(
+                        .configuration, "the end-session page could not be shown",
+                        underlyingError: error))
         }
     }
 }

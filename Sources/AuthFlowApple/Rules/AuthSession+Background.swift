@@ -17,7 +17,9 @@ extension AuthSession {
     /// ``send(_:)`` inside a ``BackgroundActivity`` on `host`; on expiry the
     /// request and any refresh it started are cancelled, as for
     /// ``freshAccessToken(continuingIn:)``.
-    public nonisolated func send(_ request: HTTPTransportRequest, continuingIn host: any BackgroundExecutionHost) async throws -> HTTPTransportResponse {
+    public nonisolated func send(_ request: HTTPTransportRequest, continuingIn host: any BackgroundExecutionHost) async throws
+        -> HTTPTransportResponse
+    {
         try await BackgroundActivity(name: "AuthFlow request", host: host).run(
             { try await self.send(request) }, onExpiry: { self.cancelRefreshInFlight() })
     }

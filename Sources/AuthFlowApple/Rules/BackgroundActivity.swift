@@ -51,8 +51,10 @@ public struct BackgroundActivity: Sendable {
     /// cancelled: for work that `operation` shares with other callers and
     /// that must stop too. The caller is answered at expiry, without waiting
     /// for `operation` to notice its cancellation.
-    public func run<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T,
-                                 onExpiry: @escaping @Sendable () -> Void = {}) async throws -> T {
+    public func run<T: Sendable>(
+        _ operation: @escaping @Sendable () async throws -> T,
+        onExpiry: @escaping @Sendable () -> Void = {}
+    ) async throws -> T {
         // Who ends the activity: the first of "operation finished" and "time expired".
         let ending = LockedValue(Ending.running)
         let answer = FirstAnswer<T>()
@@ -93,8 +95,9 @@ public struct BackgroundActivity: Sendable {
     }
 
     private static func expired(_ name: String) -> AuthFlowError {
-        AuthFlowError(.cancelled, "the system ended the app's background time before \(name) finished",
-                      recovery: "Bring the app to the foreground and try again.")
+        AuthFlowError(
+            .cancelled, "the system ended the app's background time before \(name) finished",
+            recovery: "Bring the app to the foreground and try again.")
     }
 
     private enum Ending: Sendable, Equatable { case running, finished, expired }
@@ -125,7 +128,9 @@ private final class FirstAnswer<T: Sendable>: Sendable {
             await withCheckedContinuation { continuation in
                 let known: Result<T, any Error>? = state.withLock { state in
                     switch state {
-                    case .waiting: state = .waiting(continuation); return nil
+                    case .waiting:
+                        state = .waiting(continuation)
+                        return nil
                     case .answered(let result): return result
                     }
                 }

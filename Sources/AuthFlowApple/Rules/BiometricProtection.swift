@@ -37,8 +37,9 @@ public struct BiometricProtection: Sendable, Equatable {
     ///   is negative, not finite or above ``maximumReuseDuration``.
     public init(policy: Policy, reuseDuration: TimeInterval = 60) throws {
         guard reuseDuration.isFinite, (0...Self.maximumReuseDuration).contains(reuseDuration) else {
-            throw AuthFlowError(.configuration, "the biometric reuse duration must be between 0 and 300 seconds",
-                                recovery: "Set BiometricReuseSeconds (or reuseDuration) to at most 300.")
+            throw AuthFlowError(
+                .configuration, "the biometric reuse duration must be between 0 and 300 seconds",
+                recovery: "Set BiometricReuseSeconds (or reuseDuration) to at most 300.")
         }
         self.policy = policy
         self.reuseDuration = reuseDuration
@@ -50,20 +51,23 @@ public struct BiometricProtection: Sendable, Equatable {
     public init?(dictionary: [String: Any]) throws {
         guard let value = dictionary["BiometricProtection"] else {
             if dictionary["BiometricReuseSeconds"] != nil {
-                throw AuthFlowError(.configuration, "BiometricReuseSeconds is set without BiometricProtection",
-                                    recovery: "Add BiometricProtection (BiometryCurrentSet or UserPresence) to the AuthFlow Info.plist dictionary.")
+                throw AuthFlowError(
+                    .configuration, "BiometricReuseSeconds is set without BiometricProtection",
+                    recovery: "Add BiometricProtection (BiometryCurrentSet or UserPresence) to the AuthFlow Info.plist dictionary.")
             }
             return nil
         }
         guard let text = value as? String, let policy = Policy(rawValue: text) else {
-            throw AuthFlowError(.configuration, "BiometricProtection must be BiometryCurrentSet or UserPresence",
-                                recovery: "Fix BiometricProtection in the AuthFlow Info.plist dictionary.")
+            throw AuthFlowError(
+                .configuration, "BiometricProtection must be BiometryCurrentSet or UserPresence",
+                recovery: "Fix BiometricProtection in the AuthFlow Info.plist dictionary.")
         }
         var reuse: TimeInterval = 60
         if let seconds = dictionary["BiometricReuseSeconds"] {
             guard let number = seconds as? Int else {
-                throw AuthFlowError(.configuration, "BiometricReuseSeconds must be a number of seconds",
-                                    recovery: "Set BiometricReuseSeconds to an integer between 0 and 300.")
+                throw AuthFlowError(
+                    .configuration, "BiometricReuseSeconds must be a number of seconds",
+                    recovery: "Set BiometricReuseSeconds to an integer between 0 and 300.")
             }
             reuse = TimeInterval(number)
         }
@@ -100,12 +104,14 @@ public enum BiometricFailure: Error, Sendable, Equatable {
         case .promptCancelled:
             AuthFlowError(.cancelled, "the Face ID or Touch ID prompt was cancelled", underlyingError: self)
         case .authenticationFailed:
-            AuthFlowError(.storage, "biometric authentication failed or is locked out",
-                          recovery: "Unlock the device with its passcode to enable Face ID or Touch ID again, then try again.",
-                          underlyingError: self)
+            AuthFlowError(
+                .storage, "biometric authentication failed or is locked out",
+                recovery: "Unlock the device with its passcode to enable Face ID or Touch ID again, then try again.",
+                underlyingError: self)
         case .enrolmentChanged:
-            AuthFlowError(.reauthenticationRequired, "the enrolled Face ID or Touch ID changed, so the stored session cannot be opened",
-                          recovery: "Sign in again.", underlyingError: self)
+            AuthFlowError(
+                .reauthenticationRequired, "the enrolled Face ID or Touch ID changed, so the stored session cannot be opened",
+                recovery: "Sign in again.", underlyingError: self)
         }
     }
 }
@@ -157,9 +163,11 @@ package final class ReusedAuthenticationContext<Context: AnyObject>: @unchecked 
 /// - Parameters:
 ///   - read: one Keychain read with a context: its status and data.
 ///   - markerPresent: whether the unprotected marker item exists.
-package func readProtectedItem<Context: AnyObject>(contexts: ReusedAuthenticationContext<Context>, item: String,
-                                                   markerPresent: () throws -> Bool,
-                                                   read: (Context) -> (status: KeychainStatus, data: Data?)) throws -> Data? {
+package func readProtectedItem<Context: AnyObject>(
+    contexts: ReusedAuthenticationContext<Context>, item: String,
+    markerPresent: () throws -> Bool,
+    read: (Context) -> (status: KeychainStatus, data: Data?)
+) throws -> Data? {
     let context = contexts.context()
     let (status, data) = read(context)
     contexts.record(context, succeeded: status == .success)

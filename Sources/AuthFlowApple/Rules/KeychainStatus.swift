@@ -52,18 +52,24 @@ public struct KeychainStatus: Error, Sendable, Hashable, CustomStringConvertible
     public func error(operation: String, item: String) -> AuthFlowError {
         switch self {
         case .interactionNotAllowed:
-            return AuthFlowError(.storage, "cannot \(operation) the Keychain item \(item): the device is locked (\(self)); try again after unlock",
-                                 recovery: "Unlock the device and try again. Work that runs in the background before the first unlock after a restart cannot read the session.",
-                                 underlyingError: self)
+            return AuthFlowError(
+                .storage, "cannot \(operation) the Keychain item \(item): the device is locked (\(self)); try again after unlock",
+                recovery:
+                    "Unlock the device and try again. Work that runs in the background before the first unlock after a restart cannot read the session.",
+                underlyingError: self)
         case .missingEntitlement:
-            return AuthFlowError(.configuration, "cannot \(operation) the Keychain item \(item): the app lacks the Keychain access group entitlement (\(self))",
-                                 recovery: "Add the access group to the Keychain Sharing capability (keychain-access-groups entitlement) of the app and of every extension that shares the session.",
-                                 underlyingError: self)
+            return AuthFlowError(
+                .configuration,
+                "cannot \(operation) the Keychain item \(item): the app lacks the Keychain access group entitlement (\(self))",
+                recovery:
+                    "Add the access group to the Keychain Sharing capability (keychain-access-groups entitlement) of the app and of every extension that shares the session.",
+                underlyingError: self)
         case .userCanceled:
             return AuthFlowError(.cancelled, "the Keychain prompt to \(operation) \(item) was cancelled (\(self))", underlyingError: self)
         case .duplicateItem:
-            return AuthFlowError(.storage, "cannot \(operation) the Keychain item \(item): another process wrote it at the same moment (\(self)); try again",
-                                 underlyingError: self)
+            return AuthFlowError(
+                .storage, "cannot \(operation) the Keychain item \(item): another process wrote it at the same moment (\(self)); try again",
+                underlyingError: self)
         default:
             return AuthFlowError(.storage, "cannot \(operation) the Keychain item \(item) (\(self))", underlyingError: self)
         }

@@ -24,19 +24,24 @@ public struct RedirectChoice: Sendable, Equatable {
     public init(https: URL?, customScheme: URL?) throws {
         if let https {
             guard case .https = try CallbackMatch(redirectURI: https) else {
-                throw AuthFlowError(.configuration, "the https redirect URI \(https.absoluteString) is not an https URL",
-                                    recovery: "Give an https URL on a domain associated with the app as the https redirect URI.")
+                throw AuthFlowError(
+                    .configuration, "the https redirect URI \(https.absoluteString) is not an https URL",
+                    recovery: "Give an https URL on a domain associated with the app as the https redirect URI.")
             }
         }
         if let customScheme {
             guard case .customScheme = try CallbackMatch(redirectURI: customScheme) else {
-                throw AuthFlowError(.configuration, "the fallback redirect URI \(customScheme.absoluteString) does not use a custom scheme",
-                                    recovery: "Give a private-use scheme redirect URI (reverse domain name, such as com.example.app:/oauth2redirect) as the fallback.")
+                throw AuthFlowError(
+                    .configuration, "the fallback redirect URI \(customScheme.absoluteString) does not use a custom scheme",
+                    recovery:
+                        "Give a private-use scheme redirect URI (reverse domain name, such as com.example.app:/oauth2redirect) as the fallback."
+                )
             }
         }
         guard https != nil || customScheme != nil else {
-            throw AuthFlowError(.configuration, "no redirect URI is configured",
-                                recovery: "Set RedirectURI (and optionally FallbackRedirectURI) in the AuthFlow Info.plist dictionary.")
+            throw AuthFlowError(
+                .configuration, "no redirect URI is configured",
+                recovery: "Set RedirectURI (and optionally FallbackRedirectURI) in the AuthFlow Info.plist dictionary.")
         }
         self.https = https
         self.customScheme = customScheme
@@ -49,7 +54,10 @@ public struct RedirectChoice: Sendable, Equatable {
     public func redirectURI(httpsCallbacksAvailable: Bool) throws -> URL {
         if httpsCallbacksAvailable, let https { return https }
         if let customScheme { return customScheme }
-        throw AuthFlowError(.configuration, "https redirect URIs need iOS 17.4, macOS 14.4 or visionOS 1.1, and no custom-scheme fallback is configured",
-                            recovery: "Register a custom-scheme redirect URI with the provider and set it as FallbackRedirectURI in the AuthFlow Info.plist dictionary.")
+        throw AuthFlowError(
+            .configuration, "https redirect URIs need iOS 17.4, macOS 14.4 or visionOS 1.1, and no custom-scheme fallback is configured",
+            recovery:
+                "Register a custom-scheme redirect URI with the provider and set it as FallbackRedirectURI in the AuthFlow Info.plist dictionary."
+        )
     }
 }

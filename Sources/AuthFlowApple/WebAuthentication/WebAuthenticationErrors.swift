@@ -13,25 +13,30 @@ package enum WebAuthenticationErrors {
         case .canceledLogin(let error):
             return AuthFlowError(.cancelled, "the user closed the browser session", underlyingError: error)
         case .presentationContextNotProvided(let error), .presentationContextInvalid(let error):
-            return AuthFlowError(.configuration, "the browser session has no window to present from",
-                                 recovery: "Give the user agent the presentation anchor of a window in a foreground scene (or use SwiftUI's webAuthenticationSession).",
-                                 underlyingError: error)
+            return AuthFlowError(
+                .configuration, "the browser session has no window to present from",
+                recovery:
+                    "Give the user agent the presentation anchor of a window in a foreground scene (or use SwiftUI's webAuthenticationSession).",
+                underlyingError: error)
         case .other(let error) where error is CancellationError:
             // SwiftUI's async session throws this when the calling task is cancelled.
             return taskCancelled
         case .other(let error):
-            return AuthFlowError(.configuration, "the system refused the browser session",
-                                 recovery: recovery(for: callback), underlyingError: error)
+            return AuthFlowError(
+                .configuration, "the system refused the browser session",
+                recovery: recovery(for: callback), underlyingError: error)
         case .nothing:
-            return AuthFlowError(.configuration, "the browser session ended without a callback or an error",
-                                 recovery: recovery(for: callback))
+            return AuthFlowError(
+                .configuration, "the browser session ended without a callback or an error",
+                recovery: recovery(for: callback))
         }
     }
 
     /// The error when the session cannot start (`canStart` false, or `start()` returned false).
     package static func cannotStart(callback: CallbackMatch) -> AuthFlowError {
-        AuthFlowError(.configuration, "the web authentication session could not start",
-                      recovery: "Start sign-in from a window in a foreground scene, with a presentation anchor. " + recovery(for: callback))
+        AuthFlowError(
+            .configuration, "the web authentication session could not start",
+            recovery: "Start sign-in from a window in a foreground scene, with a presentation anchor. " + recovery(for: callback))
     }
 
     /// The error for a cancelled task: the caller gets it at once, whether or
@@ -42,7 +47,8 @@ package enum WebAuthenticationErrors {
     static func recovery(for callback: CallbackMatch) -> String {
         switch callback {
         case .https(let host, _):
-            return "Add webcredentials:\(host) to the Associated Domains entitlement and serve an apple-app-site-association file naming the app at https://\(host)/.well-known/apple-app-site-association."
+            return
+                "Add webcredentials:\(host) to the Associated Domains entitlement and serve an apple-app-site-association file naming the app at https://\(host)/.well-known/apple-app-site-association."
         case .customScheme(let scheme):
             return "Check that the redirect URI's scheme \(scheme) is the one registered with the provider."
         }

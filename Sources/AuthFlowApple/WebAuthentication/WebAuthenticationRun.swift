@@ -76,7 +76,9 @@ package final class WebAuthenticationAnswer: Sendable {
     func install(_ continuation: CheckedContinuation<URL, any Error>) -> Bool {
         let known: Result<URL, any Error>? = state.withLock { state in
             switch state {
-            case .waiting: state = .waiting(continuation); return nil
+            case .waiting:
+                state = .waiting(continuation)
+                return nil
             case .answered(let result): return result
             }
         }

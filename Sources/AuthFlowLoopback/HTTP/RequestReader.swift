@@ -168,8 +168,9 @@ struct RequestReader {
         let (method, target, version) = (parts[0], parts[1], parts[2])
         guard target.count <= limits.target else { return .refused(.uriTooLong) }
         guard !method.isEmpty, method.allSatisfy(Self.isTokenByte),
-              !target.isEmpty, target.allSatisfy({ (0x21...0x7E).contains($0) }),
-              version.elementsEqual("HTTP/1.1".utf8) || version.elementsEqual("HTTP/1.0".utf8) else {
+            !target.isEmpty, target.allSatisfy({ (0x21...0x7E).contains($0) }),
+            version.elementsEqual("HTTP/1.1".utf8) || version.elementsEqual("HTTP/1.0".utf8)
+        else {
             return .refused(.badRequest)
         }
         head = RequestHead(method: String(decoding: method, as: UTF8.self), target: String(decoding: target, as: UTF8.self))
@@ -188,7 +189,8 @@ struct RequestReader {
         if let refusal = countField() { return refusal }
         // Obsolete line folding, a field without a name or with space before the colon.
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0,
-              line[..<colon].allSatisfy(Self.isTokenByte) else {
+            line[..<colon].allSatisfy(Self.isTokenByte)
+        else {
             return .badRequest
         }
         let value = Self.trimmed(line[(colon + 1)...])
@@ -288,8 +290,8 @@ struct RequestReader {
     }
 }
 
-private extension Substring {
-    func trimmingSpaces() -> Substring {
+extension Substring {
+    fileprivate func trimmingSpaces() -> Substring {
         let isSpace = { (character: Character) in character == " " || character == "\t" }
         guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
         return self[first...last]

@@ -30,8 +30,10 @@ final class LoopbackServer: Sendable {
     }
 
     /// Binds 127.0.0.1:`port` and starts serving on a thread of its own.
-    static func start(port: Int, responder: CallbackResponder, settings: ServerSettings,
-                      logger: Logger) throws(Socket.Failure) -> LoopbackServer {
+    static func start(
+        port: Int, responder: CallbackResponder, settings: ServerSettings,
+        logger: Logger
+    ) throws(Socket.Failure) -> LoopbackServer {
         let (listener, bound) = try Socket.listen(port: port, backlog: settings.backlog)
         let pipe: (read: Int32, write: Int32)
         do {
@@ -43,11 +45,14 @@ final class LoopbackServer: Sendable {
         let server = LoopbackServer(port: bound, descriptors: [listener, pipe.read, pipe.write], wake: pipe.write)
         let thread = Thread {
             ThreadName.set("authflow-\(bound)")
-            let loop = ServerLoop(listener: listener, wake: pipe.read, responder: responder, settings: settings,
-                                  logger: logger, stopRequested: { server.isStopRequested })
+            let loop = ServerLoop(
+                listener: listener, wake: pipe.read, responder: responder, settings: settings,
+                logger: logger, stopRequested: { server.isStopRequested })
             if let failure = loop.run() {
-                responder.inbox.close(with: AuthFlowError(.network, "the loopback listener stopped: \(failure.call) failed (\(Socket.describe(failure.code)))",
-                                                          underlyingError: POSIXError(POSIXErrorCode(rawValue: failure.code) ?? .EIO)))
+                responder.inbox.close(
+                    with: AuthFlowError(
+                        .network, "the loopback listener stopped: \(failure.call) failed (\(Socket.describe(failure.code)))",
+                        underlyingError: POSIXError(POSIXErrorCode(rawValue: failure.code) ?? .EIO)))
             }
             server.finished()
         }

@@ -1,4 +1,5 @@
 import Logging
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -26,8 +27,10 @@ final class ServerLoop {
     private var acceptPausedUntil: ContinuousClock.Instant?
     private var buffer = [UInt8](repeating: 0, count: 16 * 1024)
 
-    init(listener: Int32, wake: Int32, responder: CallbackResponder, settings: ServerSettings, logger: Logger,
-         stopRequested: @escaping () -> Bool) {
+    init(
+        listener: Int32, wake: Int32, responder: CallbackResponder, settings: ServerSettings, logger: Logger,
+        stopRequested: @escaping () -> Bool
+    ) {
         self.listener = listener
         self.wake = wake
         self.responder = responder
@@ -82,8 +85,10 @@ final class ServerLoop {
             switch Socket.accept(listener) {
             case .success(let descriptor?):
                 let reader = RequestReader(limits: settings.limits) { [responder] head in responder.bodyHandling(for: head) }
-                connections.append(Connection(descriptor: descriptor, reader: reader,
-                                              deadline: .now + settings.requestTimeout))
+                connections.append(
+                    Connection(
+                        descriptor: descriptor, reader: reader,
+                        deadline: .now + settings.requestTimeout))
             case .success(nil):
                 return
             case .failure(let failure):
@@ -153,7 +158,7 @@ final class ServerLoop {
     }
 
     private func answer(_ connection: Connection, _ response: Response) {
-        connection.reader = RequestReader(limits: settings.limits) { _ in .discard }  // drop what it held
+        connection.reader = RequestReader(limits: settings.limits) { _ in .discard } // drop what it held
         connection.output = response.bytes
         connection.sent = 0
         connection.phase = .writing

@@ -50,7 +50,7 @@ enum Socket {
             #endif
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = UInt16(port).bigEndian
-            address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian  // 127.0.0.1
+            address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian // 127.0.0.1
             let bound = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }

@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 public import AuthFlow
 import Foundation
 
@@ -51,11 +51,13 @@ public struct ProviderClient: Sendable, Equatable {
     public var requirePushedAuthorizationRequests: Bool
 
     /// Creates a client registration.
-    public init(id: String, secret: String? = nil, authentication: Authentication? = nil, redirectURIs: [String] = [],
-                postLogoutRedirectURIs: [String]? = nil, grantTypes: Set<String> = [GrantType.authorizationCode, GrantType.refreshToken],
-                scopes: Set<String> = ["openid", "profile", "email", "offline_access"],
-                idTokenSigningAlgorithm: SigningAlgorithm = .rs256, jwks: JSONMemberValue? = nil,
-                requirePushedAuthorizationRequests: Bool = false) {
+    public init(
+        id: String, secret: String? = nil, authentication: Authentication? = nil, redirectURIs: [String] = [],
+        postLogoutRedirectURIs: [String]? = nil, grantTypes: Set<String> = [GrantType.authorizationCode, GrantType.refreshToken],
+        scopes: Set<String> = ["openid", "profile", "email", "offline_access"],
+        idTokenSigningAlgorithm: SigningAlgorithm = .rs256, jwks: JSONMemberValue? = nil,
+        requirePushedAuthorizationRequests: Bool = false
+    ) {
         self.id = id
         self.secret = secret
         self.authentication = authentication ?? (secret == nil ? (jwks == nil ? .none : .privateKeyJWT) : .clientSecretBasic)
@@ -91,13 +93,14 @@ extension ProviderClient {
     /// (its secret shown, since this is a local development server that
     /// prints its users' passwords too), and its redirect URIs.
     package var listing: String {
-        let authentication: String = switch self.authentication {
-        case .none: "(public)"
-        case .privateKeyJWT:
-            "(private_key_jwt, \(jwks?.objectValue?["keys"]?.arrayValue?.count ?? 0) registered key(s))"
-        case .clientSecretBasic, .clientSecretPost, .clientSecretJWT:
-            "secret=\(secret ?? "") (\(self.authentication.rawValue))"
-        }
+        let authentication: String =
+            switch self.authentication {
+            case .none: "(public)"
+            case .privateKeyJWT:
+                "(private_key_jwt, \(jwks?.objectValue?["keys"]?.arrayValue?.count ?? 0) registered key(s))"
+            case .clientSecretBasic, .clientSecretPost, .clientSecretJWT:
+                "secret=\(secret ?? "") (\(self.authentication.rawValue))"
+            }
         return "client: \(id) \(authentication) redirect_uris=\(redirectURIs.joined(separator: ","))"
     }
 }

@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 import Foundation
 public import Logging
@@ -33,19 +33,23 @@ public struct ProviderConfiguration: Sendable {
     public var acceptsTokenEndpointAssertionAudience = false
 
     /// Creates a configuration.
-    public init(port: Int = 0, clients: [ProviderClient], users: [ProviderUser], lifetimes: TokenLifetimes = .init(),
-                signingKeys: [SigningKey] = [], signIn: SignInMode = .loginPage, logger: Logger? = nil) {
+    public init(
+        port: Int = 0, clients: [ProviderClient], users: [ProviderUser], lifetimes: TokenLifetimes = .init(),
+        signingKeys: [SigningKey] = [], signIn: SignInMode = .loginPage, logger: Logger? = nil
+    ) {
         self.port = port
         self.clients = clients
         self.users = users
         self.lifetimes = lifetimes
         self.signingKeys = signingKeys
         self.signIn = signIn
-        self.logger = logger ?? {
-            var logger = Logger(label: "AuthFlowProvider")
-            logger.logLevel = .warning
-            return logger
-        }()
+        self.logger =
+            logger
+            ?? {
+                var logger = Logger(label: "AuthFlowProvider")
+                logger.logLevel = .warning
+                return logger
+            }()
     }
 
     /// The demo: a public client `authflow-demo` (redirect
@@ -53,8 +57,9 @@ public struct ProviderConfiguration: Sendable {
     /// `authflow-demo-backend` (secret `demo-secret`, `client_secret_basic`)
     /// and the user `demo` (password `demo`), signed in automatically.
     public static var demo: ProviderConfiguration {
-        ProviderConfiguration(clients: [DemoValues.publicClient, DemoValues.confidentialClient], users: [DemoValues.user],
-                              signIn: .automatic(subject: DemoValues.user.subject))
+        ProviderConfiguration(
+            clients: [DemoValues.publicClient, DemoValues.confidentialClient], users: [DemoValues.user],
+            signIn: .automatic(subject: DemoValues.user.subject))
     }
 
     /// The client with `id`, if registered.
@@ -76,13 +81,16 @@ public struct ProviderConfiguration: Sendable {
                     "client \(client.id): a secret goes with client_secret_basic, client_secret_post or client_secret_jwt, and only then")
             }
             if client.authentication == .clientSecretJWT, let secret = client.secret,
-               secret.utf8.count < ClientAssertionCheck.minimumHMACSecretBytes {
+                secret.utf8.count < ClientAssertionCheck.minimumHMACSecretBytes
+            {
                 throw ProviderConfigurationError(
-                    "client \(client.id): a client_secret_jwt secret needs at least \(ClientAssertionCheck.minimumHMACSecretBytes) bytes (RFC 7518 §3.2)")
+                    "client \(client.id): a client_secret_jwt secret needs at least \(ClientAssertionCheck.minimumHMACSecretBytes) bytes (RFC 7518 §3.2)"
+                )
             }
             if client.authentication == .privateKeyJWT {
                 guard let jwks = client.jwks, let data = try? JSONEncoder().encode(jwks), let set = try? JSONWebKeySet(json: data),
-                      !set.keys.isEmpty else {
+                    !set.keys.isEmpty
+                else {
                     throw ProviderConfigurationError("client \(client.id): private_key_jwt needs jwks with at least one usable public key")
                 }
             }
@@ -95,7 +103,8 @@ public struct ProviderConfiguration: Sendable {
                 throw ProviderConfigurationError("client \(client.id): unknown grant type \(grant)")
             }
         }
-        var subjects = Set<String>(), names = Set<String>()
+        var subjects = Set<String>()
+        var names = Set<String>()
         for user in users {
             guard !user.subject.isEmpty, subjects.insert(user.subject).inserted, names.insert(user.username).inserted else {
                 throw ProviderConfigurationError("user subjects and usernames must be non-empty and unique (\(user.subject))")
@@ -126,9 +135,11 @@ package enum DemoValues {
         id: "authflow-demo-backend", secret: "demo-secret", authentication: .clientSecretBasic,
         redirectURIs: ["http://127.0.0.1/callback"], grantTypes: Set(GrantType.all))
     /// The demo user.
-    public static let user = ProviderUser(subject: "demo", password: "demo", claims: [
-        "name": .string("Demo User"), "preferred_username": .string("demo"), "given_name": .string("Demo"),
-        "family_name": .string("User"), "email": .string("demo@example.com"), "email_verified": .bool(true),
-    ])
+    public static let user = ProviderUser(
+        subject: "demo", password: "demo",
+        claims: [
+            "name": .string("Demo User"), "preferred_username": .string("demo"), "given_name": .string("Demo"),
+            "family_name": .string("User"), "email": .string("demo@example.com"), "email_verified": .bool(true),
+        ])
 }
 #endif

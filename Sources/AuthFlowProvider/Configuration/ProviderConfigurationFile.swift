@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 public import Foundation
 
@@ -41,9 +41,15 @@ public struct ProviderConfigurationFile: Decodable, Sendable {
         let requirePushedAuthorizationRequests: Bool?
 
         enum CodingKeys: String, CodingKey {
-            case clientId = "client_id", clientSecret = "client_secret", tokenEndpointAuthMethod = "token_endpoint_auth_method"
-            case redirectUris = "redirect_uris", postLogoutRedirectUris = "post_logout_redirect_uris", grantTypes = "grant_types"
-            case scope, idTokenSignedResponseAlg = "id_token_signed_response_alg", jwks
+            case clientId = "client_id"
+            case clientSecret = "client_secret"
+            case tokenEndpointAuthMethod = "token_endpoint_auth_method"
+            case redirectUris = "redirect_uris"
+            case postLogoutRedirectUris = "post_logout_redirect_uris"
+            case grantTypes = "grant_types"
+            case scope
+            case idTokenSignedResponseAlg = "id_token_signed_response_alg"
+            case jwks
             case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
         }
     }
@@ -64,8 +70,12 @@ public struct ProviderConfigurationFile: Decodable, Sendable {
         let devicePollingInterval: TimeInterval?
 
         enum CodingKeys: String, CodingKey {
-            case authorizationCode = "authorization_code", accessToken = "access_token", idToken = "id_token"
-            case refreshToken = "refresh_token", deviceCode = "device_code", devicePollingInterval = "device_polling_interval"
+            case authorizationCode = "authorization_code"
+            case accessToken = "access_token"
+            case idToken = "id_token"
+            case refreshToken = "refresh_token"
+            case deviceCode = "device_code"
+            case devicePollingInterval = "device_polling_interval"
         }
     }
 
@@ -76,7 +86,8 @@ public struct ProviderConfigurationFile: Decodable, Sendable {
         let pemFile: String?
 
         enum CodingKeys: String, CodingKey {
-            case kid, alg, pem, pemFile = "pem_file"
+            case kid, alg, pem
+            case pemFile = "pem_file"
         }
     }
 
@@ -90,7 +101,11 @@ public struct ProviderConfigurationFile: Decodable, Sendable {
     let tokenEndpointAssertionAudience: Bool?
 
     enum CodingKeys: String, CodingKey {
-        case port, signIn = "sign_in", automaticUser = "automatic_user", clients, users, lifetimes, signingKeys = "signing_keys"
+        case port
+        case signIn = "sign_in"
+        case automaticUser = "automatic_user"
+        case clients, users, lifetimes
+        case signingKeys = "signing_keys"
         case tokenEndpointAssertionAudience = "token_endpoint_assertion_audience"
     }
 
@@ -112,17 +127,20 @@ public struct ProviderConfigurationFile: Decodable, Sendable {
         configuration.acceptsTokenEndpointAssertionAudience = tokenEndpointAssertionAudience ?? false
         if let clients {
             configuration.clients = clients.map { client in
-                ProviderClient(id: client.clientId, secret: client.clientSecret, authentication: client.tokenEndpointAuthMethod,
-                               redirectURIs: client.redirectUris ?? [], postLogoutRedirectURIs: client.postLogoutRedirectUris,
-                               grantTypes: client.grantTypes.map(Set.init) ?? [GrantType.authorizationCode, GrantType.refreshToken],
-                               scopes: client.scope.map { Set($0.split(separator: " ").map(String.init)) }
-                                   ?? ["openid", "profile", "email", "offline_access"],
-                               idTokenSigningAlgorithm: client.idTokenSignedResponseAlg ?? .rs256, jwks: client.jwks,
-                               requirePushedAuthorizationRequests: client.requirePushedAuthorizationRequests ?? false)
+                ProviderClient(
+                    id: client.clientId, secret: client.clientSecret, authentication: client.tokenEndpointAuthMethod,
+                    redirectURIs: client.redirectUris ?? [], postLogoutRedirectURIs: client.postLogoutRedirectUris,
+                    grantTypes: client.grantTypes.map(Set.init) ?? [GrantType.authorizationCode, GrantType.refreshToken],
+                    scopes: client.scope.map { Set($0.split(separator: " ").map(String.init)) }
+                        ?? ["openid", "profile", "email", "offline_access"],
+                    idTokenSigningAlgorithm: client.idTokenSignedResponseAlg ?? .rs256, jwks: client.jwks,
+                    requirePushedAuthorizationRequests: client.requirePushedAuthorizationRequests ?? false)
             }
         }
         if let users {
-            configuration.users = users.map { ProviderUser(subject: $0.sub, username: $0.username, password: $0.password, claims: $0.claims ?? [:]) }
+            configuration.users = users.map {
+                ProviderUser(subject: $0.sub, username: $0.username, password: $0.password, claims: $0.claims ?? [:])
+            }
         }
         switch signIn {
         case nil, "automatic"?:

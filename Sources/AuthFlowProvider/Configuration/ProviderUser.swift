@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 public import AuthFlow
 import Foundation
 
@@ -28,9 +28,12 @@ public struct ProviderUser: Sendable, Equatable {
     func claims(for scopes: Set<String>) -> [String: JSONMemberValue] {
         var released: [String: JSONMemberValue] = ["sub": .string(subject)]
         for (name, value) in claims where name != "sub" {
-            let scope = ProviderUser.emailClaims.contains(name) ? "email"
-                : ProviderUser.phoneClaims.contains(name) ? "phone"
-                : name == "address" ? "address" : "profile"
+            let scope =
+                ProviderUser.emailClaims.contains(name)
+                ? "email"
+                : ProviderUser.phoneClaims.contains(name)
+                    ? "phone"
+                    : name == "address" ? "address" : "profile"
             if scopes.contains(scope) { released[name] = value }
         }
         return released

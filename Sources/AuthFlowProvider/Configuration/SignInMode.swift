@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 /// How a user signs in at the authorization endpoint.
 public enum SignInMode: Sendable, Equatable {
     /// The user with this `sub` is signed in and consents at once, with no

@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 public import Foundation
 
 /// How long what the provider issues stays valid, in seconds.
@@ -25,9 +25,11 @@ public struct TokenLifetimes: Sendable, Equatable {
     public var interaction: TimeInterval = 600
 
     /// Creates lifetimes; every default is the usual production value.
-    public init(authorizationCode: TimeInterval = 60, accessToken: TimeInterval = 3600, idToken: TimeInterval = 3600,
-                refreshToken: TimeInterval = 30 * 86_400, deviceCode: TimeInterval = 600,
-                devicePollingInterval: TimeInterval = 5, deviceSlowDownIncrement: TimeInterval = 5, pushedRequest: TimeInterval = 60) {
+    public init(
+        authorizationCode: TimeInterval = 60, accessToken: TimeInterval = 3600, idToken: TimeInterval = 3600,
+        refreshToken: TimeInterval = 30 * 86_400, deviceCode: TimeInterval = 600,
+        devicePollingInterval: TimeInterval = 5, deviceSlowDownIncrement: TimeInterval = 5, pushedRequest: TimeInterval = 60
+    ) {
         self.authorizationCode = authorizationCode
         self.accessToken = accessToken
         self.idToken = idToken

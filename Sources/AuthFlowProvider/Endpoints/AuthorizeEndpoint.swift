@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 import Foundation
 
@@ -44,7 +44,8 @@ struct AuthorizeEndpoint: Sendable {
                 interaction = await state.beginInteraction(taken, clientID: clientIDs[0])
             } else {
                 guard let live = await state.interaction(handles[0], clientID: clientIDs[0]) else {
-                    return HTML.errorPage("invalid_request", "this sign-in has expired or already ended; start it again from the application")
+                    return HTML.errorPage(
+                        "invalid_request", "this sign-in has expired or already ended; start it again from the application")
                 }
                 pushed = live
                 interaction = handles[0]
@@ -59,8 +60,11 @@ struct AuthorizeEndpoint: Sendable {
             return HTML.errorPage("invalid_request", clientIDs.count > 1 ? "client_id is repeated" : "unknown or missing client_id")
         }
         guard redirects.count == 1, RedirectURIMatcher.matches(redirects[0], registered: client.redirectURIs) else {
-            return HTML.errorPage("invalid_request", redirects.count > 1 ? "redirect_uri is repeated"
-                                  : redirects.isEmpty ? "redirect_uri is missing" : "redirect_uri is not registered for this client")
+            return HTML.errorPage(
+                "invalid_request",
+                redirects.count > 1
+                    ? "redirect_uri is repeated"
+                    : redirects.isEmpty ? "redirect_uri is missing" : "redirect_uri is not registered for this client")
         }
         let redirectURI = redirects[0]
         let issuer = await state.issuer
@@ -72,8 +76,9 @@ struct AuthorizeEndpoint: Sendable {
                 throw OAuthFailure.invalidRequest("this client must push its authorization requests (PAR, RFC 9126)")
             }
             let checked = try AuthorizeEndpoint.validate(form, client: client)
-            return try await signIn(checked, form: form, client: client, reply: reply, isPost: request.method == "POST",
-                                    interaction: interaction)
+            return try await signIn(
+                checked, form: form, client: client, reply: reply, isPost: request.method == "POST",
+                interaction: interaction)
         } catch {
             return reply.error(error.code, error.description)
         }
@@ -110,8 +115,10 @@ struct AuthorizeEndpoint: Sendable {
     }
 
     /// Signs the user in (automatically, or by the login page) and redirects with a code.
-    private func signIn(_ checked: CheckedRequest, form: StrictForm, client: ProviderClient, reply: AuthorizationReply,
-                        isPost: Bool, interaction: String?) async throws(OAuthFailure) -> ProviderResponse {
+    private func signIn(
+        _ checked: CheckedRequest, form: StrictForm, client: ProviderClient, reply: AuthorizationReply,
+        isPost: Bool, interaction: String?
+    ) async throws(OAuthFailure) -> ProviderResponse {
         let configuration = state.configuration
         let subject: String
         switch configuration.signIn {
@@ -127,7 +134,8 @@ struct AuthorizeEndpoint: Sendable {
                 throw OAuthFailure("access_denied", "the user declined")
             }
             guard let user = configuration.users.first(where: { $0.username == form["username"] }),
-                  SecretComparison.equal(form["password"] ?? "", user.password) else {
+                SecretComparison.equal(form["password"] ?? "", user.password)
+            else {
                 return LoginPage.render(form: form, client: client, interaction: interaction, message: "Wrong username or password.")
             }
             subject = user.subject
@@ -136,9 +144,10 @@ struct AuthorizeEndpoint: Sendable {
         if let interaction, await !state.endInteraction(interaction, clientID: client.id) {
             return HTML.errorPage("invalid_request", "this sign-in has expired or already ended; start it again from the application")
         }
-        let code = await state.issueCode(clientID: client.id, subject: subject, scopes: checked.scopes, authTime: Date(),
-                                         redirectURI: reply.redirectURI, challenge: checked.challenge, nonce: checked.nonce,
-                                         dpopJKT: form["dpop_jkt"])
+        let code = await state.issueCode(
+            clientID: client.id, subject: subject, scopes: checked.scopes, authTime: Date(),
+            redirectURI: reply.redirectURI, challenge: checked.challenge, nonce: checked.nonce,
+            dpopJKT: form["dpop_jkt"])
         return reply.success(code: code)
     }
 }

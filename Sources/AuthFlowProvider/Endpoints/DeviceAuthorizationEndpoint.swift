@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 import Foundation
 
@@ -22,14 +22,15 @@ struct DeviceAuthorizationEndpoint: Sendable {
             let (deviceCode, record) = await state.startDeviceAuthorization(client: client, scopes: scopes, dpopJKT: form["dpop_jkt"])
             let verification = await state.issuer + EndpointPaths.device
             let lifetimes = state.configuration.lifetimes
-            return .json(.object([
-                "device_code": .string(deviceCode),
-                "user_code": .string(record.userCode),
-                "verification_uri": .string(verification),
-                "verification_uri_complete": .string(verification + "?" + FormEncoding.encode([("user_code", record.userCode)])),
-                "expires_in": .number(lifetimes.deviceCode.rounded(.up)),
-                "interval": .number(lifetimes.devicePollingInterval.rounded(.up)),
-            ]), noStore: true)
+            return .json(
+                .object([
+                    "device_code": .string(deviceCode),
+                    "user_code": .string(record.userCode),
+                    "verification_uri": .string(verification),
+                    "verification_uri_complete": .string(verification + "?" + FormEncoding.encode([("user_code", record.userCode)])),
+                    "expires_in": .number(lifetimes.deviceCode.rounded(.up)),
+                    "interval": .number(lifetimes.devicePollingInterval.rounded(.up)),
+                ]), noStore: true)
         } catch {
             return error.response
         }

@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 
 /// OpenID Connect Discovery 1.0 §3 and RFC 8414 §2 metadata (one document
@@ -41,11 +41,13 @@ struct DiscoveryEndpoint: Sendable {
             "introspection_endpoint_auth_signing_alg_values_supported": assertionAlgorithms,
             "code_challenge_methods_supported": strings(["S256"]),
             "dpop_signing_alg_values_supported": strings(ClientAssertionCheck.asymmetric.sorted()),
-            "claims_supported": strings(["sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "at_hash", "name",
-                                         "given_name", "family_name", "preferred_username", "email", "email_verified"]),
+            "claims_supported": strings([
+                "sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "at_hash", "name",
+                "given_name", "family_name", "preferred_username", "email", "email_verified",
+            ]),
             "authorization_response_iss_parameter_supported": .bool(true),
             "request_parameter_supported": .bool(false),
-            "request_uri_parameter_supported": .bool(false),   // request_uri from PAR only
+            "request_uri_parameter_supported": .bool(false), // request_uri from PAR only
             "claims_parameter_supported": .bool(false),
         ]
         return .json(.object(document))

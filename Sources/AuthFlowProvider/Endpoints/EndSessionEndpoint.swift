@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 
 /// RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0 §2–3).
@@ -22,18 +22,22 @@ struct EndSessionEndpoint: Sendable {
         var clientID = form["client_id"]
         if let hint = form["id_token_hint"] {
             guard let claims = JWSSigner.claims(of: hint, signedBy: await state.keys),
-                  claims["iss"]?.stringValue == (await state.issuer),
-                  let audience = claims["aud"]?.stringValue else {
+                claims["iss"]?.stringValue == (await state.issuer),
+                let audience = claims["aud"]?.stringValue
+            else {
                 return HTML.errorPage("invalid_request", "id_token_hint is not an ID token of this provider")
             }
-            if let clientID, clientID != audience { return HTML.errorPage("invalid_request", "client_id differs from the ID token's audience") }
+            if let clientID, clientID != audience {
+                return HTML.errorPage("invalid_request", "client_id differs from the ID token's audience")
+            }
             clientID = audience
         }
         guard let target = form["post_logout_redirect_uri"] else {
             return .html(HTML.page(title: "Signed out", body: "<p>You are signed out.</p>"))
         }
         guard let client = clientID.flatMap(state.configuration.client),
-              RedirectURIMatcher.matches(target, registered: client.postLogoutRedirectURIs) else {
+            RedirectURIMatcher.matches(target, registered: client.postLogoutRedirectURIs)
+        else {
             return HTML.errorPage("invalid_request", "post_logout_redirect_uri is not registered for the client")
         }
         guard let value = form["state"] else { return .redirect(target) }

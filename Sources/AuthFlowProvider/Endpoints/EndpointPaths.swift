@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 /// Where each endpoint lives, relative to the issuer.
 enum EndpointPaths {
     static let openIDConfiguration = "/.well-known/openid-configuration"

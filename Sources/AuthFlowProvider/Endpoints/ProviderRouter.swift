@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 /// Sends each request to its endpoint. Independent of the HTTP server.
 struct ProviderRouter: Sendable {
     let state: ProviderState

@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 import Foundation
 
@@ -20,7 +20,9 @@ struct PushedAuthorizationEndpoint: Sendable {
                 throw OAuthFailure("invalid_dpop_proof", "dpop_jkt is not the thumbprint of the DPoP proof's key (RFC 9449 §10.1)")
             }
             if form["request_uri"] != nil { throw OAuthFailure.invalidRequest("request_uri cannot be pushed (RFC 9126 §2.1)") }
-            if let id = form["client_id"], id != client.id { throw OAuthFailure.invalidRequest("client_id differs from the authenticated client") }
+            if let id = form["client_id"], id != client.id {
+                throw OAuthFailure.invalidRequest("client_id differs from the authenticated client")
+            }
             guard let redirectURI = form["redirect_uri"] else { throw OAuthFailure.invalidRequest("redirect_uri is missing") }
             guard RedirectURIMatcher.matches(redirectURI, registered: client.redirectURIs) else {
                 throw OAuthFailure.invalidRequest("redirect_uri is not registered for this client")
@@ -32,10 +34,12 @@ struct PushedAuthorizationEndpoint: Sendable {
             }
             parameters.append(("client_id", client.id))
             if let proofJKT, form["dpop_jkt"] == nil { parameters.append(("dpop_jkt", proofJKT)) }
-            let requestURI = await state.pushAuthorizationRequest(parameters, clientID: client.id,
-                                                                  expiresAt: Date().addingTimeInterval(state.configuration.lifetimes.pushedRequest))
-            return .json(.object(["request_uri": .string(requestURI), "expires_in": .number(state.configuration.lifetimes.pushedRequest.rounded())]),
-                         status: 201, noStore: true)
+            let requestURI = await state.pushAuthorizationRequest(
+                parameters, clientID: client.id,
+                expiresAt: Date().addingTimeInterval(state.configuration.lifetimes.pushedRequest))
+            return .json(
+                .object(["request_uri": .string(requestURI), "expires_in": .number(state.configuration.lifetimes.pushedRequest.rounded())]),
+                status: 201, noStore: true)
         } catch let failure as OAuthFailure {
             return failure.response
         } catch let failure as DPoPFailure {

@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import Foundation
 
 /// Redirect URI matching: exact string comparison, except that a registered
@@ -12,8 +12,9 @@ enum RedirectURIMatcher {
     static func matches(_ requested: String, registered: String) -> Bool {
         if requested == registered { return true }
         guard var pattern = URLComponents(string: registered), var candidate = URLComponents(string: requested),
-              pattern.scheme == "http", pattern.port == nil, candidate.scheme == "http",
-              candidate.port != nil, isLoopbackIP(pattern.host) else { return false }
+            pattern.scheme == "http", pattern.port == nil, candidate.scheme == "http",
+            candidate.port != nil, isLoopbackIP(pattern.host)
+        else { return false }
         pattern.port = nil
         candidate.port = nil
         return pattern.string == candidate.string && pattern.host == candidate.host

@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 import Logging
 
@@ -16,7 +16,9 @@ struct TokenEndpointHandler: Sendable {
             guard GrantType.all.contains(grantType) else {
                 throw OAuthFailure("unsupported_grant_type", "the grant type \(grantType) is not supported")
             }
-            guard client.grantTypes.contains(grantType) else { throw OAuthFailure.unauthorizedClient("the client may not use \(grantType)") }
+            guard client.grantTypes.contains(grantType) else {
+                throw OAuthFailure.unauthorizedClient("the client may not use \(grantType)")
+            }
             let issued = try await grant(grantType, form: form, client: client, dpopJKT: dpopJKT)
             return .json(try issued.signed(), noStore: true)
         } catch let failure as OAuthFailure {

@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 import Foundation
 
@@ -10,7 +10,8 @@ struct UserInfoEndpoint: Sendable {
     func handle(_ request: ProviderRequest) async -> ProviderResponse {
         guard request.method == "GET" || request.method == "POST" else { return .methodNotAllowed("GET, POST") }
         guard let header = request.header("Authorization"), let space = header.firstIndex(of: " "),
-              ["bearer", "dpop"].contains(header[..<space].lowercased()) else {
+            ["bearer", "dpop"].contains(header[..<space].lowercased())
+        else {
             return challenge(nil, "an access token is required", status: 401)
         }
         let usesDPoP = header[..<space].lowercased() == "dpop"
@@ -20,12 +21,17 @@ struct UserInfoEndpoint: Sendable {
         }
         // RFC 9449 §7: a DPoP-bound token only with the DPoP scheme and a proof by its key.
         if let bound = info.dpopJKT {
-            guard usesDPoP else { return challenge("invalid_token", "the access token is DPoP-bound; use the DPoP scheme with a proof", status: 401, dpop: true) }
+            guard usesDPoP else {
+                return challenge(
+                    "invalid_token", "the access token is DPoP-bound; use the DPoP scheme with a proof", status: 401, dpop: true)
+            }
             do throws(DPoPFailure) {
                 guard let jkt = try await state.checkDPoPProof(request, path: EndpointPaths.userinfo, accessToken: token) else {
                     return challenge("invalid_dpop_proof", "a DPoP proof is required", status: 401, dpop: true)
                 }
-                guard jkt == bound else { return challenge("invalid_token", "the DPoP proof's key is not the token's", status: 401, dpop: true) }
+                guard jkt == bound else {
+                    return challenge("invalid_token", "the DPoP proof's key is not the token's", status: 401, dpop: true)
+                }
             } catch {
                 return challenge(error.failure.code, error.failure.description, status: 401, dpop: true, nonce: error.nonce)
             }
@@ -39,7 +45,9 @@ struct UserInfoEndpoint: Sendable {
         return .json(.object(claims), noStore: true)
     }
 
-    private func challenge(_ error: String?, _ description: String, status: Int, dpop: Bool = false, nonce: String? = nil) -> ProviderResponse {
+    private func challenge(_ error: String?, _ description: String, status: Int, dpop: Bool = false, nonce: String? = nil)
+        -> ProviderResponse
+    {
         var value = dpop ? "DPoP realm=\"authflow-provider\", algs=\"ES256 RS256 PS256 EdDSA\"" : "Bearer realm=\"authflow-provider\""
         if let error { value += ", error=\"\(error)\", error_description=\"\(description)\"" }
         var body: [String: JSONMemberValue] = [:]

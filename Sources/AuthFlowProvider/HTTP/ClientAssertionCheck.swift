@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 import Foundation
 
@@ -53,14 +53,16 @@ struct ClientAssertionCheck: Sendable {
         default: throw .invalidClient("the client is not registered for private_key_jwt or client_secret_jwt")
         }
         if client.authentication == .clientSecretJWT, let name = jws.algorithm,
-           let needed = ClientAssertionCheck.secretBytes[name], (client.secret?.utf8.count ?? 0) < needed {
+            let needed = ClientAssertionCheck.secretBytes[name], (client.secret?.utf8.count ?? 0) < needed
+        {
             throw .invalidClient("the client's secret is shorter than \(name) needs (\(needed) bytes, RFC 7518 §3.2)")
         }
         let keys = client.jwks.flatMap { try? JSONEncoder().encode($0) }
         switch ClientAssertionSignature.check(jws, allowed: allowed, keys: keys, secret: client.secret) {
         case .valid: break
         case .algorithmRefused:
-            throw .invalidClient("the assertion's algorithm \(jws.algorithm ?? "(none)") is not accepted for \(client.authentication.rawValue)")
+            throw .invalidClient(
+                "the assertion's algorithm \(jws.algorithm ?? "(none)") is not accepted for \(client.authentication.rawValue)")
         case .noKey: throw .invalidClient("no registered key of the client fits the assertion")
         case .invalid: throw .invalidClient("the client assertion's signature is invalid")
         }
@@ -70,9 +72,12 @@ struct ClientAssertionCheck: Sendable {
         guard audiences.contains(audience) else { throw .invalidClient("the client assertion's aud is not this issuer") }
         guard let exp = claims["exp"]?.numberValue else { throw .invalidClient("the client assertion has no exp") }
         let expiresAt = Date(timeIntervalSince1970: exp)
-        guard expiresAt.addingTimeInterval(ClientAssertionCheck.leeway) > now else { throw .invalidClient("the client assertion has expired") }
+        guard expiresAt.addingTimeInterval(ClientAssertionCheck.leeway) > now else {
+            throw .invalidClient("the client assertion has expired")
+        }
         guard expiresAt.timeIntervalSince(now) <= ClientAssertionCheck.maximumLifetime else {
-            throw .invalidClient("the client assertion is valid for too long (exp more than \(Int(ClientAssertionCheck.maximumLifetime)) s ahead)")
+            throw .invalidClient(
+                "the client assertion is valid for too long (exp more than \(Int(ClientAssertionCheck.maximumLifetime)) s ahead)")
         }
         if let nbf = claims["nbf"]?.numberValue, nbf - now.timeIntervalSince1970 > ClientAssertionCheck.leeway {
             throw .invalidClient("the client assertion is not valid yet (nbf)")

@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import Crypto
 import Foundation
 
@@ -21,7 +21,8 @@ struct ClientAuthenticator: Sendable {
     /// The authenticated client and, when it used a JWT, the assertion's
     /// `jti` and expiry (for replay detection by the caller).
     func authenticateWithAssertion(_ request: ProviderRequest, form: StrictForm) throws(OAuthFailure)
-        -> (client: ProviderClient, assertion: ClientAssertionCheck.Accepted?) {
+        -> (client: ProviderClient, assertion: ClientAssertionCheck.Accepted?)
+    {
         if form["client_assertion"] != nil || form["client_assertion_type"] != nil {
             guard request.header("Authorization") == nil, form["client_secret"] == nil else {
                 throw .invalidRequest("the client used more than one authentication method")
@@ -77,11 +78,12 @@ struct ClientAuthenticator: Sendable {
     /// Decodes `base64(urlencode(id):urlencode(secret))`.
     static func decodeBasic(_ credentials: String) throws(OAuthFailure) -> (String, String) {
         guard let data = Data(base64Encoded: credentials.trimmingCharacters(in: .whitespaces)),
-              let text = String(data: data, encoding: .utf8),
-              let colon = text.firstIndex(of: ":"),
-              let id = FormComponent.decode(text[..<colon]),
-              let secret = FormComponent.decode(text[text.index(after: colon)...]),
-              !id.isEmpty else {
+            let text = String(data: data, encoding: .utf8),
+            let colon = text.firstIndex(of: ":"),
+            let id = FormComponent.decode(text[..<colon]),
+            let secret = FormComponent.decode(text[text.index(after: colon)...]),
+            !id.isEmpty
+        else {
             throw .invalidClient("malformed HTTP Basic credentials", triedBasic: true)
         }
         return (id, secret)
@@ -91,7 +93,8 @@ struct ClientAuthenticator: Sendable {
 /// Constant-time comparison of secrets, by their SHA-256 digests.
 enum SecretComparison {
     static func equal(_ a: String, _ b: String) -> Bool {
-        let x = Array(SHA256.hash(data: Array(a.utf8))), y = Array(SHA256.hash(data: Array(b.utf8)))
+        let x = Array(SHA256.hash(data: Array(a.utf8)))
+        let y = Array(SHA256.hash(data: Array(b.utf8)))
         var difference: UInt8 = 0
         for index in 0..<x.count { difference |= x[index] ^ y[index] }
         return difference == 0

@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 import Foundation
 
@@ -30,7 +30,9 @@ struct OAuthFailure: Error, Sendable {
     var response: ProviderResponse {
         var extra: [(name: String, value: String)] = []
         if status == 401 { extra.append(("WWW-Authenticate", "Basic realm=\"authflow-provider\"")) }
-        return .json(.object(["error": .string(code), "error_description": .string(description)]), status: status, noStore: true, extraHeaders: extra)
+        return .json(
+            .object(["error": .string(code), "error_description": .string(description)]), status: status, noStore: true, extraHeaders: extra
+        )
     }
 }
 #endif

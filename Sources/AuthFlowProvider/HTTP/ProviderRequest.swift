@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import Foundation
 
 /// An HTTP request as the provider's endpoints see it, independent of the server framework.
@@ -30,7 +30,8 @@ struct ProviderRequest: Sendable {
     /// case-insensitively without going through NSString; anything else
     /// still by `caseInsensitiveCompare`.
     static func sameFieldName(_ a: String, _ b: String) -> Bool {
-        let x = a.utf8, y = b.utf8
+        let x = a.utf8
+        let y = b.utf8
         guard x.allSatisfy({ $0 < 0x80 }), y.allSatisfy({ $0 < 0x80 }) else { return a.caseInsensitiveCompare(b) == .orderedSame }
         return x.count == y.count && zip(x, y).allSatisfy { asciiLowercase($0) == asciiLowercase($1) }
     }

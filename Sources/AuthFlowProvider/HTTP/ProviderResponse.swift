@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 import Foundation
 
@@ -9,7 +9,9 @@ struct ProviderResponse: Sendable {
     var body: [UInt8]
 
     /// A JSON response. Token-endpoint answers pass `noStore` (RFC 6749 §5.1).
-    static func json(_ value: JSONMemberValue, status: Int = 200, noStore: Bool = false, extraHeaders: [(name: String, value: String)] = []) -> ProviderResponse {
+    static func json(_ value: JSONMemberValue, status: Int = 200, noStore: Bool = false, extraHeaders: [(name: String, value: String)] = [])
+        -> ProviderResponse
+    {
         var headers: [(name: String, value: String)] = [("Content-Type", "application/json")]
         if noStore { headers += [("Cache-Control", "no-store"), ("Pragma", "no-cache")] }
         let body = (try? JSONBody.bytes(value)) ?? Array("{}".utf8)
@@ -18,10 +20,12 @@ struct ProviderResponse: Sendable {
 
     /// An HTML page; never cached, never framed.
     static func html(_ page: String, status: Int = 200) -> ProviderResponse {
-        ProviderResponse(status: status, headers: [
-            ("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store"),
-            ("X-Frame-Options", "DENY"), ("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'"),
-        ], body: Array(page.utf8))
+        ProviderResponse(
+            status: status,
+            headers: [
+                ("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store"),
+                ("X-Frame-Options", "DENY"), ("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'"),
+            ], body: Array(page.utf8))
     }
 
     /// A 302 redirect to `location`.
@@ -34,7 +38,8 @@ struct ProviderResponse: Sendable {
 
     /// 405 with the allowed methods.
     static func methodNotAllowed(_ allowed: String) -> ProviderResponse {
-        ProviderResponse(status: 405, headers: [("Allow", allowed), ("Content-Type", "text/plain")], body: Array("method not allowed\n".utf8))
+        ProviderResponse(
+            status: 405, headers: [("Allow", allowed), ("Content-Type", "text/plain")], body: Array("method not allowed\n".utf8))
     }
 }
 #endif

@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 import Foundation
 
@@ -23,14 +23,17 @@ enum JWSSigner {
     static func claims(of token: String, signedBy keys: KeyRing) -> [String: JSONMemberValue]? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3,
-              let headerBytes = Base64URL.decode(String(parts[0])),
-              let header = try? JSONDecoder().decode(JSONMemberValue.self, from: Data(headerBytes)).objectValue,
-              let kid = header["kid"]?.stringValue,
-              let claimBytes = Base64URL.decode(String(parts[1])),
-              let claims = try? JSONDecoder().decode(JSONMemberValue.self, from: Data(claimBytes)).objectValue,
-              let signature = Base64URL.decode(String(parts[2])) else { return nil }
+            let headerBytes = Base64URL.decode(String(parts[0])),
+            let header = try? JSONDecoder().decode(JSONMemberValue.self, from: Data(headerBytes)).objectValue,
+            let kid = header["kid"]?.stringValue,
+            let claimBytes = Base64URL.decode(String(parts[1])),
+            let claims = try? JSONDecoder().decode(JSONMemberValue.self, from: Data(claimBytes)).objectValue,
+            let signature = Base64URL.decode(String(parts[2]))
+        else { return nil }
         let candidates = SigningAlgorithm.allCases.compactMap { keys.active[$0] } + keys.retiring
-        guard let key = candidates.first(where: { $0.keyID == kid }), header["alg"]?.stringValue == key.algorithm.rawValue else { return nil }
+        guard let key = candidates.first(where: { $0.keyID == kid }), header["alg"]?.stringValue == key.algorithm.rawValue else {
+            return nil
+        }
         let input = Array("\(parts[0]).\(parts[1])".utf8)
         return key.verify(signature, for: input) ? claims : nil
     }

@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 /// The JWS algorithms the provider signs with.
 public enum SigningAlgorithm: String, Sendable, Codable, CaseIterable {
     /// RSASSA-PKCS1-v1_5 with SHA-256 (2048-bit keys).

@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 import Crypto
 import _CryptoExtras
@@ -31,10 +31,11 @@ public struct SigningKey: Sendable {
 
     /// A key from a PEM private key (PKCS#1, PKCS#8 or SEC 1).
     public init(pem: String, algorithm: SigningAlgorithm, keyID: String) throws {
-        let material: Material = switch algorithm {
-        case .rs256: .rsa(try _RSA.Signing.PrivateKey(pemRepresentation: pem))
-        case .es256: .p256(try P256.Signing.PrivateKey(pemRepresentation: pem))
-        }
+        let material: Material =
+            switch algorithm {
+            case .rs256: .rsa(try _RSA.Signing.PrivateKey(pemRepresentation: pem))
+            case .es256: .p256(try P256.Signing.PrivateKey(pemRepresentation: pem))
+            }
         try self.init(keyID: keyID, algorithm: algorithm, material: material)
     }
 

@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 
 /// The device verification page (RFC 8628 §3.3): the user enters the user
@@ -33,7 +33,8 @@ struct DeviceVerificationPage: Sendable {
             subject = automatic
         case .loginPage:
             guard let user = configuration.users.first(where: { $0.username == form["username"] }),
-                  SecretComparison.equal(form["password"] ?? "", user.password) else {
+                SecretComparison.equal(form["password"] ?? "", user.password)
+            else {
                 return render(userCode: userCode, message: "Wrong username or password.", status: 400)
             }
             subject = user.subject
@@ -46,21 +47,23 @@ struct DeviceVerificationPage: Sendable {
     }
 
     private func render(userCode: String?, message: String?, status: Int = 200) -> ProviderResponse {
-        let credentials = state.configuration.signIn == .loginPage ? """
-        <label>Username <input name="username" autocomplete="username"></label>
-        <label>Password <input name="password" type="password" autocomplete="current-password"></label>
-        """ : ""
+        let credentials =
+            state.configuration.signIn == .loginPage
+            ? """
+            <label>Username <input name="username" autocomplete="username"></label>
+            <label>Password <input name="password" type="password" autocomplete="current-password"></label>
+            """ : ""
         let error = message.map { "<p class=\"error\">\(HTML.escape($0))</p>" } ?? ""
         let body = """
-        <p>Enter the code shown on your device.</p>
-        \(error)
-        <form method="post" action="\(EndpointPaths.device)">
-        <label>Code <input name="user_code" value="\(HTML.escape(userCode ?? ""))" autocomplete="off"></label>
-        \(credentials)
-        <button name="decision" value="allow" type="submit">Allow</button>
-        <button name="decision" value="deny" type="submit">Deny</button>
-        </form>
-        """
+            <p>Enter the code shown on your device.</p>
+            \(error)
+            <form method="post" action="\(EndpointPaths.device)">
+            <label>Code <input name="user_code" value="\(HTML.escape(userCode ?? ""))" autocomplete="off"></label>
+            \(credentials)
+            <button name="decision" value="allow" type="submit">Allow</button>
+            <button name="decision" value="deny" type="submit">Deny</button>
+            </form>
+            """
         return .html(HTML.page(title: "Connect a device", body: body), status: status)
     }
 }

@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 
 /// Escaping and the page frame for the provider's few HTML pages.
@@ -23,7 +23,9 @@ enum HTML {
 
     /// An error page (never a redirect: the redirect URI could not be trusted).
     static func errorPage(_ code: String, _ description: String) -> ProviderResponse {
-        .html(page(title: "Sign-in error", body: "<p class=\"error\"><strong>\(escape(code))</strong>: \(escape(description))</p>"), status: 400)
+        .html(
+            page(title: "Sign-in error", body: "<p class=\"error\"><strong>\(escape(code))</strong>: \(escape(description))</p>"),
+            status: 400)
     }
 }
 #endif

@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import UnixSignals
 
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)

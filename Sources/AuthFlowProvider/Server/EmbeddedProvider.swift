@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 public import Foundation
 import Logging
 import NIOConcurrencyHelpers
@@ -49,8 +49,10 @@ public final class EmbeddedProvider: Sendable {
         try configuration.validate()
         let state = try ProviderState(configuration: configuration)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let application = HTTPServer.application(router: ProviderRouter(state: state), port: configuration.port,
-                                                 logger: configuration.logger) { port in
+        let application = HTTPServer.application(
+            router: ProviderRouter(state: state), port: configuration.port,
+            logger: configuration.logger
+        ) { port in
             await state.setIssuer("http://127.0.0.1:\(port)")
             continuation.yield(port)
             continuation.finish()
@@ -67,8 +69,9 @@ public final class EmbeddedProvider: Sendable {
         }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else {
-            throw ProviderStartError(description: "could not listen on 127.0.0.1:\(configuration.port)"
-                                     + (failure.withLockedValue { $0 }.map { " (\($0))" } ?? ""))
+            throw ProviderStartError(
+                description: "could not listen on 127.0.0.1:\(configuration.port)"
+                    + (failure.withLockedValue { $0 }.map { " (\($0))" } ?? ""))
         }
         configuration.logger.info("provider started", metadata: ["issuer": "http://127.0.0.1:\(port)"])
         return EmbeddedProvider(port: port, configuration: configuration, state: state, group: group, running: running)

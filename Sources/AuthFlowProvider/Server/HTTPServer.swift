@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -24,8 +24,10 @@ enum HTTPServer {
 
     /// An application on 127.0.0.1:`port` (0: ephemeral) that reports the
     /// bound port through `onRunning` before it serves anything.
-    static func application(router: ProviderRouter, port: Int, logger: Logger,
-                            onRunning: @escaping @Sendable (Int) async -> Void) -> some Service {
+    static func application(
+        router: ProviderRouter, port: Int, logger: Logger,
+        onRunning: @escaping @Sendable (Int) async -> Void
+    ) -> some Service {
         let responder = CallbackResponder<BasicRequestContext> { request, _ in
             var request = request
             let body: ByteBuffer
@@ -36,23 +38,29 @@ enum HTTPServer {
                 return Response(status: .contentTooLarge, headers: [.connection: "close"])
             }
             let headers = request.headers.map { (name: $0.name.canonicalName, value: $0.value) }
-            let response = await router.respond(ProviderRequest(
-                method: request.method.rawValue, path: request.uri.path, query: request.uri.query ?? "",
-                headers: headers, body: Array(buffer: body)))
+            let response = await router.respond(
+                ProviderRequest(
+                    method: request.method.rawValue, path: request.uri.path, query: request.uri.query ?? "",
+                    headers: headers, body: Array(buffer: body)))
             var fields = HTTPFields()
             for header in response.headers {
                 if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
             }
-            return Response(status: .init(code: response.status), headers: fields,
-                            body: .init(byteBuffer: ByteBuffer(bytes: response.body)))
+            return Response(
+                status: .init(code: response.status), headers: fields,
+                body: .init(byteBuffer: ByteBuffer(bytes: response.body)))
         }
-        return Application(responder: responder,
-                           server: .http1(configuration: .init(idleTimeout: idleTimeout, httpDecoderConfiguration: .init(
-                               maxHeaderFieldSize: maximumHeaderFieldSize, maxHeaderListSize: maximumHeaderListSize,
-                               maxHeaderFieldCount: maximumHeaderFieldCount))),
-                           configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "authflow-provider"),
-                           onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
-                           logger: logger)
+        return Application(
+            responder: responder,
+            server: .http1(
+                configuration: .init(
+                    idleTimeout: idleTimeout,
+                    httpDecoderConfiguration: .init(
+                        maxHeaderFieldSize: maximumHeaderFieldSize, maxHeaderListSize: maximumHeaderListSize,
+                        maxHeaderFieldCount: maximumHeaderFieldCount))),
+            configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "authflow-provider"),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
+            logger: logger)
     }
 }
 #endif

@@ -1,17 +1,20 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 import Crypto
 import Foundation
 
 extension ProviderState {
     /// Issues an authorization code for a signed-in user.
-    func issueCode(clientID: String, subject: String, scopes: [String], authTime: Date, redirectURI: String,
-                   challenge: String, nonce: String?, dpopJKT: String? = nil, now: Date = Date()) -> String {
+    func issueCode(
+        clientID: String, subject: String, scopes: [String], authTime: Date, redirectURI: String,
+        challenge: String, nonce: String?, dpopJKT: String? = nil, now: Date = Date()
+    ) -> String {
         sweep(now: now)
         let grantID = addGrant(GrantRecord(clientID: clientID, subject: subject, scopes: scopes, authTime: authTime))
         let code = RandomToken.make()
-        codes[code] = CodeRecord(grantID: grantID, clientID: clientID, redirectURI: redirectURI, challenge: challenge,
-                                 nonce: nonce, expiresAt: now.addingTimeInterval(configuration.lifetimes.authorizationCode), dpopJKT: dpopJKT)
+        codes[code] = CodeRecord(
+            grantID: grantID, clientID: clientID, redirectURI: redirectURI, challenge: challenge,
+            nonce: nonce, expiresAt: now.addingTimeInterval(configuration.lifetimes.authorizationCode), dpopJKT: dpopJKT)
         return code
     }
 
@@ -19,8 +22,10 @@ extension ProviderState {
     /// client it was issued to, with the same redirect URI and the verifier
     /// of its challenge, before it expires. A second use revokes every token
     /// the first one issued (RFC 6749 §4.1.2).
-    func redeemCode(_ code: String, client: ProviderClient, redirectURI: String, verifier: String, dpopJKT: String? = nil,
-                    now: Date = Date()) throws -> IssuedTokens {
+    func redeemCode(
+        _ code: String, client: ProviderClient, redirectURI: String, verifier: String, dpopJKT: String? = nil,
+        now: Date = Date()
+    ) throws -> IssuedTokens {
         guard var record = codes[code] else { throw OAuthFailure.invalidGrant("the authorization code is unknown") }
         guard !record.redeemed else {
             revokeGrant(record.grantID, reason: "authorization code reused")
@@ -38,8 +43,10 @@ extension ProviderState {
             throw OAuthFailure.invalidGrant("code_verifier does not match the code_challenge")
         }
         if let bound = record.dpopJKT, bound != dpopJKT {
-            throw OAuthFailure.invalidGrant(dpopJKT == nil ? "the authorization request named a DPoP key (dpop_jkt); a DPoP proof is required"
-                                                           : "the DPoP proof's key is not the dpop_jkt of the authorization request")
+            throw OAuthFailure.invalidGrant(
+                dpopJKT == nil
+                    ? "the authorization request named a DPoP key (dpop_jkt); a DPoP proof is required"
+                    : "the DPoP proof's key is not the dpop_jkt of the authorization request")
         }
         record.redeemed = true
         codes[code] = record
@@ -68,7 +75,8 @@ enum PKCECheck {
     private static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): true
+            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            true
         default: false
         }
     }

@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 import Crypto
 import Foundation
@@ -18,7 +18,9 @@ extension ProviderState {
     /// (compared normalised), `iat` within a minute, a `jti` not seen
     /// before, `ath` for `accessToken`, and the current nonce when nonces
     /// are required. Returns the key's thumbprint.
-    func checkDPoPProof(_ request: ProviderRequest, path: String, accessToken: String? = nil, now: Date = Date()) throws(DPoPFailure) -> String? {
+    func checkDPoPProof(_ request: ProviderRequest, path: String, accessToken: String? = nil, now: Date = Date()) throws(DPoPFailure)
+        -> String?
+    {
         let proofs = request.headers.filter { ProviderRequest.sameFieldName($0.name, "DPoP") }
         guard !proofs.isEmpty else { return nil }
         func refuse(_ why: String) -> DPoPFailure {
@@ -32,7 +34,8 @@ extension ProviderState {
         // The key is the jwk itself (RFC 9449 §4.2); a kid would name some other key.
         guard jws.header["kid"] == nil else { throw refuse("the DPoP proof's header must not carry a kid: its key is the jwk") }
         guard let keys = try? JSONEncoder().encode(JSONMemberValue.object(["keys": .array([.object(jwk)])])),
-              let thumbprint = ProviderState.thumbprint(of: jwk) else { throw refuse("the DPoP proof's jwk is not a usable key") }
+            let thumbprint = ProviderState.thumbprint(of: jwk)
+        else { throw refuse("the DPoP proof's jwk is not a usable key") }
         switch ClientAssertionSignature.check(jws, allowed: ClientAssertionCheck.asymmetric, keys: keys, secret: nil) {
         case .valid: break
         case .algorithmRefused: throw refuse("the DPoP proof's algorithm \(jws.algorithm ?? "(none)") is not accepted")
@@ -42,7 +45,8 @@ extension ProviderState {
         guard claims["htm"]?.stringValue == request.method else { throw refuse("the DPoP proof's htm is not \(request.method)") }
         // RFC 9449 §4.3: compared normalised (scheme and host case, default port, dot segments), query and
         // fragment ignored; an htu with userinfo is refused.
-        guard let htu = claims["htu"]?.stringValue, let target = DPoPTarget.normalized(htu), target == DPoPTarget.normalized(issuer + path) else {
+        guard let htu = claims["htu"]?.stringValue, let target = DPoPTarget.normalized(htu), target == DPoPTarget.normalized(issuer + path)
+        else {
             throw refuse("the DPoP proof's htu is not \(issuer + path)")
         }
         guard let iat = claims["iat"]?.numberValue, abs(iat - now.timeIntervalSince1970) <= 60 else {
@@ -74,7 +78,9 @@ extension ProviderState {
         }
         var canonical = "{"
         for (index, name) in members.enumerated() {
-            guard let value = jwk[name]?.stringValue, value.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else { return nil }
+            guard let value = jwk[name]?.stringValue, value.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+                return nil
+            }
             canonical += (index == 0 ? "" : ",") + "\"\(name)\":\"\(value)\""
         }
         canonical += "}"

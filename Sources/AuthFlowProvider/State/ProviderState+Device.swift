@@ -1,16 +1,19 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 import Foundation
 
 extension ProviderState {
     /// Starts a device authorization (RFC 8628 §3.1–3.2); returns the device code.
-    func startDeviceAuthorization(client: ProviderClient, scopes: [String], dpopJKT: String? = nil,
-                                  now: Date = Date()) -> (deviceCode: String, record: DeviceRecord) {
+    func startDeviceAuthorization(
+        client: ProviderClient, scopes: [String], dpopJKT: String? = nil,
+        now: Date = Date()
+    ) -> (deviceCode: String, record: DeviceRecord) {
         sweep(now: now)
         let lifetimes = configuration.lifetimes
-        let record = DeviceRecord(clientID: client.id, userCode: RandomToken.userCode(), scopes: scopes,
-                                  expiresAt: now.addingTimeInterval(lifetimes.deviceCode), interval: lifetimes.devicePollingInterval,
-                                  dpopJKT: dpopJKT)
+        let record = DeviceRecord(
+            clientID: client.id, userCode: RandomToken.userCode(), scopes: scopes,
+            expiresAt: now.addingTimeInterval(lifetimes.deviceCode), interval: lifetimes.devicePollingInterval,
+            dpopJKT: dpopJKT)
         let deviceCode = RandomToken.make()
         devices[deviceCode] = record
         return (deviceCode, record)
@@ -23,9 +26,11 @@ extension ProviderState {
 
     /// Records the user's decision on the verification page; false when the code is unknown or already decided.
     func decide(userCode: String, approvedBy subject: String?, now: Date = Date()) -> Bool {
-        guard let (deviceCode, record) = devices.first(where: {
-            DeviceState.sameUserCode($0.value.userCode, userCode) && $0.value.expiresAt > now && !$0.value.redeemed
-        }), case .pending = record.decision else { return false }
+        guard
+            let (deviceCode, record) = devices.first(where: {
+                DeviceState.sameUserCode($0.value.userCode, userCode) && $0.value.expiresAt > now && !$0.value.redeemed
+            }), case .pending = record.decision
+        else { return false }
         devices[deviceCode]?.decision = subject.map { .approved(subject: $0, authTime: now) } ?? .denied
         return true
     }
@@ -39,8 +44,10 @@ extension ProviderState {
         guard !record.redeemed else { throw OAuthFailure.invalidGrant("the device code was already used") }
         guard record.expiresAt > now else { throw OAuthFailure("expired_token", "the device code has expired") }
         if let bound = record.dpopJKT, bound != dpopJKT {
-            throw OAuthFailure.invalidGrant(dpopJKT == nil ? "the device authorization request named a DPoP key (dpop_jkt); a DPoP proof is required"
-                                                           : "the DPoP proof's key is not the dpop_jkt of the device authorization request")
+            throw OAuthFailure.invalidGrant(
+                dpopJKT == nil
+                    ? "the device authorization request named a DPoP key (dpop_jkt); a DPoP proof is required"
+                    : "the DPoP proof's key is not the dpop_jkt of the device authorization request")
         }
         defer { devices[deviceCode] = record }
         if let last = record.lastPoll, now.timeIntervalSince(last) < record.interval {
@@ -58,7 +65,8 @@ extension ProviderState {
         case .approved(let subject, let authTime):
             record.redeemed = true
             // Bound to the key of the poll's DPoP proof, if it had one (RFC 9449 §5).
-            let grantID = addGrant(GrantRecord(clientID: client.id, subject: subject, scopes: record.scopes, authTime: authTime, dpopJKT: dpopJKT))
+            let grantID = addGrant(
+                GrantRecord(clientID: client.id, subject: subject, scopes: record.scopes, authTime: authTime, dpopJKT: dpopJKT))
             return try issueTokens(grantID: grantID, nonce: nil, refresh: true, now: now)
         }
     }

@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 import Crypto
 import Foundation
@@ -8,7 +8,9 @@ extension ProviderState {
     /// refresh, and an ID token when `openid` was granted) for `grantID`,
     /// and returns the token response (RFC 6749 §5.1) with the ID token still
     /// to be signed: the signature is CPU work that need not hold the actor.
-    func issueTokens(grantID: String, nonce: String?, refresh: Bool, scopes narrowed: [String]? = nil, now: Date = Date()) throws -> IssuedTokens {
+    func issueTokens(grantID: String, nonce: String?, refresh: Bool, scopes narrowed: [String]? = nil, now: Date = Date()) throws
+        -> IssuedTokens
+    {
         guard let grant = grants[grantID], let client = configuration.client(grant.clientID) else {
             throw OAuthFailure.invalidGrant("the grant no longer exists")
         }
@@ -16,8 +18,9 @@ extension ProviderState {
         let lifetimes = configuration.lifetimes
         let scopes = narrowed ?? grant.scopes
         let accessToken = RandomToken.make()
-        accessTokens[accessToken] = AccessTokenRecord(grantID: grantID, scopes: scopes, issuedAt: now,
-                                                      expiresAt: now.addingTimeInterval(lifetimes.accessToken))
+        accessTokens[accessToken] = AccessTokenRecord(
+            grantID: grantID, scopes: scopes, issuedAt: now,
+            expiresAt: now.addingTimeInterval(lifetimes.accessToken))
         var response: [String: JSONMemberValue] = [
             "access_token": .string(accessToken),
             "token_type": .string(grant.dpopJKT == nil ? "Bearer" : "DPoP"),
@@ -26,21 +29,27 @@ extension ProviderState {
         ]
         if refresh, grant.subject != nil, client.grantTypes.contains(GrantType.refreshToken) {
             let refreshToken = RandomToken.make()
-            refreshTokens[refreshToken] = RefreshTokenRecord(grantID: grantID, issuedAt: now, expiresAt: now.addingTimeInterval(lifetimes.refreshToken))
+            refreshTokens[refreshToken] = RefreshTokenRecord(
+                grantID: grantID, issuedAt: now, expiresAt: now.addingTimeInterval(lifetimes.refreshToken))
             response["refresh_token"] = .string(refreshToken)
         }
         var issued = IssuedTokens(members: response)
         if let subject = grant.subject, scopes.contains("openid") {
-            issued.idToken = (idTokenClaims(client: client, subject: subject, scopes: scopes, authTime: grant.authTime,
-                                            nonce: nonce, accessToken: accessToken, now: now),
-                              keys.signer(for: client.idTokenSigningAlgorithm))
+            issued.idToken = (
+                idTokenClaims(
+                    client: client, subject: subject, scopes: scopes, authTime: grant.authTime,
+                    nonce: nonce, accessToken: accessToken, now: now),
+                keys.signer(for: client.idTokenSigningAlgorithm)
+            )
         }
         return issued
     }
 
     /// The claims of an ID token (OIDC Core §2) with `at_hash`.
-    func idTokenClaims(client: ProviderClient, subject: String, scopes: [String], authTime: Date?, nonce: String?,
-                       accessToken: String?, now: Date) -> [String: JSONMemberValue] {
+    func idTokenClaims(
+        client: ProviderClient, subject: String, scopes: [String], authTime: Date?, nonce: String?,
+        accessToken: String?, now: Date
+    ) -> [String: JSONMemberValue] {
         var claims = configuration.user(subject: subject)?.claims(for: Set(scopes)) ?? [:]
         claims["iss"] = .string(issuer)
         claims["sub"] = .string(subject)

@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 import Foundation
 
@@ -34,8 +34,9 @@ extension ProviderState {
     func beginInteraction(_ parameters: [(String, String)], clientID: String, now: Date = Date()) -> String {
         sweep(now: now)
         let handle = RandomToken.make(bytes: 24)
-        interactions[handle] = PushedRequestRecord(parameters: parameters, clientID: clientID,
-                                                   expiresAt: now.addingTimeInterval(configuration.lifetimes.interaction))
+        interactions[handle] = PushedRequestRecord(
+            parameters: parameters, clientID: clientID,
+            expiresAt: now.addingTimeInterval(configuration.lifetimes.interaction))
         return handle
     }
 

@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 import Foundation
 
@@ -6,8 +6,10 @@ extension ProviderState {
     /// The refresh token grant (RFC 6749 §6) with rotation: each refresh
     /// token works once and is replaced; presenting a rotated one again is a
     /// replay, which revokes the whole family (every token of the grant).
-    func refresh(_ token: String, client: ProviderClient, scopes requested: [String]?, dpopJKT: String? = nil,
-                 now: Date = Date()) throws -> IssuedTokens {
+    func refresh(
+        _ token: String, client: ProviderClient, scopes requested: [String]?, dpopJKT: String? = nil,
+        now: Date = Date()
+    ) throws -> IssuedTokens {
         guard var record = refreshTokens[token], let grant = grants[record.grantID] else {
             throw OAuthFailure.invalidGrant("the refresh token is unknown")
         }
@@ -23,8 +25,10 @@ extension ProviderState {
         }
         // RFC 9449 §5: a DPoP-bound refresh token needs a proof with the same key.
         if let bound = grant.dpopJKT, bound != dpopJKT {
-            throw OAuthFailure.invalidGrant(dpopJKT == nil ? "the refresh token is DPoP-bound; a DPoP proof is required"
-                                                           : "the refresh token is bound to another DPoP key")
+            throw OAuthFailure.invalidGrant(
+                dpopJKT == nil
+                    ? "the refresh token is DPoP-bound; a DPoP proof is required"
+                    : "the refresh token is bound to another DPoP key")
         }
         record.rotated = true
         refreshTokens[token] = record

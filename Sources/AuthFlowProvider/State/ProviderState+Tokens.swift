@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 import Foundation
 
@@ -7,13 +7,16 @@ extension ProviderState {
     /// a refresh token; nil when unknown, expired, rotated or revoked.
     func lookup(_ token: String, includeRefresh: Bool, now: Date = Date()) -> TokenInfo? {
         if let record = accessTokens[token], !record.revoked, record.expiresAt > now, let grant = grants[record.grantID], !grant.revoked {
-            return TokenInfo(clientID: grant.clientID, subject: grant.subject, scopes: record.scopes,
-                             issuedAt: record.issuedAt, expiresAt: record.expiresAt, kind: "access_token", dpopJKT: grant.dpopJKT)
+            return TokenInfo(
+                clientID: grant.clientID, subject: grant.subject, scopes: record.scopes,
+                issuedAt: record.issuedAt, expiresAt: record.expiresAt, kind: "access_token", dpopJKT: grant.dpopJKT)
         }
         if includeRefresh, let record = refreshTokens[token], !record.revoked, !record.rotated, record.expiresAt > now,
-           let grant = grants[record.grantID], !grant.revoked {
-            return TokenInfo(clientID: grant.clientID, subject: grant.subject, scopes: grant.scopes,
-                             issuedAt: record.issuedAt, expiresAt: record.expiresAt, kind: "refresh_token")
+            let grant = grants[record.grantID], !grant.revoked
+        {
+            return TokenInfo(
+                clientID: grant.clientID, subject: grant.subject, scopes: grant.scopes,
+                issuedAt: record.issuedAt, expiresAt: record.expiresAt, kind: "refresh_token")
         }
         return nil
     }

@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 import Foundation
 
 /// One authorization a user (or a client, for `client_credentials`) gave:

@@ -1,4 +1,4 @@
-#if EmbeddedProvider  // the EmbeddedProvider package trait
+#if EmbeddedProvider // the EmbeddedProvider package trait
 public import AuthFlow
 public import Foundation
 
@@ -32,7 +32,8 @@ public struct HeadlessBrowser: Sendable {
     public func redirectLocation(of url: URL) async throws -> URL {
         let response = try await get(url)
         guard (300..<400).contains(response.status), let location = response.header("Location"),
-              let target = URL(string: location, relativeTo: url)?.absoluteURL else {
+            let target = URL(string: location, relativeTo: url)?.absoluteURL
+        else {
             throw AuthFlowError(.invalidResponse, "expected a redirect, got HTTP \(response.status)")
         }
         return target

@@ -1,5 +1,6 @@
-@testable import AuthFlowApple
 import Foundation
+
+@testable import AuthFlowApple
 
 /// A behavioural stand-in for a Keychain item with a biometric access
 /// control and the `LAContext` that opens it, as Apple documents them: a

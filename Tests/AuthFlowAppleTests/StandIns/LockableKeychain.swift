@@ -1,6 +1,7 @@
 import AuthFlow
-@testable import AuthFlowApple
 import Foundation
+
+@testable import AuthFlowApple
 
 /// The Keychain credential store's logic (``KeychainItemRules``, the
 /// record's coding) over the ``SimulatedKeychain``: a store whose item is

@@ -1,6 +1,7 @@
 import AuthFlow
-@testable import AuthFlowApple
 import Foundation
+
+@testable import AuthFlowApple
 
 /// A behavioural stand-in for `ASWebAuthenticationSession`: it does what
 /// Apple documents and what devices were seen to do, as a script.

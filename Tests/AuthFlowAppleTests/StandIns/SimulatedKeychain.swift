@@ -1,5 +1,6 @@
-@testable import AuthFlowApple
 import Foundation
+
+@testable import AuthFlowApple
 
 /// A behavioural stand-in for the Keychain's `SecItem` calls on items with
 /// `kSecAttrAccessibleWhenUnlockedThisDeviceOnly`, answering with the status
