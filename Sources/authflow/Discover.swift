@@ -45,28 +45,4 @@ struct Discover: AsyncParsableCommand {
         }
     }
 }
-
-/// `authflow decode JWT`: header and claims, clearly unverified.
-struct Decode: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show a JWT's header and claims WITHOUT verifying it.")
-
-    @Argument(help: "The JWT (compact serialization).")
-    var jwt: String
-
-    struct Decoded: Encodable {
-        let verified = false
-        let warning = "UNVERIFIED: the signature and claims were not checked"
-        let header: [String: JSONMemberValue]
-        let claims: [String: JSONMemberValue]
-    }
-
-    func run() async throws {
-        do {
-            let jws = try CompactJWS(jwt.trimmingCharacters(in: .whitespacesAndNewlines))
-            Output.json(Decoded(header: jws.header, claims: jws.claims))
-        } catch {
-            throw Output.fail(error, json: true)
-        }
-    }
-}
 #endif

@@ -1,0 +1,82 @@
+#if CLI // the CLI package trait
+import AuthFlow
+import ArgumentParser
+import AuthFlowLoopback
+import Foundation
+
+/// `authflow logout`: revoke (refresh token, then access token), end the
+/// provider's session when it has an end-session endpoint, and forget the
+/// credentials; the settings stay for the next `authflow login`, unless
+/// `--forget`. The end-session flow is in `EndProviderSession.swift`.
+struct Logout: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "logout",
+        abstract: "Revoke the tokens, end the provider session and forget the credentials.",
+        discussion: "The profile's settings stay, so 'authflow login' signs in again without flags; --forget deletes the whole profile.")
+
+    @OptionGroup var profileOption: ProfileOption
+    @Option(help: "Seconds each network request may take.")
+    var timeout: Double = 30
+    @Option(help: "Seconds to wait for the provider to redirect back after ending its session.")
+    var browserTimeout: Double = 300
+    @Flag(help: "Delete the whole profile (settings too), not only the credentials.")
+    var forget = false
+    @Flag(help: "Do not open the end-session page; only print it.")
+    var noBrowser = false
+    @Flag(help: "Show the ID token (id_token_hint) in the printed end-session URL.")
+    var showTokens = false
+    @Flag(help: "Print the result as JSON on stdout.")
+    var json = false
+    @OptionGroup var verboseOption: VerboseOption
+
+    func validate() throws {
+        guard timeout > 0, browserTimeout > 0 else { throw ValidationError("timeouts must be positive") }
+    }
+
+    func run() async throws {
+        do {
+            try await signOut()
+        } catch {
+            throw Output.fail(error, json: json)
+        }
+    }
+
+    private func signOut() async throws {
+        let name = profileOption.profile
+        let profile = try Profile.load(name)
+        guard let credentials = profile.credentials else {
+            if forget { try Profile.forget(name) }
+            if json {
+                Output.json(LogoutReport(profile: name, signedIn: false, revoked: false, profileDeleted: forget, endSession: .notSignedIn))
+            } else {
+                Output.stderr(forget ? "Profile \(name) deleted (it was not signed in)." : "Profile \(name) is not signed in.")
+            }
+            return
+        }
+        let logger = verboseOption.makeLogger()
+        let session = try profile.session(timeout: timeout, logger: logger)
+        let result = try await session.signOut()
+        if forget { try Profile.forget(name) }
+        let what = forget ? "profile \(name) deleted" : "credentials of profile \(name) deleted (its settings stay)"
+        let hasRevocation = session.client.metadata.revocationEndpoint != nil
+        if !hasRevocation {
+            Output.stderr("Signed out; \(what). The provider has no revocation endpoint, so the tokens stay valid until they expire.")
+        } else if result.revocationFailures.isEmpty {
+            Output.stderr("Tokens revoked; \(what).")
+        } else {
+            Output.stderr("Signed out locally; \(what).")
+        }
+        let ending = EndProviderSession(
+            client: session.client, idToken: credentials.token.idToken, port: profile.port,
+            browserTimeout: browserTimeout, noBrowser: noBrowser, showTokens: showTokens, logger: logger)
+        let endSession = await ending.run(fallbackURL: result.endSessionURL)
+        if let failure = result.revocationFailures.first {
+            Output.stderr("Revocation failed, so the provider may accept the tokens until they expire:")
+            throw failure
+        }
+        if json {
+            Output.json(LogoutReport(profile: name, signedIn: true, revoked: hasRevocation, profileDeleted: forget, endSession: endSession))
+        }
+    }
+}
+#endif
