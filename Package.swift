@@ -179,7 +179,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
-            name: "InteropTests",
+            name: "AuthFlowInteropTests",
             dependencies: ["AuthFlow", "AuthFlowLoopback", "AuthFlowTestSupport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),

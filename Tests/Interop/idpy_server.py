@@ -607,7 +607,7 @@ def main():
         "pid": os.getpid(),
         "issuer": base,
         "token_endpoint": base + "/token",
-        # The members every entry of the config has (Tests/InteropTests reads
+        # The members every entry of the config has (Tests/AuthFlowInteropTests reads
         # them): no password (the user is signed in without one); the
         # confidential client is the client_secret_jwt one.
         "username": USER,
