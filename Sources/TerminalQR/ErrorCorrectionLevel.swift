@@ -1,5 +1,5 @@
 /// How much of a QR code may be damaged and still read (ISO/IEC 18004 §6.5.1).
-public enum ErrorCorrectionLevel: Int, Sendable, CaseIterable {
+package enum ErrorCorrectionLevel: Int, Sendable, CaseIterable {
     /// About 7 % of codewords can be restored.
     case low
     /// About 15 % (the usual choice for screens).

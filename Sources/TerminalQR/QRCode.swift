@@ -5,20 +5,20 @@
 /// let code = try QRCode(text: "https://id.example.com/device?user_code=WDJB-MJHT")
 /// print(TerminalRenderer().render(code))
 /// ```
-public struct QRCode: Sendable, Equatable {
+package struct QRCode: Sendable, Equatable {
     /// 1…40; the size is 17 + 4 × version modules.
-    public let version: Int
+    package let version: Int
     /// The error correction level used.
-    public let errorCorrection: ErrorCorrectionLevel
+    package let errorCorrection: ErrorCorrectionLevel
     /// The data mask applied, 0…7.
-    public let mask: Int
+    package let mask: Int
     /// Modules per side.
-    public let size: Int
+    package let size: Int
     /// Row-major, `true` for a dark module.
-    public let modules: [Bool]
+    package let modules: [Bool]
 
     /// Why a QR code could not be made.
-    public enum EncodingError: Error, Equatable, Sendable {
+    package enum EncodingError: Error, Equatable, Sendable {
         /// The data does not fit in the largest allowed version.
         case dataTooLong(bytes: Int, maxVersion: Int)
         /// A version outside 1…40 or a mask outside 0…7 was asked for.
@@ -26,7 +26,7 @@ public struct QRCode: Sendable, Equatable {
     }
 
     /// Encodes UTF-8 text.
-    public init(
+    package init(
         text: String, errorCorrection: ErrorCorrectionLevel = .medium,
         versions: ClosedRange<Int> = 1...40, mask: Int? = nil
     ) throws {
@@ -36,7 +36,7 @@ public struct QRCode: Sendable, Equatable {
     /// Encodes `bytes` in byte mode in the smallest version of `versions` that
     /// holds them. Without `mask`, the mask with the lowest penalty score
     /// (ISO/IEC 18004 §7.8.3) is chosen.
-    public init(
+    package init(
         bytes: [UInt8], errorCorrection: ErrorCorrectionLevel = .medium,
         versions: ClosedRange<Int> = 1...40, mask: Int? = nil
     ) throws {
@@ -70,7 +70,7 @@ public struct QRCode: Sendable, Equatable {
 
     /// Whether the module at column `x`, row `y` is dark; outside the symbol
     /// (the quiet zone) is light.
-    public subscript(x: Int, y: Int) -> Bool {
+    package subscript(x: Int, y: Int) -> Bool {
         guard (0..<size).contains(x), (0..<size).contains(y) else { return false }
         return modules[y * size + x]
     }

@@ -5,20 +5,20 @@
 /// Most terminals draw light text on a dark background, so by default the
 /// *light* modules (and the quiet zone) are drawn as blocks and dark modules
 /// are left as background. Use `inverted: true` for dark-on-light terminals.
-public struct TerminalRenderer: Sendable {
+package struct TerminalRenderer: Sendable {
     /// Light modules around the symbol (the standard asks for 4).
-    public var quietZone: Int
+    package var quietZone: Int
     /// Draw dark modules as blocks instead of light ones.
-    public var inverted: Bool
+    package var inverted: Bool
 
     /// Creates a renderer.
-    public init(quietZone: Int = 4, inverted: Bool = false) {
+    package init(quietZone: Int = 4, inverted: Bool = false) {
         self.quietZone = max(0, quietZone)
         self.inverted = inverted
     }
 
     /// The code as lines of text (no trailing newline).
-    public func render(_ code: QRCode) -> String {
+    package func render(_ code: QRCode) -> String {
         let range = -quietZone..<(code.size + quietZone)
         var lines: [String] = []
         for top in stride(from: range.lowerBound, to: range.upperBound, by: 2) {

@@ -1,29 +1,29 @@
 import Foundation
-public import Logging
+package import Logging
 
 /// Keeps every log line a logger writes, in memory, for tests that check
 /// what a log holds (and what it must never hold).
 ///
 /// One line per event: `LEVEL LABEL: MESSAGE key=value… error=ERROR`, the
 /// metadata (the logger's and the event's) sorted by key.
-public final class LogCapture: @unchecked Sendable {
+package final class LogCapture: @unchecked Sendable {
     private let lock = NSLock()
     private var captured: [String] = []
 
-    public init() {}
+    package init() {}
 
     /// The lines so far.
-    public var lines: [String] {
+    package var lines: [String] {
         lock.lock()
         defer { lock.unlock() }
         return captured
     }
 
     /// The lines so far, one per line.
-    public var text: String { lines.joined(separator: "\n") }
+    package var text: String { lines.joined(separator: "\n") }
 
     /// A logger at `.trace` whose lines this capture keeps.
-    public func logger(label: String = "test") -> Logger {
+    package func logger(label: String = "test") -> Logger {
         var logger = Logger(label: label) { label in Handler(label: label, capture: self) }
         logger.logLevel = .trace
         return logger
