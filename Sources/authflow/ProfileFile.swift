@@ -104,6 +104,7 @@ enum ProfileFile {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 16_384)
         while true {
+            // read(2) writes through a raw pointer, bounded by the count; VersionedFile decodes the bytes (fuzzed: Fuzz/profile.swift).
             let count = buffer.withUnsafeMutableBytes { readBytes(fd, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
@@ -115,6 +116,7 @@ enum ProfileFile {
         }
     }
 
+    // The libc read(2) signature, raw pointer and all (a syscall boundary).
     private static func readBytes(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
         #if canImport(Glibc)
         Glibc.read(fd, buffer, count)

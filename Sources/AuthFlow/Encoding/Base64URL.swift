@@ -11,6 +11,7 @@ package enum Base64URL {
     /// `0xFF` for bytes outside the alphabet, the 6-bit value otherwise.
     /// Made once and never freed or written again, so reading it from any
     /// thread is safe; a pointer, so a decode does not retain an array.
+    // A pointer, so the decode loop neither retains an array nor checks bounds per byte (fuzzed: Fuzz/base64url.swift).
     nonisolated(unsafe) private static let values: UnsafePointer<UInt8> = {
         let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
         table.initialize(repeating: 0xFF, count: 256)
@@ -23,6 +24,7 @@ package enum Base64URL {
     /// Encodes bytes as base64url without padding, written straight into the string.
     package static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         let encoded: String? = bytes.withContiguousStorageIfAvailable { encode(buffer: $0) }
+        // Bytes without contiguous storage are copied once and viewed (fuzzed: Fuzz/base64url.swift).
         return encoded ?? Array(bytes).withUnsafeBufferPointer { encode(buffer: $0) }
     }
 
@@ -31,14 +33,17 @@ package enum Base64URL {
     /// byte string, such as a JWS.
     package static func append<Bytes: Sequence>(_ bytes: Bytes, to output: inout [UInt8]) where Bytes.Element == UInt8 {
         let appended: Void? = bytes.withContiguousStorageIfAvailable { append(buffer: $0, to: &output) }
+        // Bytes without contiguous storage are copied once and viewed (fuzzed: Fuzz/base64url.swift).
         if appended == nil { Array(bytes).withUnsafeBufferPointer { append(buffer: $0, to: &output) } }
     }
 
     /// ``append(_:to:)`` for bytes already in contiguous memory.
+    // Encodes from a view into the output's own storage, no intermediate array (fuzzed: Fuzz/base64url.swift).
     package static func append(buffer input: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
         let start = output.count
         let length = encodedLength(input.count)
         output.append(contentsOf: repeatElement(0, count: length))
+        // Writes into the room appended above, encodedLength(count) bytes.
         output.withUnsafeMutableBufferPointer { whole in
             _ = encode(input, into: UnsafeMutableBufferPointer(rebasing: whole[start...]))
         }
@@ -47,14 +52,17 @@ package enum Base64URL {
     /// The number of characters `count` bytes encode to.
     static func encodedLength(_ count: Int) -> Int { count / 3 * 4 + [0, 2, 3][count % 3] }
 
+    // Writes straight into the String's storage, one allocation (fuzzed: Fuzz/base64url.swift).
     private static func encode(buffer input: UnsafeBufferPointer<UInt8>) -> String {
         String(unsafeUninitializedCapacity: encodedLength(input.count)) { encode(input, into: $0) }
     }
 
     /// Writes the encoding of `input` at the start of `output` (which holds
     /// at least ``encodedLength(_:)`` bytes); returns the count written.
+    // The encoding loop over views; it writes encodedLength(count) bytes, which callers provide (fuzzed: Fuzz/base64url.swift).
     private static func encode(_ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> Int {
         let count = input.count
+        // The alphabet without a bounds check per character (indices are 6-bit).
         return alphabet.withUnsafeBufferPointer { table in
             var i = 0
             var o = 0
@@ -91,6 +99,7 @@ package enum Base64URL {
     /// Decodes unpadded, canonical base64url text.
     package static func decode<S: StringProtocol>(_ text: S) -> [UInt8]? {
         let decoded: [UInt8]?? = text.utf8.withContiguousStorageIfAvailable { decode($0) }
+        // Text without contiguous UTF-8 is copied once and viewed (fuzzed: Fuzz/base64url.swift).
         return decoded ?? Array(text.utf8).withUnsafeBufferPointer { decode($0) }
     }
 
@@ -105,8 +114,10 @@ package enum Base64URL {
     /// `body` applied to the decoded bytes of `input` in temporary (stack)
     /// storage, for bytes only needed while they are read; nil when `input`
     /// is not canonical base64url.
+    // For bytes read once (JWS headers): decoded on the stack, no heap allocation (fuzzed: Fuzz/base64url.swift).
     static func withDecoded<T>(_ input: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T? {
         guard let count = decodedLength(input.count) else { return nil }
+        // decodedLength(count) bytes on the stack; `body` sees exactly those.
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(count, 1)) { buffer in
             guard decode(input, into: buffer) else { return nil }
             return body(UnsafeBufferPointer(rebasing: buffer[..<count]))
@@ -115,9 +126,11 @@ package enum Base64URL {
 
     /// Decodes the UTF-8 of unpadded, canonical base64url into an exactly
     /// sized array, one allocation.
+    // Decodes from a view into an exactly sized array, one allocation (fuzzed: Fuzz/base64url.swift).
     static func decode(_ input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         guard let outputCount = decodedLength(input.count) else { return nil }
         var valid = false
+        // Filled by the loop; nothing counts as initialized unless it succeeded.
         let output = [UInt8](unsafeUninitializedCapacity: outputCount) { out, initialized in
             valid = decode(input, into: out)
             initialized = valid ? outputCount : 0
@@ -127,6 +140,7 @@ package enum Base64URL {
 
     /// Decodes the UTF-8 of unpadded, canonical base64url into `out`, which
     /// holds at least ``decodedLength(_:)`` bytes; false for invalid input.
+    // The decode loop over views; `out` holds decodedLength(count) bytes (fuzzed: Fuzz/base64url.swift).
     static func decode(_ input: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>) -> Bool {
         let count = input.count
         let tail = count % 4

@@ -21,11 +21,13 @@ extension JSONParser {
     /// Returns false when the full parser must decide instead: the text is not
     /// an object, does not parse, repeats a top-level name, has a name with an
     /// escape or a byte outside ASCII, or has too many members.
+    // Views of the input and of each name: claims are read where they lie (docs/performance.md; fuzzed: Fuzz/idtoken-scan.swift).
     static func scanObject(
         _ bytes: UnsafeBufferPointer<UInt8>,
         _ member: (_ name: UnsafeBufferPointer<UInt8>, _ parser: inout JSONParser) throws(Failure) -> Void
     ) -> Bool {
         // Small enough for the stack: 48 × 8 bytes.
+        // The seen names on the stack, no heap allocation per token; `count < seen.count` bounds writes (fuzzed: Fuzz/idtoken-scan.swift).
         withUnsafeTemporaryAllocation(of: SeenName.self, capacity: scanMemberLimit) { seen in
             var parser = JSONParser(bytes)
             do throws(Failure) {
@@ -43,6 +45,7 @@ extension JSONParser {
         var start: UInt32
     }
 
+    // The stack buffer from scanObject and views of the names (fuzzed: Fuzz/idtoken-scan.swift).
     private mutating func scanTopLevelObject(
         seen: UnsafeMutableBufferPointer<SeenName>,
         _ member: (UnsafeBufferPointer<UInt8>, inout JSONParser) throws(Failure) -> Void
@@ -66,6 +69,7 @@ extension JSONParser {
                 let key = UInt32(name.count) << 16 | UInt32(bytes[name.lowerBound]) << 8 | UInt32(bytes[name.upperBound - 1])
                 let bit: UInt64 = 1 << ((key &* 0x9E37_79B1) >> 26)
                 if filter & bit != 0 {
+                    // memcmp of two names inside the input, ranges found by the scan (fuzzed: Fuzz/idtoken-scan.swift).
                     let base = bytes.baseAddress!
                     for earlier in seen[..<count]
                     where earlier.key == key
@@ -78,6 +82,7 @@ extension JSONParser {
                 seen[count] = SeenName(key: key, start: UInt32(name.lowerBound))
                 count += 1
                 try expectNameSeparator()
+                // The name as a view of the input, matched without making a String (fuzzed: Fuzz/idtoken-scan.swift).
                 try member(UnsafeBufferPointer(rebasing: bytes[name]), &self)
             } while try nextMember(closing: UInt8(ascii: "}"))
         }
@@ -124,6 +129,7 @@ extension JSONParser {
     /// Steps over the value at `index` like ``skipValue()``; when it is a
     /// string of printable ASCII without escapes, returns its content, which
     /// is then exactly the string's UTF-8.
+    // A view of the input, valid while the input is (fuzzed: Fuzz/idtoken-scan.swift).
     mutating func plainString() throws(Failure) -> UnsafeBufferPointer<UInt8>? {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
             try skipValue()
@@ -131,6 +137,7 @@ extension JSONParser {
         }
         let start = index + 1
         guard try skipString() else { return nil }
+        // The content between the quotes, inside the input (fuzzed: Fuzz/idtoken-scan.swift).
         return UnsafeBufferPointer(rebasing: bytes[start..<(index - 1)])
     }
 
@@ -145,6 +152,7 @@ extension JSONParser {
         // Eight plain bytes at a time (printable ASCII, no quote, no backslash).
         if let base = bytes.baseAddress {
             while index + 8 <= bytes.count {
+                // Eight bytes per load, only while index + 8 <= count (fuzzed: Fuzz/idtoken-scan.swift).
                 let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
                 if word & 0x8080_8080_8080_8080 != 0 || hasByte(below: 0x20, in: word)
                     || hasByte(0x22, in: word) || hasByte(0x5C, in: word) || hasByte(0x7F, in: word)
@@ -182,10 +190,12 @@ extension JSONParser {
 /// Whether every byte is printable ASCII (0x20–0x7E) other than a backslash:
 /// then, as the content of a JSON string, the bytes are the string's UTF-8.
 /// Eight bytes at a time.
+// A view of the bytes it checks, eight at a time (fuzzed: Fuzz/idtoken-scan.swift).
 func isPlainASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     guard let base = bytes.baseAddress else { return true }
     var index = 0
     while index + 8 <= bytes.count {
+        // Eight bytes per load, only while index + 8 <= count (fuzzed: Fuzz/idtoken-scan.swift).
         let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
         if word & 0x8080_8080_8080_8080 != 0 || hasByte(below: 0x20, in: word) || hasByte(0x7F, in: word) || hasByte(0x5C, in: word) {
             return false
@@ -210,6 +220,7 @@ func isPlainASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     (word &- 0x0101_0101_0101_0101 &* UInt64(limit)) & ~word & 0x8080_8080_8080_8080 != 0
 }
 
+// Names inside the input compared with memcmp, counts checked first (fuzzed: Fuzz/idtoken-scan.swift).
 extension UnsafeBufferPointer<UInt8> {
     /// Whether these bytes are exactly `literal`'s UTF-8.
     func equals(_ literal: StaticString) -> Bool {

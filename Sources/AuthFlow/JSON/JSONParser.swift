@@ -71,6 +71,7 @@ struct JSONParser {
     }
 
     /// Parses one JSON text (any value at the top level).
+    // Input as a view, parsed where it lies (ID-token validation, docs/performance.md; fuzzed: Fuzz/json.swift).
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(Failure) -> JSONMemberValue {
         var parser = JSONParser(bytes)
         return try parser.parseDocument()
@@ -78,6 +79,7 @@ struct JSONParser {
 
     /// Parses one JSON text (any value at the top level).
     static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONMemberValue {
+        // The array viewed for parse(_:) without a copy (fuzzed: Fuzz/json.swift).
         let result: Result<JSONMemberValue, Failure> = bytes.withUnsafeBufferPointer { buffer in
             Result { () throws(Failure) -> JSONMemberValue in try parse(buffer) }
         }
@@ -86,6 +88,7 @@ struct JSONParser {
 
     /// Parses a JSON text that must be an object; nil for anything else,
     /// including every text ``parse(_:)-swift.type.method`` refuses.
+    // A view, as parse(_:) takes (fuzzed: Fuzz/json.swift, Fuzz/compact-jws.swift).
     static func object(_ bytes: UnsafeBufferPointer<UInt8>) -> [String: JSONMemberValue]? {
         guard case .object(let object)? = try? parse(bytes) else { return nil }
         return object
@@ -93,6 +96,7 @@ struct JSONParser {
 
     // MARK: State
 
+    // The input, read in place; every read is checked against its count (fuzzed: Fuzz/json.swift, Fuzz/idtoken-scan.swift).
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
     var depth = 0
@@ -105,6 +109,7 @@ struct JSONParser {
     /// The unescaped bytes of a string that contains escapes.
     var scratch: [UInt8] = []
 
+    // Takes the view the parse and scan entries hold (fuzzed: Fuzz/json.swift, Fuzz/idtoken-scan.swift).
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
@@ -229,6 +234,7 @@ struct JSONParser {
 
     mutating func expectLiteral(_ literal: StaticString) throws(Failure) {
         let count = literal.utf8CodeUnitCount
+        // A StaticString's UTF-8 is reached through its pointer, bounded by its count (fuzzed: Fuzz/json.swift).
         let expected = UnsafeBufferPointer(start: literal.utf8Start, count: count)
         for offset in 0..<count {
             guard index + offset < bytes.count else { throw Failure(kind: .unexpectedEnd, offset: bytes.count) }
@@ -251,6 +257,7 @@ struct JSONParser {
             guard index < bytes.count else { throw Failure(kind: .unexpectedEnd, offset: index) }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
+                // A string without escapes is made from a contiguous view of the input, no copy first (fuzzed: Fuzz/json.swift).
                 let content = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 index += 1
                 return String(decoding: content, as: UTF8.self)
@@ -266,6 +273,7 @@ struct JSONParser {
         }
         // Slow path: copy what was read so far, then unescape into `scratch`.
         scratch.removeAll(keepingCapacity: true)
+        // The run read so far, appended from a contiguous view in one copy (fuzzed: Fuzz/json.swift).
         scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
         while true {
             guard index < bytes.count else { throw Failure(kind: .unexpectedEnd, offset: index) }
@@ -283,6 +291,7 @@ struct JSONParser {
             } else {
                 let scalarStart = index
                 try skipMultibyteScalar()
+                // The scalar's bytes, appended from a contiguous view in one copy (fuzzed: Fuzz/json.swift).
                 scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[scalarStart..<index]))
             }
         }
@@ -475,6 +484,7 @@ struct JSONParser {
             if let result { return negative ? -result : result }
         }
         // Everything else: the C library's correctly rounded conversion.
+        // The number's text from a contiguous view of the input, for the C library's conversion (fuzzed: Fuzz/json.swift).
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         guard let value = Double(text), value.isFinite else { throw Failure(kind: .invalidNumber, offset: start) }
         return value

@@ -27,6 +27,7 @@ package struct CompactJWS: Sendable, Equatable {
     public init(_ token: String) throws {
         let parsed =
             token.utf8.withContiguousStorageIfAvailable { CompactJWS.parse($0) }
+            // A string without contiguous UTF-8 is copied once and viewed (fuzzed: Fuzz/compact-jws.swift).
             ?? Array(token.utf8).withUnsafeBufferPointer { CompactJWS.parse($0) }
         self = try parsed.get()
     }
@@ -43,6 +44,7 @@ package struct CompactJWS: Sendable, Equatable {
 
     /// Splits, decodes and parses the UTF-8 bytes of a compact JWS in one go
     /// over the token, without intermediate strings or `Data`.
+    // Splits, decodes and parses the token's UTF-8 where it lies (fuzzed: Fuzz/compact-jws.swift).
     private static func parse(_ token: UnsafeBufferPointer<UInt8>) -> Result<CompactJWS, AuthFlowError> {
         guard let parts = segments(of: token) else {
             let segments = token.reduce(1) { $1 == UInt8(ascii: ".") ? $0 + 1 : $0 }
@@ -57,6 +59,7 @@ package struct CompactJWS: Sendable, Equatable {
         guard let header else {
             return .failure(.idToken(.malformed, "the JWS header is not a JSON object"))
         }
+        // The payload array viewed for JSONParser, no copy (fuzzed: Fuzz/compact-jws.swift).
         guard let claims = payloadBytes.withUnsafeBufferPointer({ JSONParser.object($0) }) else {
             return .failure(.idToken(.malformed, "the JWS payload is not a JSON object"))
         }
@@ -71,6 +74,7 @@ package struct CompactJWS: Sendable, Equatable {
     ///
     /// `checkingSignature: false` skips the search for a third dot, for a caller
     /// that base64url-decodes the signature, which refuses a dot anyway.
+    // The three segments as views of the token, no copies (fuzzed: Fuzz/compact-jws.swift, Fuzz/idtoken-scan.swift).
     static func segments(of token: UnsafeBufferPointer<UInt8>, checkingSignature: Bool = true)
         -> (
             header: UnsafeBufferPointer<UInt8>, payload: UnsafeBufferPointer<UInt8>, signature: UnsafeBufferPointer<UInt8>,
@@ -81,12 +85,14 @@ package struct CompactJWS: Sendable, Equatable {
             !checkingSignature || firstDot(in: token, from: second + 1) == nil
         else { return nil }
         return (
+            // Views between the dots found above.
             UnsafeBufferPointer(rebasing: token[..<first]), UnsafeBufferPointer(rebasing: token[(first + 1)..<second]),
             UnsafeBufferPointer(rebasing: token[(second + 1)...]), second
         )
     }
 
     /// The index of the first `.` at or after `start` (`memchr`, vectorized by the C library).
+    // memchr over the view, after checking start < count (fuzzed: Fuzz/compact-jws.swift).
     private static func firstDot(in token: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         guard start < token.count, let base = token.baseAddress,
             let found = memchr(base + start, Int32(UInt8(ascii: ".")), token.count - start)

@@ -29,6 +29,7 @@ struct IDTokenClaimValues: Sendable, Equatable {
 
         /// The claim named by `bytes` (the exact member name), if it is one of these.
         /// Names up to eight bytes are compared as one integer (``packedName(_:maxCount:)``).
+        // The name as a view of the payload, matched without making a String (fuzzed: Fuzz/idtoken-scan.swift).
         init?(_ bytes: UnsafeBufferPointer<UInt8>) {
             guard let packed = packedName(bytes, maxCount: 8) else {
                 if bytes.equals("auth_time") {

@@ -50,6 +50,7 @@ enum JWSVerifier {
 
     /// The digest of `input`, hashed straight from the buffer (the generic
     /// `hash(data:)` looks up the buffer's `Regions` type on every call).
+    // Hashes the view itself: hash(data:) looks up the Regions type per call (fuzzed: Fuzz/compact-jws.swift).
     private static func digest<H: HashFunction>(_: H.Type, _ input: UnsafeRawBufferPointer) -> H.Digest {
         var hasher = H()
         hasher.update(bufferPointer: input)

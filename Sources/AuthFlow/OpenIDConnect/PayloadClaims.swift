@@ -55,6 +55,7 @@ struct PayloadClaims: Sendable {
     final class Storage: ManagedBuffer<Header, UInt8> {}
 
     /// Written only while ``scan(count:filling:)`` builds it, read-only after.
+    // A ManagedBuffer is not Sendable; this one is written only in scan(count:filling:), then read-only (fuzzed: Fuzz/idtoken-scan.swift).
     nonisolated(unsafe) private let storage: Storage
 
     private init(storage: Storage) {
@@ -62,6 +63,7 @@ struct PayloadClaims: Sendable {
     }
 
     private func place<T>(_ read: (borrowing Places) -> T) -> T {
+        // The claims' places live in the buffer's header, read through its pointer (fuzzed: Fuzz/idtoken-scan.swift).
         storage.withUnsafeMutablePointerToHeader { read($0.pointee.places) }
     }
 
@@ -82,6 +84,7 @@ struct PayloadClaims: Sendable {
     var amr: Range<Int>? { place { $0.amr } }
 
     /// Calls `body` with the decoded payload, a JSON object.
+    // The payload lives in the buffer's elements (one allocation per token), lent as a view (fuzzed: Fuzz/idtoken-scan.swift).
     func withPayload<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         try storage.withUnsafeMutablePointers { header, bytes in try body(UnsafeBufferPointer(start: bytes, count: header.pointee.count)) }
     }
@@ -89,6 +92,7 @@ struct PayloadClaims: Sendable {
     /// Decodes a base64url payload segment into a new buffer and scans it (see
     /// ``JSONParser/scanObject(_:_:)``); nil when the segment is not base64url
     /// or the full parser must read the payload instead.
+    // The segment as a view, decoded straight into the claims' storage (fuzzed: Fuzz/idtoken-scan.swift).
     static func scan(base64URL segment: UnsafeBufferPointer<UInt8>) -> PayloadClaims? {
         guard let count = Base64URL.decodedLength(segment.count) else { return nil }
         return scan(count: count) { Base64URL.decode(segment, into: $0) }
@@ -102,8 +106,11 @@ struct PayloadClaims: Sendable {
         }
     }
 
+    // Payload and places in one ManagedBuffer, filled in place (fuzzed: Fuzz/idtoken-scan.swift).
     private static func scan(count: Int, filling fill: (UnsafeMutableBufferPointer<UInt8>) -> Bool) -> PayloadClaims? {
+        // Storage.create returns its ManagedBuffer superclass; the object is the Storage it created.
         let storage = unsafeDowncast(Storage.create(minimumCapacity: count) { _ in Header(count: count) }, to: Storage.self)
+        // Exactly `count` elements, as created above: filled, then scanned in place.
         let scanned = storage.withUnsafeMutablePointers { header, bytes in
             let buffer = UnsafeMutableBufferPointer(start: bytes, count: count)
             guard fill(buffer) else { return false }
@@ -120,6 +127,7 @@ struct PayloadClaims: Sendable {
     /// The JSON value at `range` of the payload (which the scan checked).
     func value(at range: Range<Int>) -> JSONMemberValue {
         withPayload { bytes in
+            // A range of the payload that the scan checked (fuzzed: Fuzz/idtoken-scan.swift).
             (try? JSONParser.parse(UnsafeBufferPointer(rebasing: bytes[range]))) ?? .null
         }
     }
@@ -127,6 +135,7 @@ struct PayloadClaims: Sendable {
     /// The string whose JSON text is at `range`.
     func string(at range: Range<Int>, plain: Bool) -> String {
         if plain {
+            // A plain string's content is its UTF-8, a range of the payload the scan checked (fuzzed: Fuzz/idtoken-scan.swift).
             return withPayload { String(decoding: UnsafeBufferPointer(rebasing: $0[Self.content(range)]), as: UTF8.self) }
         }
         return value(at: range).stringValue ?? ""
@@ -175,10 +184,7 @@ struct PayloadClaims: Sendable {
     func constantTimeEquals(_ text: Text, _ expected: String) -> Bool? {
         guard case .string(let range, let plain) = text else { return nil }
         guard plain else { return AuthFlow.constantTimeEquals(string(at: range, plain: false), expected) }
-        var expected = expected
-        return withPayload { bytes in
-            expected.withUTF8 { AuthFlow.constantTimeEquals(UnsafeBufferPointer(rebasing: bytes[Self.content(range)]), $0) }
-        }
+        return withPayload { bytes in AuthFlow.constantTimeEquals(bytes[Self.content(range)], expected.utf8) }
     }
 
     /// The audience as a list (the scan checked its shape).

@@ -20,12 +20,15 @@ struct ScannedIDToken: SignedJWS {
     let hasCriticalHeader: Bool
     let claims: PayloadClaims
     /// What was signed: the token's UTF-8 up to the second dot.
+    // Views of the token's UTF-8 and of stack storage, used only inside scan(_:_:) (fuzzed: Fuzz/idtoken-scan.swift).
     private let signingInput: UnsafeRawBufferPointer
     /// The decoded signature, in storage that ends with the ``scan(_:_:)`` call.
+    // Stack storage of scan(_:_:), never kept (fuzzed: Fuzz/idtoken-scan.swift).
     private let signature: UnsafeRawBufferPointer
 
     var algorithm: String? { knownAlgorithm?.name }
 
+    // The views go to the signature check, which copies them once into swift-crypto (fuzzed: Fuzz/compact-jws.swift).
     func withSignedParts<R>(_ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try body(signingInput, signature)
     }
@@ -42,8 +45,10 @@ struct ScannedIDToken: SignedJWS {
                 let claims = PayloadClaims.scan(base64URL: parts.payload),
                 let signatureCount = Base64URL.decodedLength(parts.signature.count)
             else { return false }
+            // The signature decoded on the stack, no heap allocation per token (fuzzed: Fuzz/idtoken-scan.swift, Fuzz/compact-jws.swift).
             return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(signatureCount, 1)) { buffer in
                 guard Base64URL.decode(parts.signature, into: buffer) else { return false }
+                // Exactly the decoded bytes; then what was signed, the token's UTF-8 up to the second dot.
                 let signature = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[..<signatureCount]))
                 let signingInput = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: utf8[..<parts.signingInputCount]))
                 try body(
@@ -64,6 +69,7 @@ struct ScannedIDToken: SignedJWS {
         var critical = false
     }
 
+    // The header decoded on the stack by Base64URL.withDecoded (fuzzed: Fuzz/idtoken-scan.swift).
     private static func scanHeader(_ bytes: UnsafeBufferPointer<UInt8>) -> Header? {
         var header = Header()
         let scanned = JSONParser.scanObject(bytes) { name, parser throws(JSONParser.Failure) in

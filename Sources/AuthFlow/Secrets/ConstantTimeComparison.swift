@@ -1,17 +1,21 @@
 /// Compares two strings in time that depends only on their lengths.
 func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
-    var lhs = lhs
-    var rhs = rhs
-    return lhs.withUTF8 { a in rhs.withUTF8 { b in constantTimeEquals(a, b) } }
+    constantTimeEquals(lhs.utf8, rhs.utf8)
 }
 
-/// Byte-wise comparison whose time depends only on the lengths.
-func constantTimeEquals(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-    var difference = UInt8(truncatingIfNeeded: a.count ^ b.count)
-    for index in 0..<max(a.count, b.count) {
-        let x = index < a.count ? a[index] : 0
-        let y = index < b.count ? b[index] : 0
-        difference |= x ^ y
+/// Byte-wise comparison whose time depends only on the lengths: every byte
+/// of the longer sequence is read and compared, whatever the earlier ones.
+func constantTimeEquals(_ a: some Sequence<UInt8>, _ b: some Sequence<UInt8>) -> Bool {
+    var left = a.makeIterator()
+    var right = b.makeIterator()
+    var difference: UInt8 = 0
+    var sameLength = true
+    while true {
+        let x = left.next()
+        let y = right.next()
+        if x == nil, y == nil { break }
+        sameLength = sameLength && (x == nil) == (y == nil)
+        difference |= (x ?? 0) ^ (y ?? 0)
     }
-    return difference == 0 && a.count == b.count
+    return difference == 0 && sameLength
 }

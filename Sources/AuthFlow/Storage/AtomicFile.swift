@@ -38,6 +38,7 @@ package enum AtomicFile {
             if !closed { close(fd) }
         }
         do {
+            // write(2) takes a raw pointer; the loop stays within the count (a syscall boundary; the bytes are our own encoding).
             try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
                 var offset = 0
                 while offset < buffer.count {
@@ -69,6 +70,7 @@ package enum AtomicFile {
 
 /// Names the libc `write` unambiguously inside `AtomicFile`.
 private enum Glue {
+    // The libc write(2) signature, raw pointer and all (a syscall boundary).
     static func write(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
         #if canImport(Glibc)
         return Glibc.write(fd, pointer, count)

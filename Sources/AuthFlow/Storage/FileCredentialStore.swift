@@ -66,6 +66,7 @@ public struct FileCredentialStore: CredentialStore {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 16_384)
         while true {
+            // read(2) writes through a raw pointer, bounded by the count; CredentialCoding decodes what it reads (Fuzz/credentials.swift).
             let count = buffer.withUnsafeMutableBytes { readDescriptor(fd, $0.baseAddress!, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
@@ -81,6 +82,7 @@ public struct FileCredentialStore: CredentialStore {
 }
 
 /// The libc `read`, named apart from the store's own methods.
+// The libc read(2) signature, raw pointer and all (a syscall boundary).
 private func readDescriptor(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
     read(fd, buffer, count)
 }

@@ -62,9 +62,9 @@ struct RequestReader {
     }
 
     /// Reads the next bytes of the request.
-    mutating func feed(_ bytes: UnsafeRawBufferPointer) -> Step {
-        var index = 0
-        while index < bytes.count {
+    mutating func feed(_ bytes: ArraySlice<UInt8>) -> Step {
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
             switch phase {
             case .finished(let step):
                 return step
@@ -81,14 +81,14 @@ struct RequestReader {
                     if let status = lineOverLimit() { return finish(.refused(status)) }
                 }
             case .fixedBody(let remaining):
-                let count = min(remaining, bytes.count - index)
-                take(UnsafeRawBufferPointer(rebasing: bytes[index..<index + count]))
+                let count = min(remaining, bytes.endIndex - index)
+                take(bytes[index..<index + count])
                 index += count
                 if remaining == count { return finish(complete()) }
                 phase = .fixedBody(remaining: remaining - count)
             case .chunkData(let remaining):
-                let count = min(remaining, bytes.count - index)
-                take(UnsafeRawBufferPointer(rebasing: bytes[index..<index + count]))
+                let count = min(remaining, bytes.endIndex - index)
+                take(bytes[index..<index + count])
                 index += count
                 phase = remaining == count ? .chunkDataEnd(sawCR: false) : .chunkData(remaining: remaining - count)
             case .chunkDataEnd(let sawCR):
@@ -113,7 +113,7 @@ struct RequestReader {
         return step
     }
 
-    private mutating func take(_ bytes: UnsafeRawBufferPointer) {
+    private mutating func take(_ bytes: ArraySlice<UInt8>) {
         if keep { body.append(contentsOf: bytes) }
     }
 

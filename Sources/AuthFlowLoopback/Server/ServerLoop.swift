@@ -136,11 +136,12 @@ final class ServerLoop {
     }
 
     private func read(_ connection: Connection) {
+        // recv(2) needs the buffer's address (Socket.receive); what arrives goes to RequestReader as a safe slice.
         let transfer = buffer.withUnsafeMutableBytes { Socket.receive(connection.descriptor, into: $0) }
         switch transfer {
         case .bytes(let count):
             connection.received += count
-            let step = buffer.withUnsafeBytes { connection.reader.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            let step = connection.reader.feed(buffer[0..<count])
             switch step {
             case .needMore:
                 break
@@ -168,6 +169,7 @@ final class ServerLoop {
 
     private func flush(_ connection: Connection) {
         while connection.sent < connection.output.count {
+            // send(2) needs the output's address (Socket.send); the view starts at the first byte not yet sent.
             let transfer = connection.output.withUnsafeBytes {
                 Socket.send(connection.descriptor, UnsafeRawBufferPointer(rebasing: $0[connection.sent...]))
             }
@@ -187,6 +189,7 @@ final class ServerLoop {
     }
 
     private func linger(_ connection: Connection) {
+        // recv(2) needs the buffer's address (Socket.receive); lingering bytes are only counted.
         let transfer = buffer.withUnsafeMutableBytes { Socket.receive(connection.descriptor, into: $0) }
         switch transfer {
         case .bytes(let count):

@@ -51,6 +51,7 @@ enum Socket {
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = UInt16(port).bigEndian
             address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian // 127.0.0.1
+            // bind(2) takes a sockaddr pointer: the sockaddr_in is viewed as one for this call (a syscall boundary, no input parsed).
             let bound = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
@@ -63,6 +64,7 @@ enum Socket {
             guard listening == 0 else { throw Failure(call: "listen", code: errno) }
             var local = sockaddr_in()
             var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            // getsockname(2) writes the bound address through a sockaddr pointer (a syscall boundary, no input parsed).
             let named = withUnsafeMutablePointer(to: &local) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
             }
@@ -116,6 +118,7 @@ enum Socket {
     }
 
     /// Reads what has arrived into `buffer`.
+    // recv(2) writes through a raw pointer, bounded by the buffer's count; only this call sees it (RequestReader reads a slice).
     static func receive(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Transfer {
         while true {
             let count = recv(fd, buffer.baseAddress, buffer.count, 0)
@@ -130,6 +133,7 @@ enum Socket {
     }
 
     /// Writes as much of `bytes` as the socket takes now.
+    // send(2) reads through a raw pointer, bounded by the buffer's count (a syscall boundary, no input parsed).
     static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Transfer {
         #if canImport(Glibc)
         let flags = Int32(MSG_NOSIGNAL)
@@ -195,6 +199,7 @@ enum Socket {
     static func drain(_ fd: Int32) {
         var bytes = [UInt8](repeating: 0, count: 64)
         while true {
+            // read(2) writes through a raw pointer, bounded by the array's count (a syscall boundary; the bytes are dropped).
             let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count > 0 { continue }
             if count < 0 && errno == EINTR { continue }

@@ -16,6 +16,7 @@ enum ThreadName {
         let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else { return }
         let bytes = Array(name.utf8.prefix(15))
+        // write(2) takes a pointer to the name's bytes (a syscall boundary; the name is ours, not input).
         _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         _ = close(fd)
         #endif

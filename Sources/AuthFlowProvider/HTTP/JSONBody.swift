@@ -67,7 +67,7 @@ enum JSONBody {
             for index in bytes.indices {
                 let byte = bytes[index]
                 guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                output.append(contentsOf: bytes[start..<index])
                 start = index + 1
                 output.append(UInt8(ascii: "\\"))
                 switch byte {
@@ -83,7 +83,7 @@ enum JSONBody {
                     output.append(hexDigits[Int(byte & 0x0F)])
                 }
             }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+            output.append(contentsOf: bytes[start...])
         }
         output.append(UInt8(ascii: "\""))
     }

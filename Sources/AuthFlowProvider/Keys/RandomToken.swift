@@ -15,7 +15,11 @@ enum RandomToken {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(count + 7)
         while bytes.count < count {
-            withUnsafeBytes(of: generator.next() as UInt64) { bytes.append(contentsOf: $0) }
+            var word: UInt64 = generator.next()
+            for _ in 0..<8 {
+                bytes.append(UInt8(truncatingIfNeeded: word))
+                word >>= 8
+            }
         }
         bytes.removeLast(bytes.count - count)
         return bytes
