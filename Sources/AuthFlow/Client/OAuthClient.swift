@@ -34,6 +34,12 @@ public struct OAuthClient: Sendable {
     /// Binds tokens to a DPoP key (RFC 9449): proofs on token requests,
     /// `dpop_jkt` in authorization requests.
     public var dpop: DPoPBinding?
+    /// The protected resource (API) the tokens are for (RFC 8707): sent as
+    /// `resource` in the authorization request, every token request (code,
+    /// refresh, device code, client credentials) and the pushed and device
+    /// authorization requests, so that the access token's audience is that
+    /// resource. See ``ProtectedResourceMetadata``.
+    public var resource: ResourceIdentifier?
 
     /// A client for a provider whose metadata is known (explicit endpoints).
     ///
@@ -100,6 +106,9 @@ public struct OAuthClient: Sendable {
         }
         var options = options
         if let dpop { options.additionalParameters.append(.init("dpop_jkt", dpop.key.thumbprint)) }
+        if let resource, !options.additionalParameters.contains(where: { $0.name == "resource" }) {
+            options.additionalParameters.append(.init("resource", resource.description))
+        }
         let request = try AuthorizationRequest(
             metadata: metadata, clientID: clientID, redirectURI: redirectURI, scopes: scopes, options: options)
         logger.debug(
@@ -153,7 +162,7 @@ public struct OAuthClient: Sendable {
     var tokenEndpoint: TokenEndpoint {
         TokenEndpoint(
             url: metadata.tokenEndpoint, clientID: clientID, authentication: authentication,
-            transport: transport, timeout: timeout, logger: logger, dpop: dpop)
+            transport: transport, timeout: timeout, logger: logger, dpop: dpop, resource: resource)
     }
 
     /// Verifies the ID token of a token response. An `openid` request with no

@@ -35,6 +35,7 @@ extension OAuthClient {
         // The key the device code is for, as RFC 9449 §10 names it for a code
         // (servers ignore a parameter they do not know, RFC 6749 §3.2).
         if let dpop { form.append(("dpop_jkt", dpop.key.thumbprint)) }
+        if let resource { form.append(("resource", resource.description)) }
         let deviceEndpoint = TokenEndpoint(
             url: url, clientID: clientID, authentication: authentication,
             transport: transport, timeout: timeout, logger: logger,

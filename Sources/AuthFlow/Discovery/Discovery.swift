@@ -43,9 +43,21 @@ extension ProviderMetadata {
         logger: Logger = Logger(label: "AuthFlow")
     ) async throws -> ProviderMetadata {
         try URLPolicy.requireSecure(issuer, "issuer")
+        return try await discover(
+            issuer: issuer, candidates: discoveryURLs(for: issuer), tenants: tenants, transport: transport, timeout: timeout,
+            logger: logger)
+    }
+
+    /// Fetches the first metadata document found at `candidates` and
+    /// validates it against `issuer` (the rules of
+    /// ``discover(issuer:tenants:transport:timeout:logger:)``).
+    static func discover(
+        issuer: URL, candidates: [URL], tenants: IssuerTenants?, transport: any HTTPTransport, timeout: TimeInterval,
+        logger: Logger
+    ) async throws -> ProviderMetadata {
+        try URLPolicy.requireSecure(issuer, "issuer")
         let expected = issuer.absoluteString
         var lastStatus = 0
-        let candidates = try discoveryURLs(for: issuer)
         for url in candidates {
             logger.debug("fetching provider metadata", metadata: ["url": "\(url.absoluteString)"])
             let response = try await transport.send(
@@ -107,6 +119,7 @@ extension ProviderMetadata {
         merged.introspectionEndpoint = merged.introspectionEndpoint ?? other.introspectionEndpoint
         merged.deviceAuthorizationEndpoint = merged.deviceAuthorizationEndpoint ?? other.deviceAuthorizationEndpoint
         merged.pushedAuthorizationRequestEndpoint = merged.pushedAuthorizationRequestEndpoint ?? other.pushedAuthorizationRequestEndpoint
+        merged.registrationEndpoint = merged.registrationEndpoint ?? other.registrationEndpoint
         // The document shows what was used: members only the RFC 8414 one has are added.
         merged.document.merge(other.document) { own, _ in own }
         logger.debug("RFC 8414 metadata consulted", metadata: ["revocation_endpoint": "\(merged.revocationEndpoint != nil)"])

@@ -25,6 +25,8 @@ public struct ProviderMetadata: Sendable, Equatable, Codable {
     public var deviceAuthorizationEndpoint: URL?
     /// `pushed_authorization_request_endpoint` (RFC 9126).
     public var pushedAuthorizationRequestEndpoint: URL?
+    /// `registration_endpoint` (RFC 7591): where a client registers itself.
+    public var registrationEndpoint: URL?
     /// `scopes_supported`.
     public var scopesSupported: [String]?
     /// `response_types_supported`.
@@ -88,6 +90,7 @@ public struct ProviderMetadata: Sendable, Equatable, Codable {
         endSessionEndpoint = try reader.url("end_session_endpoint")
         deviceAuthorizationEndpoint = try reader.url("device_authorization_endpoint")
         pushedAuthorizationRequestEndpoint = try reader.url("pushed_authorization_request_endpoint")
+        registrationEndpoint = try reader.url("registration_endpoint")
         scopesSupported = try reader.strings("scopes_supported")
         responseTypesSupported = try reader.strings("response_types_supported")
         grantTypesSupported = try reader.strings("grant_types_supported")
@@ -98,6 +101,14 @@ public struct ProviderMetadata: Sendable, Equatable, Codable {
         document = object
     }
 
+    /// `client_id_metadata_document_supported`: the provider accepts an
+    /// https URL as a client ID and reads the client's metadata from it
+    /// (OAuth Client ID Metadata Document).
+    public var clientIDMetadataDocumentSupported: Bool {
+        if case .bool(true)? = document["client_id_metadata_document_supported"] { return true }
+        return false
+    }
+
     /// Every endpoint present, with its metadata name.
     package var endpointList: [(name: String, url: URL)] {
         let all: [(String, URL?)] = [
@@ -106,6 +117,7 @@ public struct ProviderMetadata: Sendable, Equatable, Codable {
             ("revocation_endpoint", revocationEndpoint), ("introspection_endpoint", introspectionEndpoint),
             ("end_session_endpoint", endSessionEndpoint), ("device_authorization_endpoint", deviceAuthorizationEndpoint),
             ("pushed_authorization_request_endpoint", pushedAuthorizationRequestEndpoint),
+            ("registration_endpoint", registrationEndpoint),
         ]
         return all.compactMap { name, url in url.map { (name: name, url: $0) } }
     }

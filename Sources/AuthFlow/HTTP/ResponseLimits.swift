@@ -24,6 +24,9 @@ extension HTTPTransportRequest {
         public static let pushedAuthorization = Purpose("pushed authorization response")
         /// A revocation answer (RFC 7009 §2.2).
         public static let revocation = Purpose("revocation response")
+        /// A client registration answer (RFC 7591 §3.2), or a client ID
+        /// metadata document.
+        public static let registration = Purpose("client registration response")
         /// Anything else: a protected resource called through a session, a page.
         public static let resource = Purpose("response")
     }
@@ -57,6 +60,8 @@ public struct ResponseLimits: Sendable, Equatable {
     public var pushedAuthorization: Int = 64 << 10
     /// Revocation responses (normally empty). Default 64 KiB.
     public var revocation: Int = 64 << 10
+    /// Client registration responses and client ID metadata documents. Default 64 KiB.
+    public var registration: Int = 64 << 10
     /// Any other response, such as a protected resource. Default 16 MiB.
     public var resource: Int = 16 << 20
     /// Any response whose status is not 2xx, whatever its purpose (an OAuth
@@ -76,6 +81,7 @@ public struct ResponseLimits: Sendable, Equatable {
         case .deviceAuthorization: deviceAuthorization
         case .pushedAuthorization: pushedAuthorization
         case .revocation: revocation
+        case .registration: registration
         default: resource
         }
     }

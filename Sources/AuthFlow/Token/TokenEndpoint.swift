@@ -11,12 +11,16 @@ struct TokenEndpoint: Sendable {
     let logger: Logger
     /// DPoP proofs on each request (RFC 9449 §5), when the client is DPoP-bound.
     var dpop: DPoPBinding? = nil
+    /// The RFC 8707 `resource` added to every grant, when the client has one.
+    var resource: ResourceIdentifier? = nil
     /// What the endpoint answers, for the response's size limit.
     var purpose: HTTPTransportRequest.Purpose = .token
 
     /// Posts `grant` (without client authentication, which is added here).
     func request(_ grant: [(String, String)], requestedScopes: [String], allowDPoP: Bool = false) async throws -> TokenResponse {
         let grantType = grant.first { $0.0 == "grant_type" }?.1 ?? "?"
+        var grant = grant
+        if let resource, !grant.contains(where: { $0.0 == "resource" }) { grant.append(("resource", resource.description)) }
         let response = try await post(grant, what: "token request (\(grantType))")
         do {
             let token = try TokenResponse(json: response.body, requestedScopes: requestedScopes, allowDPoP: allowDPoP || dpop != nil)

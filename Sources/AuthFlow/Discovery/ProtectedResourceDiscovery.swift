@@ -1,0 +1,81 @@
+public import Foundation
+public import Logging
+
+extension ProtectedResourceMetadata {
+    /// The well-known places of a resource's metadata (RFC 9728 §3.1), in
+    /// the order AuthFlow asks: `/.well-known/oauth-protected-resource`
+    /// inserted before the resource's path, then at the root of its origin.
+    /// A resource without a path has one place.
+    public static func metadataURLs(for resource: ResourceIdentifier) -> [URL] {
+        guard var components = URLComponents(url: resource.url, resolvingAgainstBaseURL: false) else { return [] }
+        var path = components.percentEncodedPath
+        while path.hasSuffix("/") { path.removeLast() }
+        components.percentEncodedQuery = nil
+        components.percentEncodedPath = "/.well-known/oauth-protected-resource"
+        let root = components.url
+        components.percentEncodedPath = "/.well-known/oauth-protected-resource" + path
+        let inserted = components.url
+        if path.isEmpty { return [root].compactMap { $0 } }
+        return [inserted, root].compactMap { $0 }
+    }
+
+    /// Finds, fetches and checks the metadata of the protected resource at
+    /// `resource` (RFC 9728).
+    ///
+    /// `metadataURL` is the `resource_metadata` of the resource's
+    /// `WWW-Authenticate` challenge (RFC 9728 §5.1, see ``ResourceChallenge``)
+    /// when its 401 named one; it is asked first. Then the well-known places
+    /// of ``metadataURLs(for:)`` are asked in turn; a place that answers 404,
+    /// 400, 405 or 410 is passed over.
+    ///
+    /// The document must describe `resource` (RFC 9728 §3.3): its `resource`
+    /// is the URL asked for, or an identifier on the same origin whose path
+    /// `resource`'s path lies under (``ResourceIdentifier/covers(_:)``, for
+    /// a resource that publishes one document at the root of its origin).
+    ///
+    /// - Throws: ``AuthFlowError/Category/configuration`` for a resource or
+    ///   metadata URL that is not https (loopback hosts excepted);
+    ///   ``AuthFlowError/Category/invalidResponse`` for a document that
+    ///   describes another resource, is not valid metadata, or is larger than
+    ///   the transport's discovery limit, for an answer other than 200 and the
+    ///   statuses passed over, and when no place has a document;
+    ///   ``AuthFlowError/Category/timeout`` or ``AuthFlowError/Category/network``
+    ///   from the transport.
+    public static func discover(
+        resource: URL, metadataURL: URL? = nil, transport: any HTTPTransport = URLSessionTransport(), timeout: TimeInterval = 30,
+        logger: Logger = Logger(label: "AuthFlow")
+    ) async throws -> ProtectedResourceMetadata {
+        let requested = try ResourceIdentifier(resource)
+        var candidates = metadataURLs(for: requested)
+        if let metadataURL {
+            try URLPolicy.requireSecure(metadataURL, "the resource_metadata URL")
+            candidates.removeAll { $0 == metadataURL }
+            candidates.insert(metadataURL, at: 0)
+        }
+        var lastStatus = 0
+        for url in candidates {
+            logger.debug("fetching protected resource metadata", metadata: ["url": "\(url.absoluteString)"])
+            let response = try await transport.send(
+                HTTPTransportRequest(
+                    method: "GET", url: url, headers: [("Accept", "application/json")], timeout: timeout, purpose: .discovery))
+            guard response.status == 200 else {
+                lastStatus = response.status
+                if [400, 404, 405, 410].contains(response.status) { continue }
+                throw AuthFlowError.invalidResponse("protected resource metadata request answered HTTP \(response.status)")
+            }
+            let metadata = try ProtectedResourceMetadata(json: response.body)
+            guard metadata.resource.covers(requested) else {
+                throw AuthFlowError(
+                    .invalidResponse,
+                    "the protected resource metadata at \(url.absoluteString) describes \(metadata.resource), not \(requested)",
+                    recovery: "The API's metadata names another resource (RFC 9728 §3.3), so its authorization servers are not trusted "
+                        + "for this URL. Check the URL of the API.")
+            }
+            logger.debug("protected resource metadata loaded", metadata: ["resource": "\(metadata.resource)"])
+            return metadata
+        }
+        throw AuthFlowError(
+            .invalidResponse, "no protected resource metadata found for \(requested) (HTTP \(lastStatus))",
+            recovery: "The API publishes no RFC 9728 metadata: sign in with its authorization server's issuer and client instead.")
+    }
+}
