@@ -13,7 +13,7 @@ enum SecureRandom {
 }
 
 /// Compares two strings in time that depends only on their lengths.
-func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
+package func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
     var lhs = lhs
     var rhs = rhs
     return lhs.withUTF8 { a in rhs.withUTF8 { b in constantTimeEquals(a, b) } }
