@@ -60,7 +60,7 @@ enum HeadlessSignIn {
                         Output.stderr("That is not the address this sign-in was sent back to; paste the whole address from the browser.")
                     }
                 }
-                return nil  // no more input: the listener may still get the redirect
+                return nil // no more input: the listener may still get the redirect
             }
             while let next = try await group.next() {
                 guard let url = next else { continue }
@@ -127,7 +127,8 @@ extension Login {
         do {
             pending = try await client.startDeviceAuthorization(scopes: scopes)
         } catch let error as AuthFlowError where error.category == .oauthError {
-            Output.stderr("No browser will open here (\(reason)), and the provider refused the device grant for this client "
+            Output.stderr(
+                "No browser will open here (\(reason)), and the provider refused the device grant for this client "
                     + "(\(TerminalText.field(error.oauth?.error ?? error.message))); sign in with the link instead.")
             return nil
         }

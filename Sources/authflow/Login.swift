@@ -234,7 +234,7 @@ struct Login: AsyncParsableCommand {
     func finish(_ profile: Profile, client: OAuthClient) async throws {
         guard let credentials = profile.credentials else { return }
         let userInfo = try await fetchUserInfo(client: client, credentials: credentials)
-        let path = try await ProfileStore(name: profile.name).lock.withLock { try profile.save() }
+        let path = try await ProfileStore(name: profile.name).lock.withLock { try profile.keepingCredentialSettings().save() }
         let summary = Summary(profile: profile, credentials: credentials, showTokens: showTokens, userInfo: userInfo)
         if json {
             Output.json(summary)

@@ -7,7 +7,8 @@ import Testing
 struct GitCredentialMessageTests {
     @Test("key=value lines up to a blank line; unknown keys kept; [] keys may repeat")
     func parsing() throws {
-        let input = "protocol=https\nhost=forge.example.com:8443\npath=team/repo.git\nwwwauth[]=Bearer realm=\"x\"\n"
+        let input =
+            "protocol=https\nhost=forge.example.com:8443\npath=team/repo.git\nwwwauth[]=Bearer realm=\"x\"\n"
             + "wwwauth[]=Basic\ncapability[]=authtype\nfuture=thing\n\nhost=ignored.example.com\n"
         let message = try GitCredentialMessage.parse(Data(input.utf8))
         #expect(message["protocol"] == "https" && message["host"] == "forge.example.com:8443" && message["future"] == "thing")
@@ -96,8 +97,10 @@ struct DockerCredentialMessageTests {
         let stores: [(String, String)] = [
             (#"{"ServerURL":"a","Username":"u"}"#, "docker credential input: Secret is missing or not a string"),
             (#"["x"]"#, "docker credential input is not a JSON object"),
-            (#"{"ServerURL":"a","ServerURL":"b","Username":"u","Secret":"s"}"#,
-             "docker credential input is not JSON: duplicate member name \"ServerURL\" (object ending at offset 60)"),
+            (
+                #"{"ServerURL":"a","ServerURL":"b","Username":"u","Secret":"s"}"#,
+                "docker credential input is not JSON: duplicate member name \"ServerURL\" (object ending at offset 60)"
+            ),
             ("garbage", "docker credential input is not JSON: unexpected byte 0x67 at offset 0"),
         ]
         for (input, message) in stores {
@@ -111,10 +114,12 @@ struct ExecCredentialTests {
     @Test("the version and interactivity kubectl names; v1 without KUBERNETES_EXEC_INFO")
     func request() throws {
         let v1 = try ExecCredential.request(
-            fromEnvironment: #"{"kind":"ExecCredential","apiVersion":"client.authentication.k8s.io/v1","spec":{"interactive":false,"cluster":{"server":"https://127.0.0.1:6443"}}}"#
+            fromEnvironment:
+                #"{"kind":"ExecCredential","apiVersion":"client.authentication.k8s.io/v1","spec":{"interactive":false,"cluster":{"server":"https://127.0.0.1:6443"}}}"#
         )
         #expect(v1 == ExecCredential(apiVersion: "client.authentication.k8s.io/v1", interactive: false))
-        let beta = try ExecCredential.request(fromEnvironment: #"{"kind":"ExecCredential","apiVersion":"client.authentication.k8s.io/v1beta1","spec":{}}"#)
+        let beta = try ExecCredential.request(
+            fromEnvironment: #"{"kind":"ExecCredential","apiVersion":"client.authentication.k8s.io/v1beta1","spec":{}}"#)
         #expect(beta == ExecCredential(apiVersion: "client.authentication.k8s.io/v1beta1", interactive: nil))
         #expect(try ExecCredential.request(fromEnvironment: nil).apiVersion == "client.authentication.k8s.io/v1")
     }
@@ -132,18 +137,26 @@ struct ExecCredentialTests {
     @Test("bad input: each with its exact error")
     func badInput() {
         let cases: [(String, String)] = [
-            (#"{"apiVersion":"client.authentication.k8s.io/v2"}"#,
-             "KUBERNETES_EXEC_INFO asks for client.authentication.k8s.io/v2, which this plugin does not speak (it speaks "
-                + "client.authentication.k8s.io/v1 and client.authentication.k8s.io/v1beta1); set the user's exec apiVersion to one of them"),
-            (#"{"apiVersion":"client.authentication.k8s.io/v1alpha1"}"#,
-             "KUBERNETES_EXEC_INFO asks for client.authentication.k8s.io/v1alpha1, which this plugin does not speak (it speaks "
-                + "client.authentication.k8s.io/v1 and client.authentication.k8s.io/v1beta1); set the user's exec apiVersion to one of them"),
+            (
+                #"{"apiVersion":"client.authentication.k8s.io/v2"}"#,
+                "KUBERNETES_EXEC_INFO asks for client.authentication.k8s.io/v2, which this plugin does not speak (it speaks "
+                    + "client.authentication.k8s.io/v1 and client.authentication.k8s.io/v1beta1); set the user's exec apiVersion to one of them"
+            ),
+            (
+                #"{"apiVersion":"client.authentication.k8s.io/v1alpha1"}"#,
+                "KUBERNETES_EXEC_INFO asks for client.authentication.k8s.io/v1alpha1, which this plugin does not speak (it speaks "
+                    + "client.authentication.k8s.io/v1 and client.authentication.k8s.io/v1beta1); set the user's exec apiVersion to one of them"
+            ),
             (#"{"kind":"ExecCredential"}"#, "KUBERNETES_EXEC_INFO has no apiVersion"),
             (#"{"kind":"Pod","apiVersion":"v1"}"#, "KUBERNETES_EXEC_INFO is not an ExecCredential"),
-            (#"{"apiVersion":"client.authentication.k8s.io/v1","spec":{"interactive":"yes"}}"#,
-             "KUBERNETES_EXEC_INFO: spec.interactive is not a boolean"),
-            (#"{"apiVersion":"client.authentication.k8s.io/v1","apiVersion":"client.authentication.k8s.io/v1beta1"}"#,
-             "KUBERNETES_EXEC_INFO is not JSON: duplicate member name \"apiVersion\" (object ending at offset 99)"),
+            (
+                #"{"apiVersion":"client.authentication.k8s.io/v1","spec":{"interactive":"yes"}}"#,
+                "KUBERNETES_EXEC_INFO: spec.interactive is not a boolean"
+            ),
+            (
+                #"{"apiVersion":"client.authentication.k8s.io/v1","apiVersion":"client.authentication.k8s.io/v1beta1"}"#,
+                "KUBERNETES_EXEC_INFO is not JSON: duplicate member name \"apiVersion\" (object ending at offset 99)"
+            ),
             ("not json", "KUBERNETES_EXEC_INFO is not JSON: unexpected byte 0x6f at offset 1"),
             ("{\"apiVersion\":\"a\u{0}\"}", "KUBERNETES_EXEC_INFO is not JSON: unescaped control character at offset 16"),
             (String(repeating: " ", count: ExecCredential.maximumInfoLength + 1), "KUBERNETES_EXEC_INFO is larger than 1048576 bytes"),

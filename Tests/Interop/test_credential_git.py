@@ -166,3 +166,13 @@ def test_bad_input_is_refused_without_a_token(cli, request_text, error):
 def test_unknown_operations_are_ignored(cli):
     answer = cli.run("credential", "git", "--profile", "work", "capabilities", input=FILL)
     assert (answer.returncode, answer.stdout, answer.stderr) == (0, "", "")
+
+
+def test_a_new_login_keeps_the_urls_the_profile_serves(cli, provider):
+    assert cli.run("credential", "hosts", "--profile", "work", "--add", "https://forge.example.com", "--username", "me").returncode == 0
+    cli.login(provider)
+    listed = cli.run("credential", "hosts", "--json")
+    assert json.loads(listed.stdout) == [{"url": "https://forge.example.com", "profile": "work", "username": "me"}]
+    removed = cli.run("credential", "hosts", "--profile", "work", "--remove", "https://FORGE.example.com:443/")
+    assert removed.returncode == 0 and removed.stdout == "", removed.stderr
+    assert "credential_urls" not in json.loads(cli.profile_path().read_text())

@@ -16,6 +16,8 @@ from credential_fixtures import AUTHFLOW_BIN, CLI, browsers_opened, describe, pr
 from kube_stub import KubeStub
 
 KUBECTL = shutil.which("kubectl")
+# Debian's kubernetes-client 1.20, which speaks only v1beta1 (scripts/test unpacks it and sets this).
+OLD_KUBECTL = os.environ.get("AUTHFLOW_KUBECTL_1_20")
 pytestmark = [pytest.mark.skipif(not AUTHFLOW_BIN, reason="AUTHFLOW_BIN is not set"),
               pytest.mark.skipif(not KUBECTL, reason="kubectl is not installed")]
 V1 = "client.authentication.k8s.io/v1"
@@ -41,8 +43,8 @@ def stub(cli, tmp_path):
     stub.stop()
 
 
-def kubectl(cli, kubeconfig, env=None):
-    return cli.run("--kubeconfig", kubeconfig, "get", "--raw", "/api/authflow-check", binary=KUBECTL,
+def kubectl(cli, kubeconfig, env=None, binary=None):
+    return cli.run("--kubeconfig", kubeconfig, "get", "--raw", "/api/authflow-check", binary=binary or KUBECTL,
                    env={"KUBECACHEDIR": str(cli.tmp_path / "kubecache"), **(env or {})})
 
 
@@ -85,6 +87,16 @@ def test_kubectl_sends_the_id_token_and_an_expired_one_is_refreshed(cli, stub, t
     assert credential["status"]["expirationTimestamp"] == time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(claims["exp"]))
     again = kubectl(cli, config)
     assert again.returncode == 0 and stub.seen[-1] == renewed, describe(again)
+
+
+@pytest.mark.skipif(not (OLD_KUBECTL and os.access(OLD_KUBECTL, os.X_OK)), reason="AUTHFLOW_KUBECTL_1_20 is not set")
+@pytest.mark.parametrize("kind", ["access", "id"])
+def test_kubectl_1_20_with_v1beta1(cli, stub, tmp_path, kind):
+    config = stub.kubeconfig(tmp_path / "kubeconfig", AUTHFLOW_BIN,
+                             ["credential", "kubectl", "--profile", "work", "--token", kind], V1BETA1, interactive_mode=None)
+    result = kubectl(cli, config, binary=OLD_KUBECTL)
+    assert result.returncode == 0, describe(result)
+    assert stub.seen[-1] == (cli.token() if kind == "access" else stored(cli)["idToken"])
 
 
 def test_interactive_mode_never_fails_at_once_when_a_sign_in_is_needed(cli, stub, tmp_path):

@@ -36,7 +36,8 @@ struct CredentialHostsCommand: AsyncParsableCommand {
             }
         }
         if let username {
-            guard !username.isEmpty, username.utf8.count <= 256, !username.unicodeScalars.contains(where: { $0.value < 0x20 || $0 == "\u{7F}" })
+            guard !username.isEmpty, username.utf8.count <= 256,
+                !username.unicodeScalars.contains(where: { $0.value < 0x20 || $0 == "\u{7F}" })
             else { throw ValidationError("--username takes 1 to 256 characters without control characters") }
         }
         if profile == nil, !(add.isEmpty && remove.isEmpty && username == nil) {

@@ -73,4 +73,17 @@ enum CredentialProfiles {
         profile.credentialUsername ?? defaultUsername
     }
 }
+
+extension Profile {
+    /// This profile with the credential-helper settings (URLs, username) of
+    /// the profile stored under its name when it sets none itself: a new
+    /// `authflow login --issuer …` of a profile keeps which URLs it serves.
+    func keepingCredentialSettings() throws -> Profile {
+        guard credentialURLs == nil || credentialUsername == nil, let stored = try Profile.loadIfPresent(name) else { return self }
+        var copy = self
+        copy.credentialURLs = credentialURLs ?? stored.credentialURLs
+        copy.credentialUsername = credentialUsername ?? stored.credentialUsername
+        return copy
+    }
+}
 #endif

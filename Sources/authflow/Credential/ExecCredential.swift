@@ -46,7 +46,9 @@ struct ExecCredential: Equatable {
         if let spec = object["spec"] {
             guard let fields = spec.objectValue else { throw CredentialInputError("KUBERNETES_EXEC_INFO: spec is not an object") }
             if let flag = fields["interactive"] {
-                guard let value = flag.boolValue else { throw CredentialInputError("KUBERNETES_EXEC_INFO: spec.interactive is not a boolean") }
+                guard let value = flag.boolValue else {
+                    throw CredentialInputError("KUBERNETES_EXEC_INFO: spec.interactive is not a boolean")
+                }
                 interactive = value
             }
         }

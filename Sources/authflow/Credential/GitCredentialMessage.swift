@@ -43,7 +43,7 @@ struct GitCredentialMessage: Equatable {
             lineNumber += 1
             var line = rawLine
             if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
-            if line.isEmpty { break }  // the end of the attributes (or of the input)
+            if line.isEmpty { break } // the end of the attributes (or of the input)
             guard line.count <= maximumLineLength else {
                 throw CredentialInputError("git credential input: line \(lineNumber) is longer than \(maximumLineLength) bytes")
             }

@@ -36,7 +36,8 @@ struct KubectlCredentialCommand: AsyncParsableCommand {
                 nonInteractiveReason: "kubectl asked for a non-interactive credential", timeout: timeout,
                 logger: verboseOption.makeLogger())
             let fresh = try await source.token(token)
-            try FileHandle.standardOutput.write(contentsOf: request.response(token: fresh.value, expiresAt: fresh.expiresAt) + Data("\n".utf8))
+            try FileHandle.standardOutput.write(
+                contentsOf: request.response(token: fresh.value, expiresAt: fresh.expiresAt) + Data("\n".utf8))
         } catch {
             throw HelperFailure.report(error)
         }
