@@ -176,3 +176,19 @@ def test_a_new_login_keeps_the_urls_the_profile_serves(cli, provider):
     removed = cli.run("credential", "hosts", "--profile", "work", "--remove", "https://FORGE.example.com:443/")
     assert removed.returncode == 0 and removed.stdout == "", removed.stderr
     assert "credential_urls" not in json.loads(cli.profile_path().read_text())
+
+
+def test_a_refused_refresh_after_erase_signs_in_again(cli, provider, tmp_path):
+    token = cli.token()
+    erased = cli.run("credential", "git", "--profile", "work", "erase",
+                     input=f"protocol=https\nhost=forge.example.com\nusername=oauth2\npassword={token}\n\n")
+    assert erased.returncode == 0, describe(erased)
+
+    def revoke(data):
+        data["credentials"]["token"]["refreshToken"] = "refused-by-the-provider"
+    cli.edit_profile("work", revoke)
+    answer = cli.run("credential", "git", "--profile", "work", "get", input=FILL)
+    assert answer.returncode == 0, describe(answer)
+    new = cli.token()
+    assert new != token and f"password={new}\n" in answer.stdout and token_accepted(provider, new)
+    assert "Profile work needs a sign-in." in answer.stderr and browsers_opened(tmp_path) == 2
