@@ -27,7 +27,8 @@ struct HeadlessSignInTests {
             tokenEndpoint: URL(string: "https://id.example/token")!)
         let client = try OAuthClient(metadata: metadata, clientID: "app")
         let request = try client.authorizationRequest(redirectURI: URL(string: "http://127.0.0.1:4321/callback")!, scopes: ["openid"])
-        let state = try #require(URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "state" }?.value)
+        let state = try #require(
+            URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "state" }?.value)
         let good = "http://127.0.0.1:4321/callback?code=c&state=\(state)&iss=https%3A%2F%2Fid.example"
         #expect(HeadlessSignIn.pasted("  \(good)\n", for: request)?.absoluteString == good)
         #expect(try request.validateCallback(try #require(HeadlessSignIn.pasted(good, for: request))).code == "c")
@@ -39,10 +40,18 @@ struct HeadlessSignInTests {
         }
         // Taken (the state matches), then refused by the one validation rule, as the listener's callback would be.
         let cases: [(String, AuthFlowError.Category, String)] = [
-            ("http://127.0.0.1:4321/callback?code=c&state=\(state)&iss=https%3A%2F%2Fevil.example", .issuerMismatch,
-             "callback comes from issuer https://evil.example, expected https://id.example"),
-            ("http://127.0.0.1:9999/callback?code=c&state=\(state)", .invalidResponse, "callback is not for the redirect URI that was sent"),
-            ("http://127.0.0.1:4321/callback?code=c&state=\(state)&state=\(state)", .invalidResponse, "callback repeats the state parameter"),
+            (
+                "http://127.0.0.1:4321/callback?code=c&state=\(state)&iss=https%3A%2F%2Fevil.example", .issuerMismatch,
+                "callback comes from issuer https://evil.example, expected https://id.example"
+            ),
+            (
+                "http://127.0.0.1:9999/callback?code=c&state=\(state)", .invalidResponse,
+                "callback is not for the redirect URI that was sent"
+            ),
+            (
+                "http://127.0.0.1:4321/callback?code=c&state=\(state)&state=\(state)", .invalidResponse,
+                "callback repeats the state parameter"
+            ),
         ]
         for (line, category, message) in cases {
             let url = try #require(HeadlessSignIn.pasted(line, for: request))

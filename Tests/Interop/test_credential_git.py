@@ -192,3 +192,16 @@ def test_a_refused_refresh_after_erase_signs_in_again(cli, provider, tmp_path):
     new = cli.token()
     assert new != token and f"password={new}\n" in answer.stdout and token_accepted(provider, new)
     assert "Profile work needs a sign-in." in answer.stderr and browsers_opened(tmp_path) == 2
+
+
+def test_the_blank_line_ends_the_request_even_with_stdin_left_open(cli):
+    process = subprocess.Popen([AUTHFLOW_BIN, "credential", "git", "--profile", "work", "get"], env=cli.env,
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        process.stdin.write(FILL)
+        process.stdin.flush()
+        assert process.wait(timeout=30) == 0, process.stderr.read()
+        assert f"password={cli.token()}\n" in process.stdout.read()
+    finally:
+        process.kill()
+        process.stdin.close()

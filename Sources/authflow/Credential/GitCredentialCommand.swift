@@ -36,7 +36,8 @@ struct GitCredentialCommand: AsyncParsableCommand {
         guard ["get", "store", "erase"].contains(operation) else { return }
         do {
             let message = try GitCredentialMessage.parse(
-                try HelperInput.standardInput(limit: GitCredentialMessage.maximumInputLength, what: "git credential input"))
+                try HelperInput.standardInput(
+                    limit: GitCredentialMessage.maximumInputLength, what: "git credential input", untilBlankLine: true))
             switch operation {
             case "get": try await get(message)
             case "erase": try await erase(message)
