@@ -249,7 +249,7 @@ struct Login: AsyncParsableCommand {
         logger: Logger
     ) async throws -> OAuthCredentials {
         // Where no browser will open: the device grant, or the printed URL with a pasted redirect (HeadlessSignIn.swift).
-        if let credentials = try await headlessDeviceSignIn(client: client, scopes: scopes) { return credentials }
+        if let credentials = try await headlessDeviceSignIn(client: client, scopes: scopes, port: port) { return credentials }
         let acceptsPaste = noBrowser || HeadlessSignIn.reason() != nil
         let options = AuthorizationOptions(additionalParameters: parameters)
         let listener = try await LoopbackListener.start(port: port, logger: logger)
