@@ -177,10 +177,11 @@ struct Profile: Codable {
         return url
     }
 
-    /// Deletes the profile file and its lock file.
+    /// Deletes the profile file and its lock files (refresh, and a credential helper's sign-in).
     static func forget(_ name: String) throws {
         let url = try url(for: name)
-        for file in [url, url.appendingPathExtension("lock")] where FileManager.default.fileExists(atPath: file.path) {
+        for file in [url, url.appendingPathExtension("lock"), url.appendingPathExtension("signin.lock")]
+        where FileManager.default.fileExists(atPath: file.path) {
             do { try FileManager.default.removeItem(at: file) } catch {
                 throw AuthFlowError(.storage, "cannot delete \(file.path)", underlyingError: error)
             }

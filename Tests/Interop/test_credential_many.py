@@ -4,6 +4,7 @@ the profile's sign-in lock, then read the profile again and use its token),
 and twenty that find the token expired get the same refreshed token."""
 
 import json
+import os
 import subprocess
 
 import pytest
@@ -64,3 +65,13 @@ def test_twenty_helpers_with_an_expired_token_share_one_refresh(cli, provider, t
     stored = json.loads(cli.profile_path().read_text())["credentials"]["token"]["accessToken"]
     assert tokens == {stored} and token_accepted(provider, stored)
     assert browsers_opened(tmp_path) == 1
+
+
+def test_logout_forget_removes_the_sign_in_lock_too(cli, tmp_path):
+    cli.sign_out_locally()
+    assert passwords(run_together(cli, 2))
+    directory = cli.config / "authflow"
+    assert (directory / "work.json.signin.lock").exists()
+    forgot = cli.run("logout", "--profile", "work", "--forget", "--no-browser")
+    assert forgot.returncode == 0, forgot.stderr
+    assert not [name for name in os.listdir(directory) if name.startswith("work.")]
