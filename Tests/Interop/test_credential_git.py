@@ -205,3 +205,18 @@ def test_the_blank_line_ends_the_request_even_with_stdin_left_open(cli):
     finally:
         process.kill()
         process.stdin.close()
+
+
+def test_hosts_refuses_plain_http_off_loopback_and_two_profiles_claiming_one_url(cli, provider):
+    refused = cli.run("credential", "hosts", "--profile", "work", "--add", "http://forge.example.com")
+    assert refused.returncode == 2 and "plain http is only for loopback hosts" in refused.stderr, describe(refused)
+    cli.login(provider, "home")
+    for profile in ("work", "home"):
+        assert cli.run("credential", "hosts", "--profile", profile, "--add", "https://forge.example.com").returncode == 0
+    tied = cli.run("credential", "git", "get", input=FILL)
+    assert tied.returncode == 1 and tied.stdout == "", describe(tied)
+    assert "profiles home and work both claim https://forge.example.com" in tied.stderr
+    # A more specific URL wins over the host.
+    assert cli.run("credential", "hosts", "--profile", "home", "--add", "https://forge.example.com/me").returncode == 0
+    mine = cli.run("credential", "git", "get", input="protocol=https\nhost=forge.example.com\npath=me/repo.git\n\n")
+    assert mine.returncode == 0 and f"password={cli.token('home')}\n" in mine.stdout, describe(mine)

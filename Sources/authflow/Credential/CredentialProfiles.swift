@@ -43,7 +43,7 @@ enum CredentialProfiles {
             for pattern in patterns(of: profile) where pattern.serves(target) {
                 let specificity = pattern.path.isEmpty ? 0 : pattern.path.split(separator: "/").count
                 if let current = best, current.specificity == specificity, current.profile.name != profile.name {
-                    tied = current.profile.name
+                    tied = profile.name
                 } else if best == nil || specificity > best!.specificity {
                     best = (profile, specificity)
                     tied = nil
@@ -52,7 +52,7 @@ enum CredentialProfiles {
         }
         if let tied, let best {
             throw AuthFlowError(
-                .configuration, "profiles \(tied) and \(best.profile.name) both claim \(target.text)",
+                .configuration, "profiles \([tied, best.profile.name].sorted().joined(separator: " and ")) both claim \(target.text)",
                 recovery: "Remove the URL from one of them: authflow credential hosts --profile NAME --remove URL")
         }
         return best?.profile
