@@ -19,7 +19,7 @@ struct Authflow: AsyncParsableCommand {
         version: Authflow.version,
         subcommands: [
             Login.self, Token.self, Request.self, UserInfoCommand.self, Logout.self, Status.self, Discover.self, Decode.self, Demo.self,
-            ProviderCommand.self, AASA.self,
+            ProviderCommand.self, AASA.self, CredentialCommand.self,
         ]
     )
 
@@ -27,7 +27,8 @@ struct Authflow: AsyncParsableCommand {
     /// (ArgumentParser's default is 64).
     static func main() async {
         do {
-            var command = try parseCommand(Array(CommandLine.arguments.dropFirst()))
+            var command = try parseCommand(
+                InvokedAs.arguments(argv0: CommandLine.arguments.first ?? "", Array(CommandLine.arguments.dropFirst())))
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

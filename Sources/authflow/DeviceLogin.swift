@@ -20,7 +20,7 @@ extension Login {
         }
         let pending = try await client.startDeviceAuthorization(scopes: scopes, endpoint: endpoint)
         Output.stderr(DeviceInstructions(pending: pending, drawQR: !noQr).text)
-        if !noBrowser {
+        if !noBrowser, HeadlessSignIn.reason() == nil {
             do { try SystemBrowser.open(pending.verificationURIComplete ?? pending.verificationURI) } catch {
                 Output.stderr("warning: \(error)")
             }

@@ -234,7 +234,7 @@ struct Login: AsyncParsableCommand {
     func finish(_ profile: Profile, client: OAuthClient) async throws {
         guard let credentials = profile.credentials else { return }
         let userInfo = try await fetchUserInfo(client: client, credentials: credentials)
-        let path = try await ProfileStore(name: profile.name).lock.withLock { try profile.save() }
+        let path = try await ProfileStore(name: profile.name).lock.withLock { try profile.keepingCredentialSettings().save() }
         let summary = Summary(profile: profile, credentials: credentials, showTokens: showTokens, userInfo: userInfo)
         if json {
             Output.json(summary)
@@ -248,9 +248,12 @@ struct Login: AsyncParsableCommand {
         client: OAuthClient, scopes: [String], parameters: [AuthorizationOptions.Parameter], port: Int,
         logger: Logger
     ) async throws -> OAuthCredentials {
+        // Where no browser will open: the device grant, or the printed URL with a pasted redirect (HeadlessSignIn.swift).
+        if let credentials = try await headlessDeviceSignIn(client: client, scopes: scopes, port: port) { return credentials }
+        let acceptsPaste = noBrowser || HeadlessSignIn.reason() != nil
         let options = AuthorizationOptions(additionalParameters: parameters)
         let listener = try await LoopbackListener.start(port: port, logger: logger)
-        let openBrowser = !noBrowser
+        let openBrowser = !noBrowser && HeadlessSignIn.reason() == nil
         let agent = LoopbackUserAgent(listener: listener, timeout: browserTimeout) { url in
             Output.stderr("Open this URL in a browser to sign in:\n\(url.absoluteString)")
             guard openBrowser else { return }
@@ -264,7 +267,8 @@ struct Login: AsyncParsableCommand {
                 : try client.authorizationRequest(redirectURI: listener.redirectURI, scopes: scopes, options: options)
             let grant: AuthorizationGrant
             do {
-                grant = try request.validateCallback(try await agent.authorize(request))
+                grant = try request.validateCallback(
+                    try await HeadlessSignIn.callback(agent: agent, request: request, acceptsPaste: acceptsPaste))
             } catch let error as AuthFlowError
                 where error.oauth?.error == "invalid_request" && request.pushedRequestExpiresAt == nil
                 && client.metadata.pushedAuthorizationRequestEndpoint != nil

@@ -47,6 +47,14 @@ extension Login {
     }
 
     func signInAgain(logger: Logger) async throws {
+        let (profile, client) = try await signedInAgain(logger: logger)
+        try await finish(profile, client: client)
+    }
+
+    /// Signs in again with the profile's settings and returns the profile
+    /// holding the new credentials (not yet saved) and the client: what
+    /// `authflow login` prints and saves, and what a credential helper saves quietly.
+    func signedInAgain(logger: Logger) async throws -> (Profile, OAuthClient) {
         let name = profileOption.profile
         guard let stored = try Profile.loadIfPresent(name) else {
             throw AuthFlowError(
@@ -79,7 +87,7 @@ extension Login {
                 client: client, scopes: profile.scopes, parameters: profile.parameters,
                 port: port == 0 ? stored.port : port, logger: logger)
         profile.dpopKey = client.dpop?.key as? DPoPKey
-        try await finish(profile, client: client)
+        return (profile, client)
     }
 }
 #endif

@@ -42,6 +42,11 @@ struct Profile: Codable {
     var dpop = false
     /// Whether sign-ins push the authorization request first (`--par`), kept for `authflow login` again.
     var par = false
+    /// The URLs the credential helpers (git, Docker) answer with this profile
+    /// when no `--profile` is given (`authflow credential hosts`).
+    var credentialURLs: [String]?
+    /// The username the git and Docker helpers answer with (default `oauth2`).
+    var credentialUsername: String?
 
     var issuer: String? { metadata.issuer }
 
@@ -78,6 +83,8 @@ struct Profile: Codable {
         case assertionAudience = "assertion_audience"
         case dpopKey = "dpop_key"
         case dpop, par
+        case credentialURLs = "credential_urls"
+        case credentialUsername = "credential_username"
     }
 
     /// Reads version 2, and version 1 (credentials required; no scopes,
@@ -107,6 +114,8 @@ struct Profile: Codable {
         // Profiles written before these settings: a DPoP key meant --dpop.
         dpop = try container.decodeIfPresent(Bool.self, forKey: .dpop) ?? (dpopKey != nil)
         par = try container.decodeIfPresent(Bool.self, forKey: .par) ?? false
+        credentialURLs = try container.decodeIfPresent([String].self, forKey: .credentialURLs)
+        credentialUsername = try container.decodeIfPresent(String.self, forKey: .credentialUsername)
     }
 
     /// Whether the credentials held are DPoP-bound (the token type compared
@@ -168,10 +177,11 @@ struct Profile: Codable {
         return url
     }
 
-    /// Deletes the profile file and its lock file.
+    /// Deletes the profile file and its lock files (refresh, and a credential helper's sign-in).
     static func forget(_ name: String) throws {
         let url = try url(for: name)
-        for file in [url, url.appendingPathExtension("lock")] where FileManager.default.fileExists(atPath: file.path) {
+        for file in [url, url.appendingPathExtension("lock"), url.appendingPathExtension("signin.lock")]
+        where FileManager.default.fileExists(atPath: file.path) {
             do { try FileManager.default.removeItem(at: file) } catch {
                 throw AuthFlowError(.storage, "cannot delete \(file.path)", underlyingError: error)
             }

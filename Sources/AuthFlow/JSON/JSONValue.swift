@@ -51,6 +51,14 @@ public enum JSONMemberValue: Sendable, Hashable, Codable {
     /// The boolean, if this is a boolean.
     public var boolValue: Bool? { if case .bool(let value) = self { value } else { nil } }
 
+    /// Parses one JSON text with ``JSONParser`` (strict RFC 8259, duplicate
+    /// member names refused). For this package's other modules (the CLI's
+    /// credential-helper protocols): the error's description says what was
+    /// wrong and where.
+    package static func parseStrictly(_ bytes: [UInt8]) throws -> JSONMemberValue {
+        try JSONParser.parse(bytes)
+    }
+
     /// Parses a JSON object with ``JSONParser`` (strict RFC 8259, duplicate
     /// member names refused); nil if `data` is not one.
     static func object(from data: Data) -> [String: JSONMemberValue]? {
