@@ -139,7 +139,8 @@ extension AppleSignIn {
         #if canImport(CryptoKit) && !os(tvOS)
         try SecureEnclaveDPoPKey(dataRepresentation: handle)
         #else
-        throw AuthFlowError(.configuration, "this platform has no Secure Enclave DPoP key", recovery: "Sign in again.")
+        throw AuthFlowError(
+            .configuration, "this platform has no Secure Enclave DPoP key", recovery: "Sign in again.", remedy: .signInAgain)
         #endif
     }
 }

@@ -58,7 +58,7 @@ public struct SecureEnclaveDPoPKey: DPoPSigningKey, CustomStringConvertible {
         } catch {
             throw AuthFlowError(
                 .configuration, "this device's Secure Enclave cannot use the stored DPoP key",
-                recovery: "Sign in again with a new key.", underlyingError: error)
+                recovery: "Sign in again with a new key.", remedy: .signInAgain, underlyingError: error)
         }
     }
 

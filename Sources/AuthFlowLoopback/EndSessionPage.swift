@@ -15,8 +15,8 @@ struct EndSessionPage {
     let path: String
 
     init(_ request: EndSessionRequest) {
-        path = "/end-session/" + Self.randomHex(16)
-        let nonce = Self.randomHex(16)
+        path = "/end-session/" + SecureRandom.token()
+        let nonce = SecureRandom.token()
         let fields = request.parameters.map {
             #"<input type="hidden" name="\#(Self.escape($0.name))" value="\#(Self.escape($0.value))">"#
         }.joined()
@@ -35,9 +35,4 @@ struct EndSessionPage {
 
     /// Text for an HTML attribute value in double quotes.
     static func escape(_ text: String) -> String { HTMLText.escaped(text) }
-
-    static func randomHex(_ count: Int) -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }.joined()
-    }
 }

@@ -84,19 +84,18 @@ public final class LoopbackListener: Sendable {
         return LoopbackListener(server: server, path: path, inbox: inbox, logger: logger)
     }
 
-    private static func bindError(_ failure: Socket.Failure, port: Int) -> AuthFlowError {
+    static func bindError(_ failure: Socket.Failure, port: Int) -> AuthFlowError {
         let underlying = POSIXError(POSIXErrorCode(rawValue: failure.code) ?? .EIO)
         if failure.code == EADDRINUSE {
             return AuthFlowError(
                 .configuration, "port \(port) on 127.0.0.1 is in use",
-                recovery:
-                    "Choose another port with --port, or leave it out for an ephemeral port (when the provider allows any loopback port).",
-                underlyingError: underlying)
+                recovery: "Choose another port, or port 0 for an ephemeral port (when the provider allows any loopback port).",
+                remedy: .chooseAnotherPort, underlyingError: underlying)
         }
         if failure.code == EACCES {
             return AuthFlowError(
                 .configuration, "not allowed to listen on port \(port) of 127.0.0.1",
-                recovery: "Choose a port above 1023 with --port, or leave it out for an ephemeral port.",
+                recovery: "Choose a port above 1023, or port 0 for an ephemeral port.", remedy: .chooseAnUnprivilegedPort,
                 underlyingError: underlying)
         }
         return AuthFlowError(

@@ -19,6 +19,7 @@ public struct LoopbackUserAgent: AuthorizationUserAgent {
         self.open = open
     }
 
+    /// Opens `request` in the browser and waits for the listener's callback.
     public func authorize(_ request: AuthorizationRequest) async throws -> URL {
         guard request.redirectURI == listener.redirectURI else {
             throw AuthFlowError(.configuration, "the request's redirect URI is not this listener's")

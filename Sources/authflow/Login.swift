@@ -265,20 +265,10 @@ struct Login: AsyncParsableCommand {
                 client.pushesAuthorizationRequests
                 ? try await client.pushedAuthorizationRequest(redirectURI: listener.redirectURI, scopes: scopes, options: options)
                 : try client.authorizationRequest(redirectURI: listener.redirectURI, scopes: scopes, options: options)
-            let grant: AuthorizationGrant
-            do {
-                grant = try request.validateCallback(
-                    try await HeadlessSignIn.callback(agent: agent, request: request, acceptsPaste: acceptsPaste))
-            } catch let error as AuthFlowError
-                where error.oauth?.error == "invalid_request" && request.pushedRequestExpiresAt == nil
-                && client.metadata.pushedAuthorizationRequestEndpoint != nil
-            {
-                // A provider can require PAR for one client without its metadata saying so (RFC 9126 §5).
-                throw AuthFlowError(
-                    error.category, error.message, reason: error.reason, oauth: error.oauth,
-                    recovery: "The provider may require pushed authorization requests (RFC 9126) for this client: "
-                        + "run authflow login again with --par.")
-            }
+            // A provider that requires PAR for this client alone refuses a plain request with
+            // the remedy `usePushedAuthorizationRequests` (RFC 9126 §5), which the hint says as --par.
+            let grant = try request.validateCallback(
+                try await HeadlessSignIn.callback(agent: agent, request: request, acceptsPaste: acceptsPaste))
             // What the provider adds beside the code (Sign in with Apple's `user`, with the name) is shown, not stored.
             for member in grant.responseParameters where !member.name.hasPrefix("error") {
                 Output.stderr("The provider also sent \(TerminalText.field(member.name)): \(TerminalText.field(member.value))")

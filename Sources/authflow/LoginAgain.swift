@@ -41,7 +41,9 @@ extension Login {
         if senderOptions.par, device { throw ValidationError("--par applies to the browser flow, not to --device") }
         if !params.isEmpty, device { throw ValidationError("--param applies to the browser flow, not to --device") }
         _ = try parameters()
-        do { _ = try providerOptions.tenants() } catch let error as AuthFlowError { throw ValidationError(error.recovery ?? error.message) }
+        do { _ = try providerOptions.tenants() } catch let error as AuthFlowError {
+            throw ValidationError(error.commandLineRecovery ?? error.message)
+        }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         guard timeout > 0, browserTimeout > 0 else { throw ValidationError("timeouts must be positive") }
     }

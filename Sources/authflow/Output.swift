@@ -59,7 +59,7 @@ enum Output {
         } else {
             // One line each, whatever the server put in its description.
             stderr("error: \(TerminalText.field(failure.description))")
-            if let hint = failure.recoverySuggestion { stderr("hint: \(TerminalText.field(hint))") }
+            if let hint = failure.commandLineHint { stderr("hint: \(TerminalText.field(hint))") }
         }
         return ExitCode(exitCode(for: failure.category))
     }

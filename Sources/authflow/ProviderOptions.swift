@@ -37,7 +37,7 @@ struct ProviderOptions: ParsableArguments {
 
     func validate(issuer: String?) throws {
         if tenant != nil, issuer == nil { throw ValidationError("--tenant applies to --issuer (a discovered multi-tenant issuer)") }
-        do { _ = try tenants() } catch let error as AuthFlowError { throw ValidationError(error.recovery ?? error.message) }
+        do { _ = try tenants() } catch let error as AuthFlowError { throw ValidationError(error.commandLineRecovery ?? error.message) }
         if issuer != nil, let given = explicitFlags.dropFirst(3).first(where: { $0.value != nil }) {
             throw ValidationError(
                 "\(given.flag) goes with --authorization-endpoint and --token-endpoint; with --issuer the provider's metadata names its keys and issuer"

@@ -71,7 +71,7 @@ struct Request: AsyncParsableCommand {
         }
         let request = HTTPTransportRequest(
             method: verb.uppercased(), url: target, headers: fields, body: data.map { Data($0.utf8) }, timeout: timeout)
-        let response = try await session.sendWithDPoP(request)
+        let response = try await session.send(request)
         if include {
             var head = "HTTP \(response.status)\n"
             for header in response.headers { head += "\(header.name): \(header.value)\n" }

@@ -40,7 +40,7 @@ import Testing
             page.text.contains(#"<input type="hidden" name="post_logout_redirect_uri" value="\#(listener.redirectURI.absoluteString)">"#))
         #expect(page.text.contains("Cache-Control: no-store"))
         #expect(page.text.contains("Referrer-Policy: no-referrer"))
-        let nonce = try #require(page.text.firstMatch(of: #/script-src 'nonce-([0-9a-f]{32})'/#)?.output.1)
+        let nonce = try #require(page.text.firstMatch(of: #/script-src 'nonce-([A-Za-z0-9_-]{43})'/#)?.output.1)
         #expect(page.text.contains(#"<script nonce="\#(nonce)">document.forms[0].submit()</script>"#))
 
         // Once: a second fetch (another local process, a reload) gets nothing.

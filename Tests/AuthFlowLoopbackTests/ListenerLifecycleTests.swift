@@ -73,10 +73,19 @@ extension LoopbackListenerTests {
             let error = await expectError(.configuration) { try await LoopbackListener.start(port: first.port) }
             #expect(error?.message == "port \(first.port) on 127.0.0.1 is in use")
             #expect((error?.underlyingError as? POSIXError)?.code == .EADDRINUSE)
-            #expect(error?.recovery?.contains("--port") == true)
+            #expect(error?.remedy == .chooseAnotherPort)
+            #expect(error?.recovery?.contains("--") == false)
             // The first listener is unaffected.
             #expect(rawHTTP(port: first.port, Array("GET /x HTTP/1.1\r\nHost: x\r\n\r\n".utf8)).status == 404)
             await first.close()
+        }
+
+        /// A privileged port (refused unless root, which these tests may run as): the error as built from the refusal.
+        @Test func privilegedPortIsATypedErrorWithItsRemedy() {
+            let error = LoopbackListener.bindError(Socket.Failure(call: "bind", code: POSIXErrorCode.EACCES.rawValue), port: 80)
+            #expect(error.category == .configuration && error.message == "not allowed to listen on port 80 of 127.0.0.1")
+            #expect(error.remedy == .chooseAnUnprivilegedPort)
+            #expect(error.recovery == "Choose a port above 1023, or port 0 for an ephemeral port.")
         }
 
         @Test func fixedPortCanBeBoundAgainAfterClose() async throws {

@@ -202,12 +202,12 @@ struct DPoPProviderTests {
             let credentials = try await client.exchange(authorize(client).1)
             let session = AuthSession(client: client, credentials: credentials)
             let userinfo = try #require(client.metadata.userinfoEndpoint)
-            let first = try await session.sendWithDPoP(HTTPTransportRequest(method: "GET", url: userinfo))
+            let first = try await session.send(HTTPTransportRequest(method: "GET", url: userinfo))
             #expect(first.status == 200)
             #expect(Wire.json(first)["sub"] == .string("demo"))
             let introspection = Wire(provider: provider)
             _ = try await introspection.post("/revoke", [("token", credentials.accessToken), ("client_id", "authflow-demo")])
-            let afterRevocation = try await session.sendWithDPoP(HTTPTransportRequest(method: "POST", url: userinfo))
+            let afterRevocation = try await session.send(HTTPTransportRequest(method: "POST", url: userinfo))
             #expect(afterRevocation.status == 200) // refreshed once with a proof, then retried
             #expect(try await session.freshCredentials().accessToken != credentials.accessToken)
         }

@@ -81,12 +81,13 @@ struct DeviceAndSessionTests {
             #expect(evil.status == 400 && evil.header("Location") == nil)
             let client = try await OAuthClient(issuer: provider.issuer, clientID: "authflow-demo")
             let credentials = try await client.exchange(authorize(client).1)
-            let url = try #require(
-                try client.endSessionURL(
-                    idTokenHint: credentials.token.idToken,
-                    postLogoutRedirectURI: URL(string: "http://127.0.0.1:5000/callback")!, state: "s2"))
-            let response = try await HeadlessBrowser().redirectLocation(of: url)
-            #expect(response.absoluteString == "http://127.0.0.1:5000/callback?state=s2")
+            let request = try #require(
+                client.endSessionRequest(
+                    idTokenHint: credentials.token.idToken, postLogoutRedirectURI: URL(string: "http://127.0.0.1:5000/callback")!))
+            let state = try #require(request.state)
+            let response = try await HeadlessBrowser().redirectLocation(of: try request.url())
+            #expect(response.absoluteString == "http://127.0.0.1:5000/callback?state=\(state)")
+            try request.validateRedirect(response)
         }
     }
 

@@ -174,12 +174,13 @@ struct PARTests {
             #expect(
                 error?.recovery == "The provider may require pushed authorization requests (RFC 9126) for this client: "
                     + "set OAuthClient.usesPushedAuthorizationRequests and sign in again.")
+            #expect(error?.remedy == .usePushedAuthorizationRequests)
 
             // The same through signIn.
             let viaSignIn = await #expect(throws: AuthFlowError.self) {
                 try await client.signIn(redirectURI: URL(string: Self.redirect)!, scopes: ["openid"], userAgent: PlainAgent())
             }
-            #expect(viaSignIn?.recovery == error?.recovery)
+            #expect(viaSignIn?.recovery == error?.recovery && viaSignIn?.remedy == .usePushedAuthorizationRequests)
 
             // No such advice from a provider without a PAR endpoint, or for another error.
             var metadata = try await ProviderMetadata.discover(issuer: provider.issuer)
@@ -188,12 +189,12 @@ struct PARTests {
             let plain = try withoutPAR.authorizationRequest(redirectURI: URL(string: Self.redirect)!, scopes: ["openid"])
             let refusal = try await HeadlessBrowser().redirectLocation(of: plain.url)
             let noAdvice = #expect(throws: AuthFlowError.self) { try plain.validateCallback(refusal) }
-            #expect(noAdvice?.oauth?.error == "invalid_request" && noAdvice?.recovery == nil)
+            #expect(noAdvice?.oauth?.error == "invalid_request" && noAdvice?.recovery == nil && noAdvice?.remedy == nil)
             let denied = #expect(throws: AuthFlowError.self) {
                 try request.validateCallback(
                     URL(string: Self.redirect + "?error=access_denied&state=\(request.state)&iss=\(provider.issuer.absoluteString)")!)
             }
-            #expect(denied?.oauth?.error == "access_denied" && denied?.recovery == nil)
+            #expect(denied?.oauth?.error == "access_denied" && denied?.recovery == nil && denied?.remedy == nil)
         }
     }
 
@@ -216,6 +217,7 @@ struct PARTests {
             #expect(
                 error?.recovery == "The pushed authorization request expired before the sign-in page was opened: sign in again "
                     + "(a new request is pushed), and open the page sooner.")
+            #expect(error?.remedy == .signInAgain)
             // signIn pushes and hands the user agent a live request_uri.
             let credentials = try await client.signIn(
                 redirectURI: URL(string: Self.redirect)!, scopes: ["openid"], userAgent: BrowserAgent())

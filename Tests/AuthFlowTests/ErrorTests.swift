@@ -123,10 +123,10 @@ import Testing
 
     @Test func recoveryOverridesTheCategoryAdvice() {
         let plain = AuthFlowError(.configuration, "no issuer")
-        let specific = AuthFlowError(.configuration, "no issuer", recovery: "Pass --issuer with the provider's URL.")
+        let specific = AuthFlowError(.configuration, "no issuer", recovery: "Give the provider's issuer URL.")
         #expect(plain.recoverySuggestion == "The app's sign-in settings are wrong. Contact the app's developer.")
-        #expect(specific.recoverySuggestion == "Pass --issuer with the provider's URL.")
-        #expect(specific.recovery == "Pass --issuer with the provider's URL.")
+        #expect(specific.recoverySuggestion == "Give the provider's issuer URL.")
+        #expect(specific.recovery == "Give the provider's issuer URL.")
         #expect(plain != specific)
     }
 

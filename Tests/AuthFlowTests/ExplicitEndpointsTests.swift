@@ -84,10 +84,11 @@ import Testing
         #expect(loopback.endpointList.map(\.name) == ["authorization_endpoint", "token_endpoint", "revocation_endpoint"])
     }
 
-    @Test func missingUserinfoEndpointNamesTheFlag() async throws {
+    @Test func missingUserinfoEndpointSaysWhereToNameIt() async throws {
         let client = try OAuthClient(metadata: metadata(), clientID: "app", transport: ScriptedTransport.unused())
         let error = await expectError(.configuration) { try await client.userInfo(accessToken: "AT", expectedSubject: nil) }
-        #expect(error?.recovery?.contains("authflow login --userinfo-endpoint URL") == true)
+        #expect(error?.recovery?.contains("ProviderMetadata.userinfoEndpoint") == true)
+        #expect(error?.remedy == .giveTheUserInfoEndpoint)
     }
 
     // MARK: Info.plist
@@ -164,12 +165,14 @@ import Testing
         let error = await expectError(.invalidResponse) {
             try await ProviderMetadata.discover(issuer: url("https://github.example"), transport: transport)
         }
-        #expect(error?.recovery?.contains("--authorization-endpoint and --token-endpoint") == true)
+        #expect(error?.recovery?.contains("ProviderMetadata(issuer:authorizationEndpoint:tokenEndpoint:)") == true)
+        #expect(error?.remedy == .checkTheIssuer)
     }
 
-    @Test func issuerWithQueryNamesTheFlag() {
+    @Test func issuerWithQuerySaysWhatTheIssuerIs() {
         let error = expectError(.configuration) { try ProviderMetadata.discoveryURLs(for: url("https://idp.example/?tenant=x")) }
-        #expect(error?.recovery?.hasPrefix("Give --issuer without") == true)
+        #expect(error?.recovery?.hasPrefix("Give the issuer without") == true)
+        #expect(error?.remedy == .giveTheIssuerURL)
     }
 
     @Test func pkceDisabledAtTheProviderSaysWhereToEnableIt() throws {
@@ -186,7 +189,8 @@ import Testing
             try client.authorizationRequest(
                 redirectURI: url("http://127.0.0.1/cb"), scopes: [], options: .init(additionalParameters: [.init("scope", "x")]))
         }
-        #expect(error?.recovery == "Give scopes with --scope (scopes: in code), not as a parameter.")
+        #expect(error?.recovery == "Give scopes as the scopes argument, not as a parameter.")
+        #expect(error?.remedy == .passScopesSeparately)
     }
 }
 

@@ -23,13 +23,14 @@ import Testing
 
     // MARK: discovery
 
-    @Test func templateWithoutTenantsIsRefusedNamingTheFlag() async throws {
+    @Test func templateWithoutTenantsIsRefusedWithTheRemedy() async throws {
         let error = await expectError(.issuerMismatch) {
             try await ProviderMetadata.discover(
                 issuer: url(Self.common), transport: Self.transport(documentIssuer: Self.template, asked: Self.common))
         }
         #expect(error?.message == "metadata names the multi-tenant issuer template \(Self.template) for \(Self.common)")
-        #expect(error?.recovery?.contains("--tenant any, or --tenant ID[,ID]") == true)
+        #expect(error?.remedy == .chooseTenants)
+        #expect(error?.recovery?.contains("OAuthClient(issuer:clientID:tenants:) or ProviderMetadata.issuerTenants") == true)
     }
 
     @Test(arguments: [IssuerTenants.any, .only([tenantA])])
@@ -49,10 +50,9 @@ import Testing
                 issuer: url(asked), tenants: .any,
                 transport: Self.transport(documentIssuer: Self.template, asked: asked))
         }
-        #expect(
-            error?.recovery
-                == "The provider's metadata names the issuer \(Self.template): use --issuer \(Self.template) if that is the provider you mean."
-        )
+        #expect(error?.message == "metadata names issuer \(Self.template), expected \(asked)")
+        #expect(error?.recovery == "Use the issuer \(Self.template) if that is the provider you mean.")
+        #expect(error?.remedy == .useIssuer.with(Self.template))
         // A concrete issuer that differs is never accepted, tenants or not.
         let concrete = await expectError(.issuerMismatch) {
             try await ProviderMetadata.discover(
@@ -68,7 +68,12 @@ import Testing
                 issuer: url("https://tenant.auth0.example"),
                 transport: Self.transport(documentIssuer: "https://tenant.auth0.example/", asked: "https://tenant.auth0.example"))
         }
-        #expect(error?.recovery == "The provider's issuer ends with a slash (as Auth0's do): use --issuer https://tenant.auth0.example/")
+        #expect(
+            error?.message
+                == "metadata names issuer https://tenant.auth0.example/, expected https://tenant.auth0.example: "
+                + "the provider's issuer ends with a slash (as Auth0's do)")
+        #expect(error?.remedy == .useIssuer.with("https://tenant.auth0.example/"))
+        #expect(error?.remedy?.value == "https://tenant.auth0.example/")
     }
 
     @Test func entraDomainNameIssuerGetsTheTenantIDIssuer() async throws {
@@ -81,14 +86,15 @@ import Testing
                     "\(asked)/.well-known/openid-configuration": .json(DiscoveryTests.document(issuer: found))
                 ]))
         }
-        #expect(error?.recovery == "Microsoft Entra ID names tenants by ID in issuers, not by domain name: use --issuer \(found)")
+        #expect(error?.message.hasSuffix(": Microsoft Entra ID names tenants by ID in issuers, not by domain name") == true)
+        #expect(error?.remedy == .useIssuer.with(found))
     }
 
     @Test func clientRefusesTemplateMetadataWithoutTenants() throws {
         let error = expectError(.configuration) {
             try OAuthClient(metadata: metadata(issuer: Self.template), clientID: "app", transport: ScriptedTransport.unused())
         }
-        #expect(error?.recovery?.contains("--tenant") == true)
+        #expect(error?.remedy == .chooseTenants)
         var allowed = metadata(issuer: Self.template)
         allowed.issuerTenants = .any
         _ = try OAuthClient(metadata: allowed, clientID: "app", transport: ScriptedTransport.unused())
@@ -135,19 +141,20 @@ import Testing
         #expect(error?.message.contains("no usable tid") == true)
     }
 
-    @Test func tenantOutsideTheListIsRefusedNamingTheFlag() throws {
+    @Test func tenantOutsideTheListIsRefusedNamingTheTenant() throws {
         let error = expectError(.idTokenInvalid, reason: .issuer) {
             try Self.rules(.only([Self.tenantB])).check(
                 Self.claims(iss: "https://login.example/\(Self.tenantA)/v2.0", tid: Self.tenantA), now: TestIDP.now)
         }
-        #expect(error?.recovery == "Add \(Self.tenantA) to --tenant (or to IssuerTenants.only) if that organisation may sign in.")
+        #expect(error?.recovery == "Add \(Self.tenantA) to IssuerTenants.only if that organisation may sign in.")
+        #expect(error?.remedy == .allowTenant.with(Self.tenantA))
     }
 
     @Test func templateWithoutTenantsRefusesEveryToken() throws {
         let error = expectError(.idTokenInvalid, reason: .issuer) {
             try Self.rules(nil).check(Self.claims(iss: "https://login.example/\(Self.tenantA)/v2.0", tid: Self.tenantA), now: TestIDP.now)
         }
-        #expect(error?.recovery?.contains("--tenant") == true)
+        #expect(error?.remedy == .chooseTenants)
     }
 
     @Test func signedTokenVerifiesAgainstTheMetadataKeys() async throws {

@@ -328,7 +328,8 @@ struct SessionLifecycleTests {
         let error = await expectError(.reauthenticationRequired) { try await session.freshAccessToken() }
         #expect(error?.message.contains("issued no refresh token") == true)
         #expect(error?.recovery?.contains("offline_access") == true)
-        #expect(error?.recovery?.contains("--param access_type=offline --param prompt=consent") == true)
+        #expect(error?.recovery?.contains("access_type=offline and prompt=consent (AuthorizationOptions.additionalParameters)") == true)
+        #expect(error?.remedy == .requestOfflineAccess)
         #expect(provider.transport.requests.isEmpty, "nothing was sent")
         #expect(try await store.load() == nil)
         #expect(await changes.value == [.signedOut(.noRefreshToken)])

@@ -22,10 +22,14 @@ public struct AppleAppSiteAssociation: Sendable, Equatable {
     /// redirect path is matched literally.
     public init(appIDs: [String], paths: [String]) throws {
         guard !appIDs.isEmpty else {
-            throw AuthFlowError(.configuration, "at least one app ID is needed", recovery: "Pass --app-id TEAMID.bundle.identifier.")
+            throw AuthFlowError(
+                .configuration, "at least one app ID is needed", recovery: "Give appIDs at least one TEAMID.bundle.identifier.",
+                remedy: .giveAnAppID)
         }
         guard !paths.isEmpty else {
-            throw AuthFlowError(.configuration, "at least one callback path is needed", recovery: "Pass --path /callback.")
+            throw AuthFlowError(
+                .configuration, "at least one callback path is needed", recovery: "Give paths at least one path, such as /callback.",
+                remedy: .giveACallbackPath)
         }
         for appID in appIDs where !Self.isAppID(appID) {
             throw AuthFlowError(

@@ -95,7 +95,8 @@ public struct AuthorizationOptions: Sendable, Equatable {
                 throw AuthFlowError(
                     .configuration, "parameter \(parameter.name) is set by AuthFlow and cannot be overridden",
                     recovery: parameter.name == "scope"
-                        ? "Give scopes with --scope (scopes: in code), not as a parameter." : "Remove the \(parameter.name) parameter.")
+                        ? "Give scopes as the scopes argument, not as a parameter." : "Remove the \(parameter.name) parameter.",
+                    remedy: parameter.name == "scope" ? .passScopesSeparately : nil)
             }
             guard seen.insert(parameter.name).inserted else {
                 throw AuthFlowError.configuration("parameter \(parameter.name) is given twice")

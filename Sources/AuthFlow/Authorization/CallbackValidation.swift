@@ -68,7 +68,8 @@ extension AuthorizationRequest {
                 .oauthError, error,
                 oauth: OAuthErrorResponse(
                     error: error, errorDescription: parameters["error_description"], errorURI: parameters["error_uri"]),
-                recovery: mayNeedPAR ? AuthorizationRequest.parRecovery : pushExpired ? AuthorizationRequest.pushExpiredRecovery : nil)
+                recovery: mayNeedPAR ? AuthorizationRequest.parRecovery : pushExpired ? AuthorizationRequest.pushExpiredRecovery : nil,
+                remedy: mayNeedPAR ? .usePushedAuthorizationRequests : pushExpired ? .signInAgain : nil)
         }
         guard let code = parameters["code"], !code.isEmpty else {
             throw AuthFlowError.invalidResponse("callback has neither code nor error")

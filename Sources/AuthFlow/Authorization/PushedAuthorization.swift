@@ -61,7 +61,9 @@ extension OAuthClient {
         guard let endpoint = metadata.pushedAuthorizationRequestEndpoint else {
             throw AuthFlowError(
                 .configuration, "the provider publishes no pushed_authorization_request_endpoint",
-                recovery: "sign in without --par, or use a provider that supports PAR (RFC 9126)")
+                recovery: "Sign in without pushed authorization requests (OAuthClient.usesPushedAuthorizationRequests), "
+                    + "or use a provider that supports PAR (RFC 9126).",
+                remedy: .signInWithoutPushedAuthorizationRequests)
         }
         try URLPolicy.requireSecure(endpoint, "pushed_authorization_request_endpoint")
         func pairs(_ url: URL) -> [(String, String)] {

@@ -53,7 +53,7 @@ public struct OAuthClient: Sendable {
         guard !clientID.isEmpty else {
             throw AuthFlowError(
                 .configuration, "client_id is empty",
-                recovery: "Give the client ID the provider registered for this app (--client-id).")
+                recovery: "Give the client ID the provider registered for this app (clientID).", remedy: .giveTheClientID)
         }
         guard timeout > 0 else { throw AuthFlowError.configuration("timeout must be positive") }
         try metadata.validateTransportSecurity()
@@ -61,7 +61,7 @@ public struct OAuthClient: Sendable {
         if let issuer = metadata.issuer, IssuerTenants.isTemplate(issuer), metadata.issuerTenants == nil {
             throw AuthFlowError(
                 .configuration, "the issuer \(issuer) is a multi-tenant template and no tenants were allowed",
-                recovery: IssuerAdvice.multiTenant)
+                recovery: IssuerAdvice.multiTenant, remedy: .chooseTenants)
         }
         self.metadata = metadata
         self.clientID = clientID

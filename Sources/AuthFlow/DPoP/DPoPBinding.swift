@@ -20,13 +20,13 @@ public struct DPoPBinding: Sendable {
     }
 
     /// A proof for `method` `url`, with the nonce last given by that server.
-    public func proof(method: String, url: URL, accessToken: String? = nil) throws -> String {
+    package func proof(method: String, url: URL, accessToken: String? = nil) throws -> String {
         try key.proof(method: method, url: url, accessToken: accessToken, nonce: nonces.nonce(for: url), now: Date())
     }
 
     /// Remembers the `DPoP-Nonce` of `response` from `url`'s server; true when
     /// the response asks for a retry with it (`use_dpop_nonce`, RFC 9449 §8, §9).
-    public func noteNonce(in response: HTTPTransportResponse, from url: URL) -> Bool {
+    package func noteNonce(in response: HTTPTransportResponse, from url: URL) -> Bool {
         guard let nonce = response.header("DPoP-Nonce"), !nonce.isEmpty else { return false }
         nonces.set(nonce, for: url)
         if response.status == 400, TokenEndpoint.oauthError(in: response.body)?.error == "use_dpop_nonce" { return true }

@@ -67,6 +67,7 @@ public struct DPoPKey: DPoPSigningKey, Equatable, Codable, CustomStringConvertib
 
     private enum CodingKeys: String, CodingKey { case kty, crv, x, y, d }
 
+    /// Decodes a private P-256 JWK (`kty` `EC`, `crv` `P-256`, `d`).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         guard try container.decode(String.self, forKey: .kty) == "EC", try container.decode(String.self, forKey: .crv) == "P-256",
@@ -78,6 +79,7 @@ public struct DPoPKey: DPoPSigningKey, Equatable, Codable, CustomStringConvertib
         self.init(privateKey: key)
     }
 
+    /// Encodes the key as a private JWK: as secret as the tokens it binds.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         let jwk = publicJWK
@@ -91,6 +93,7 @@ public struct DPoPKey: DPoPSigningKey, Equatable, Codable, CustomStringConvertib
     /// The thumbprint only; never the private key.
     public var description: String { "DPoP key \(thumbprint)" }
 
+    /// Keys are equal when their private keys are.
     public static func == (lhs: DPoPKey, rhs: DPoPKey) -> Bool {
         lhs.privateKey.rawRepresentation == rhs.privateKey.rawRepresentation
     }

@@ -6,7 +6,8 @@ public import Foundation
 /// Enclave key (`SecureEnclaveDPoPKey` in AuthFlowApple).
 ///
 /// A conforming type gives its public key and signs; AuthFlow builds the
-/// proofs, the JWK and the thumbprint. ``DPoPKey`` is the software key.
+/// proofs (one builder for every key, ``proof(method:url:accessToken:nonce:now:)``),
+/// the JWK and the thumbprint. ``DPoPKey`` is the software key.
 public protocol DPoPSigningKey: Sendable {
     /// The uncompressed public point (ANSI X9.63: `0x04`, then x and y,
     /// 32 bytes each, big-endian), as CryptoKit's `x963Representation`.
@@ -19,18 +20,22 @@ public protocol DPoPSigningKey: Sendable {
     /// The JWK SHA-256 thumbprint of the public key (RFC 7638), base64url:
     /// the `dpop_jkt` and `cnf.jkt` value. Derived from ``publicKeyX963``.
     var thumbprint: String { get }
-
-    /// A DPoP proof for one request (see ``DPoPKey/proof(method:url:accessToken:nonce:now:)``).
-    func proof(method: String, url: URL, accessToken: String?, nonce: String?, now: Date) throws -> String
 }
 
 extension DPoPSigningKey {
+    /// The JWK SHA-256 thumbprint of ``publicKeyX963`` (RFC 7638), base64url.
     public var thumbprint: String { DPoPPublicKey(x963: publicKeyX963).thumbprint }
 
     /// The public key as a JWK (what a proof's header carries).
     public var publicJWK: [String: JSONMemberValue] { DPoPPublicKey(x963: publicKeyX963).jwk }
 
+    /// A DPoP proof (RFC 9449 §4.2) for one request, signed with
+    /// ``signature(for:)``: the same claims as ``DPoPKey/proof(method:url:accessToken:nonce:now:)``,
+    /// which a ``DPoPKey`` builds (with its header encoded once).
     public func proof(method: String, url: URL, accessToken: String? = nil, nonce: String? = nil, now: Date = Date()) throws -> String {
+        if let software = self as? DPoPKey {
+            return try software.proof(method: method, url: url, accessToken: accessToken, nonce: nonce, now: now)
+        }
         let publicKey = DPoPPublicKey(x963: publicKeyX963)
         guard publicKey.isWellFormed else {
             throw AuthFlowError(.configuration, "the DPoP key's public point is not 65 bytes, uncompressed (X9.63)")

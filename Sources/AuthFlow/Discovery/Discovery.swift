@@ -10,12 +10,13 @@ extension ProviderMetadata {
         guard var components = URLComponents(url: issuer, resolvingAgainstBaseURL: false), components.host != nil else {
             throw AuthFlowError(
                 .configuration, "issuer is not an absolute URL",
-                recovery: "Give --issuer as the provider's full issuer URL, such as https://accounts.google.com.")
+                recovery: "Give the provider's full issuer URL, such as https://accounts.google.com.", remedy: .giveTheIssuerURL)
         }
         guard components.query == nil, components.fragment == nil else {
             throw AuthFlowError(
                 .configuration, "issuer must not have a query or fragment",
-                recovery: "Give --issuer without ?… or #…: the issuer is the URL before /.well-known/openid-configuration.")
+                recovery: "Give the issuer without ?… or #…: the issuer is the URL before /.well-known/openid-configuration.",
+                remedy: .giveTheIssuerURL)
         }
         var path = components.percentEncodedPath
         while path.hasSuffix("/") { path.removeLast() }
@@ -75,14 +76,15 @@ extension ProviderMetadata {
                 logger.warning(
                     "issuer in metadata differs from the issuer asked for", metadata: ["expected": "\(expected)", "found": "\(found)"])
                 guard IssuerTenants.template(found, matches: expected) else {
+                    let advice = IssuerAdvice.mismatch(asked: expected, found: found)
                     throw AuthFlowError(
-                        .issuerMismatch, "metadata names issuer \(found), expected \(expected)",
-                        recovery: IssuerAdvice.mismatch(asked: expected, found: found))
+                        .issuerMismatch, "metadata names issuer \(found), expected \(expected)\(advice.why.map { ": \($0)" } ?? "")",
+                        recovery: advice.recovery, remedy: advice.remedy)
                 }
                 guard let tenants else {
                     throw AuthFlowError(
                         .issuerMismatch, "metadata names the multi-tenant issuer template \(found) for \(expected)",
-                        recovery: IssuerAdvice.multiTenant)
+                        recovery: IssuerAdvice.multiTenant, remedy: .chooseTenants)
                 }
                 metadata.issuerTenants = tenants
             }
@@ -95,8 +97,9 @@ extension ProviderMetadata {
         }
         throw AuthFlowError(
             .invalidResponse, "no provider metadata found for \(expected) (HTTP \(lastStatus))",
-            recovery: "Check the --issuer URL (authflow discover ISSUER shows what is found). A provider without discovery "
-                + "(GitHub, Zoom) is used with --authorization-endpoint and --token-endpoint instead.")
+            recovery: "Check the issuer URL. A provider without discovery (GitHub, Zoom) is used with its endpoints instead "
+                + "(ProviderMetadata(issuer:authorizationEndpoint:tokenEndpoint:)).",
+            remedy: .checkTheIssuer)
     }
 
     /// Some providers publish `revocation_endpoint` (and other OAuth

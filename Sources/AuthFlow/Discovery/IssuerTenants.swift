@@ -6,7 +6,7 @@ import Foundation
 /// `common`, `organizations` and `consumers` authorities).
 ///
 /// Such a document is accepted only when the caller opts in with this value
-/// (`authflow login --tenant any|ID[,ID]`). Each ID token must then name as
+/// (the command-line tool's tenant option). Each ID token must then name as
 /// its `iss` the template with the token's own `tid` put in place of
 /// `{tenantid}`, and with ``only(_:)`` that `tid` must be one of the listed
 /// tenants. No other issuer difference is ever accepted.
@@ -19,7 +19,8 @@ public enum IssuerTenants: Sendable, Equatable, Codable, CustomStringConvertible
     /// The placeholder a template issuer holds.
     public static let placeholder = "{tenantid}"
 
-    /// Parses the `--tenant` syntax: `any`, or tenant IDs separated by commas.
+    /// Parses the text form of ``description``: `any`, or tenant IDs separated
+    /// by commas (what the command-line tool's tenant option takes).
     public init(parsing text: String) throws {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.lowercased() == "any" {
@@ -31,12 +32,13 @@ public enum IssuerTenants: Sendable, Equatable, Codable, CustomStringConvertible
         guard !ids.isEmpty, ids.allSatisfy(IssuerTenants.isTenantID) else {
             throw AuthFlowError(
                 .configuration, "tenant list \"\(text.prefix(200))\" is not valid",
-                recovery: "Give --tenant any, or tenant IDs separated by commas (letters, digits, '-', '.', '_').")
+                recovery: "Give any, or tenant IDs separated by commas (letters, digits, '-', '.', '_').", remedy: .fixTheTenantList)
         }
         self = .only(ids)
     }
 
-    /// `any`, or the tenant IDs separated by commas: the `--tenant` syntax.
+    /// `any`, or the tenant IDs separated by commas: the form
+    /// ``init(parsing:)`` reads.
     public var description: String {
         switch self {
         case .any: "any"

@@ -12,9 +12,14 @@ public import Foundation
 ///   branch on it with `==` or in a `switch` (add a `default:` — categories can
 ///   be added). ``reason`` names the rule that failed, ``oauth`` carries the
 ///   server's `error`, `error_description` and `error_uri`, ``message`` the
-///   details, and ``underlyingError`` the system error beneath (errno,
-///   `OSStatus`, `URLError`). ``description`` and ``debugDescription`` put them
-///   on one line for logs.
+///   details, ``remedy`` the fix as a value (for a program that says it in
+///   its own terms, such as a command-line tool's flags), and
+///   ``underlyingError`` the system error beneath (errno, `OSStatus`,
+///   `URLError`). ``description`` and ``debugDescription`` put them on one
+///   line for logs.
+///
+/// No message or recovery names a command-line flag: they speak in the
+/// engine's API terms, and ``remedy`` carries the fix for other terms.
 ///
 /// No part of an error ever contains a token, code, verifier, state, nonce or
 /// client secret.
@@ -28,24 +33,31 @@ public struct AuthFlowError: Error, Sendable, CustomStringConvertible, CustomDeb
     /// A short explanation for developers. Never contains secrets.
     public let message: String
     /// What to do about this particular failure, when the place that threw
-    /// it knows better than the category's general advice (the flag or
-    /// setting to change, the issuer the provider actually names).
+    /// it knows better than the category's general advice (the setting to
+    /// change, the issuer the provider actually names), in the engine's API
+    /// terms.
     public let recovery: String?
+    /// The fix as a value, when there is a known one: what a program that
+    /// speaks in other terms than the engine's API (a command-line tool's
+    /// flags) shows instead of ``recovery``.
+    public let remedy: Remedy?
     /// The system error beneath this one (errno, OSStatus, URLError), when
     /// there is one. Never contains secrets.
     public let underlyingError: (any Error & Sendable)?
 
     /// Creates an error. `message` and `recovery` must not contain secrets;
-    /// `recovery`, when given, replaces the category's general advice.
+    /// `recovery`, when given, replaces the category's general advice, and
+    /// `remedy` says the same fix as a value.
     public init(
         _ category: Category, _ message: String, reason: Reason? = nil, oauth: OAuthErrorResponse? = nil,
-        recovery: String? = nil, underlyingError: (any Error & Sendable)? = nil
+        recovery: String? = nil, remedy: Remedy? = nil, underlyingError: (any Error & Sendable)? = nil
     ) {
         self.category = category
         self.message = message
         self.reason = reason
         self.oauth = oauth
         self.recovery = recovery
+        self.remedy = remedy
         self.underlyingError = underlyingError
     }
 
@@ -139,11 +151,11 @@ extension AuthFlowError: LocalizedError {
 }
 
 extension AuthFlowError: Equatable {
-    /// Errors are equal when category, reason, server answer, message and
-    /// recovery agree; the underlying system error is not compared.
+    /// Errors are equal when category, reason, server answer, message,
+    /// recovery and remedy agree; the underlying system error is not compared.
     public static func == (lhs: AuthFlowError, rhs: AuthFlowError) -> Bool {
         lhs.category == rhs.category && lhs.reason == rhs.reason && lhs.oauth == rhs.oauth
-            && lhs.message == rhs.message && lhs.recovery == rhs.recovery
+            && lhs.message == rhs.message && lhs.recovery == rhs.recovery && lhs.remedy == rhs.remedy
     }
 }
 

@@ -44,6 +44,7 @@ public final class URLSessionTransport: HTTPTransport {
 
     deinit { session.finishTasksAndInvalidate() }
 
+    /// Sends `request` without following redirects, within its timeout and response limit.
     public func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
         var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: request.timeout)
         urlRequest.httpMethod = request.method
@@ -271,7 +272,9 @@ func withDeadline<T: Sendable>(
             let limit = seconds >= 1 ? "\(Int(seconds.rounded(.up))) s" : "\(Int((seconds * 1000).rounded(.up))) ms"
             throw AuthFlowError(
                 .timeout, "\(what ?? "the answer") did not arrive within \(limit)",
-                recovery: "the server is slow or not answering; try again later, or allow more time with a longer timeout (--timeout)")
+                recovery: "The server is slow or not answering; try again later, or allow more time with a longer timeout "
+                    + "(OAuthClient's timeout, HTTPTransportRequest.timeout).",
+                remedy: .allowMoreTime)
         }
         defer { group.cancelAll() }
         return try await group.next()!

@@ -256,6 +256,7 @@ public struct IDTokenClaims: Sendable, Equatable, Codable, CustomReflectable {
 
     // MARK: Equatable and Codable: the same as when `all` was a stored dictionary.
 
+    /// Claims are equal when every claim is.
     public static func == (lhs: IDTokenClaims, rhs: IDTokenClaims) -> Bool {
         lhs.issuer == rhs.issuer && lhs.subject == rhs.subject && lhs.audience == rhs.audience
             && lhs.expiresAt == rhs.expiresAt && lhs.issuedAt == rhs.issuedAt && lhs.authTime == rhs.authTime

@@ -73,7 +73,7 @@ public struct IDTokenRules: Sendable {
         guard let tenants else {
             throw AuthFlowError(
                 .idTokenInvalid, "the issuer \(issuer) is a multi-tenant template and no tenants were allowed",
-                reason: .issuer, recovery: IssuerAdvice.multiTenant)
+                reason: .issuer, recovery: IssuerAdvice.multiTenant, remedy: .chooseTenants)
         }
         guard case .string(let tenant)? = claims.all["tid"], IssuerTenants.isTenantID(tenant) else {
             throw AuthFlowError(
@@ -84,7 +84,7 @@ public struct IDTokenRules: Sendable {
             throw AuthFlowError(
                 .idTokenInvalid, "the ID token comes from tenant \(tenant), which is not among the allowed tenants",
                 reason: .issuer,
-                recovery: "Add \(tenant) to --tenant (or to IssuerTenants.only) if that organisation may sign in.")
+                recovery: "Add \(tenant) to IssuerTenants.only if that organisation may sign in.", remedy: .allowTenant.with(tenant))
         }
         return IssuerTenants.issuer(issuer, tenant: tenant)
     }

@@ -50,7 +50,7 @@ public struct JWTVerifier: Sendable {
         } catch let error as AuthFlowError where error.category == .idTokenInvalid {
             // The signature check is shared with ID tokens; this is not one.
             throw AuthFlowError(
-                .jwtInvalid, error.message, reason: error.reason, recovery: error.recovery,
+                .jwtInvalid, error.message, reason: error.reason, recovery: error.recovery, remedy: error.remedy,
                 underlyingError: error.underlyingError)
         }
         let claims = jws.claims

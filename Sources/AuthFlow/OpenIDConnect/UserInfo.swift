@@ -38,9 +38,9 @@ extension OAuthClient {
         guard let endpoint = metadata.userinfoEndpoint else {
             throw AuthFlowError(
                 .configuration, "the provider has no userinfo endpoint",
-                recovery: "If the provider has an OpenID Connect userinfo endpoint, name it: authflow login --userinfo-endpoint URL "
-                    + "(ProviderMetadata.userinfoEndpoint in code). OAuth-only providers (GitHub, Zoom) have none; call their user API instead."
-            )
+                recovery: "If the provider has an OpenID Connect userinfo endpoint, name it in ProviderMetadata.userinfoEndpoint. "
+                    + "OAuth-only providers (GitHub, Zoom) have none; call their user API instead.",
+                remedy: .giveTheUserInfoEndpoint)
         }
         let bound = tokenType.caseInsensitiveCompare("DPoP") == .orderedSame
         if bound, dpop == nil {

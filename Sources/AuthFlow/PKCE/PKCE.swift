@@ -49,11 +49,13 @@ extension AuthorizationRequest {
 
         enum CodingKeys: String, CodingKey { case verifier }
 
+        /// Decodes a pair stored with ``encode(to:)``, checking the verifier again.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try self.init(verifier: container.decode(String.self, forKey: .verifier))
         }
 
+        /// Encodes the verifier (the challenge is derived from it).
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(verifier, forKey: .verifier)

@@ -1,5 +1,5 @@
 /// Compares two strings in time that depends only on their lengths.
-func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
+package func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
     constantTimeEquals(lhs.utf8, rhs.utf8)
 }
 

@@ -70,6 +70,7 @@ public struct EndSessionRequest: Sendable, CustomStringConvertible {
         }
     }
 
+    /// The endpoint and the parameter names, never their values.
     public var description: String {
         "EndSessionRequest(endpoint: \(endpoint.absoluteString), parameters: \(parameters.map(\.name).joined(separator: ",")))"
     }

@@ -31,7 +31,10 @@ public actor MemoryCredentialStore: CredentialStore {
         self.record = record
     }
 
+    /// The record held, or nil.
     public func load() async throws -> SessionRecord? { record }
+    /// Holds `record`, replacing the one held.
     public func save(_ record: SessionRecord) async throws { self.record = record }
+    /// Forgets the record held.
     public func delete() async throws { record = nil }
 }

@@ -36,21 +36,25 @@ public struct FileCredentialStore: CredentialStore {
         lock = FileLock(url: url.appendingPathExtension("lock"), timeout: lockTimeout, name: name ?? url.path)
     }
 
+    /// The record in the file, or nil when there is none.
     public func load() async throws -> SessionRecord? {
         guard let data = try FileCredentialStore.read(url) else { return nil }
         return try CredentialCoding.decode(data, source: url.path)
     }
 
+    /// Writes `record` to the file atomically, mode 0600.
     public func save(_ record: SessionRecord) async throws {
         try AtomicFile.write(try CredentialCoding.encode(record), to: url)
     }
 
+    /// Removes the file; nothing happens when there is none.
     public func delete() async throws {
         if unlink(url.path) != 0 && errno != ENOENT {
             throw StorageError.posix("cannot delete \(url.path)")
         }
     }
 
+    /// Runs `body` holding the file's lock, which other processes respect too.
     public func withExclusiveAccess<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         try await lock.withLock(body)
     }

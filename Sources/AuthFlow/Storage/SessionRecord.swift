@@ -23,10 +23,12 @@ public struct ClientAuthenticationMethod: RawRepresentable, Sendable, Hashable, 
     /// The OpenID Connect name.
     public var description: String { rawValue }
 
+    /// Decodes the name from its string.
     public init(from decoder: any Decoder) throws {
         rawValue = try decoder.singleValueContainer().decode(String.self)
     }
 
+    /// Encodes the name as its string.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)

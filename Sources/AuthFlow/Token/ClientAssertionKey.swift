@@ -47,7 +47,8 @@ public struct ClientAssertionKey: Sendable, Equatable, CustomStringConvertible {
         } else {
             throw AuthFlowError(
                 .configuration, "the private key is not a PEM RSA, P-256 or Ed25519 private key",
-                recovery: "give a PKCS #8, PKCS #1 or SEC 1 PEM file (or a private JWK) with --private-key")
+                recovery: "Give a PKCS #8, PKCS #1 or SEC 1 PEM private key (or a private JWK: ClientAssertionKey(jwk:)).",
+                remedy: .giveASupportedPrivateKey)
         }
         try self.init(material: material, algorithm: algorithm, keyID: keyID)
     }
@@ -207,6 +208,7 @@ public struct ClientAssertionKey: Sendable, Equatable, CustomStringConvertible {
     /// The algorithm and key id; never the key.
     public var description: String { "\(algorithm) key\(keyID.map { " \($0)" } ?? "")" }
 
+    /// Keys are equal when their algorithm, key ID and public key are.
     public static func == (lhs: ClientAssertionKey, rhs: ClientAssertionKey) -> Bool {
         lhs.algorithm == rhs.algorithm && lhs.keyID == rhs.keyID && lhs.publicKeyBytes == rhs.publicKeyBytes
     }

@@ -55,6 +55,7 @@ extension AuthFlowError {
             .reauthenticationRequired,
             "the access token expired and the provider issued no refresh token, so the session cannot be renewed",
             recovery: "Sign in again. To get a refresh token, request the offline_access scope (Auth0, Okta, most OpenID providers); "
-                + "for Google add --param access_type=offline --param prompt=consent (AuthorizationOptions parameters in an app).")
+                + "for Google add the parameters access_type=offline and prompt=consent (AuthorizationOptions.additionalParameters).",
+            remedy: .requestOfflineAccess)
     }
 }

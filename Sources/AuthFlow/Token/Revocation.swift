@@ -57,17 +57,6 @@ extension OAuthClient {
         }
         return failures
     }
-
-    /// The RP-initiated logout URL (OpenID Connect RP-Initiated Logout 1.0 §2),
-    /// or nil when the provider has no `end_session_endpoint`.
-    public func endSessionURL(idTokenHint: String?, postLogoutRedirectURI: URL? = nil, state: String? = nil) throws -> URL? {
-        guard let endpoint = metadata.endSessionEndpoint else { return nil }
-        var pairs: [(String, String)] = [("client_id", clientID)]
-        if let idTokenHint { pairs.append(("id_token_hint", idTokenHint)) }
-        if let postLogoutRedirectURI { pairs.append(("post_logout_redirect_uri", postLogoutRedirectURI.absoluteString)) }
-        if let state { pairs.append(("state", state)) }
-        return try AuthorizationRequest.appending(pairs, to: endpoint)
-    }
 }
 
 extension AuthFlowError {

@@ -47,7 +47,7 @@ public enum AppleDPoPKeyChoice: Sendable, Equatable {
             throw AuthFlowError(
                 .reauthenticationRequired,
                 "the stored session is bound to a Secure Enclave DPoP key whose Keychain item is missing",
-                recovery: "Sign in again.")
+                recovery: "Sign in again.", remedy: .signInAgain)
         }
         return .secureEnclave
     }
@@ -58,7 +58,7 @@ public enum AppleDPoPKeyChoice: Sendable, Equatable {
     public static func unusableSecureEnclaveHandle(_ underlyingError: (any Error & Sendable)?) -> AuthFlowError {
         AuthFlowError(
             .reauthenticationRequired, "the stored session's Secure Enclave DPoP key cannot be opened on this device",
-            recovery: "Sign in again.", underlyingError: underlyingError)
+            recovery: "Sign in again.", remedy: .signInAgain, underlyingError: underlyingError)
     }
 }
 

@@ -111,7 +111,7 @@ public enum BiometricFailure: Error, Sendable, Equatable {
         case .enrolmentChanged:
             AuthFlowError(
                 .reauthenticationRequired, "the enrolled Face ID or Touch ID changed, so the stored session cannot be opened",
-                recovery: "Sign in again.", underlyingError: self)
+                recovery: "Sign in again.", remedy: .signInAgain, underlyingError: self)
         }
     }
 }

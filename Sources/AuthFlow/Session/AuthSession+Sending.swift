@@ -1,0 +1,50 @@
+import Foundation
+import Logging
+
+extension AuthSession {
+    /// Sends `request` with the session's access token, in the header only
+    /// (never the query), and gives the resource server's answer back.
+    ///
+    /// A bearer token goes as `Authorization: Bearer <token>`. A DPoP-bound
+    /// session (its client has a ``OAuthClient/dpop`` binding and the token
+    /// type is `DPoP`) sends `Authorization: DPoP <token>` with a fresh proof
+    /// that carries `ath` (RFC 9449 §7), retried once with the resource
+    /// server's `DPoP-Nonce` when it asks for one (`use_dpop_nonce`). Either
+    /// way, a 401 whose `WWW-Authenticate` (a `Bearer` or `DPoP` challenge)
+    /// says `invalid_token` refreshes once and retries once.
+    public nonisolated func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
+        let first = try await freshCredentials()
+        let response = try await send(request, with: first)
+        guard response.status == 401, AuthSession.saysInvalidToken(response) else { return response }
+        client.logger.debug("resource server refused the access token; refreshing once")
+        let second = try await freshCredentials(rejecting: first.accessToken)
+        return try await send(request, with: second)
+    }
+
+    /// One attempt: `request` with `credentials` in `Authorization`, and a
+    /// DPoP proof as one more step when the token is DPoP-bound.
+    private nonisolated func send(_ request: HTTPTransportRequest, with credentials: OAuthCredentials) async throws
+        -> HTTPTransportResponse
+    {
+        var authorized = request
+        authorized.headers.removeAll { header in
+            header.name.caseInsensitiveCompare("Authorization") == .orderedSame
+                || (client.dpop != nil && header.name.caseInsensitiveCompare("DPoP") == .orderedSame)
+        }
+        let tokenType = credentials.token.tokenType
+        if let dpop = client.dpop, tokenType.caseInsensitiveCompare("DPoP") == .orderedSame {
+            authorized.headers.append((name: "Authorization", value: "DPoP \(credentials.accessToken)"))
+            return try await dpop.send(authorized, accessToken: credentials.accessToken, transport: client.transport)
+        }
+        let scheme = tokenType.caseInsensitiveCompare("Bearer") == .orderedSame ? "Bearer" : tokenType
+        authorized.headers.append((name: "Authorization", value: "\(scheme) \(credentials.accessToken)"))
+        return try await client.transport.send(authorized)
+    }
+
+    /// Whether a `WWW-Authenticate` challenge (Bearer or DPoP) names `invalid_token`.
+    static func saysInvalidToken(_ response: HTTPTransportResponse) -> Bool {
+        AuthenticationChallenge.challenges(in: response).contains {
+            ($0.isScheme("Bearer") || $0.isScheme("DPoP")) && $0["error"] == "invalid_token"
+        }
+    }
+}

@@ -1,0 +1,70 @@
+public import Foundation
+
+extension AuthSession {
+    /// Signs out, and wins over any refresh:
+    ///
+    /// 1. no new refresh starts; the refresh in flight is waited for (not
+    ///    cancelled, so that a refresh token it rotated is known and revoked);
+    /// 2. under the store's exclusive lock (the lock refreshes take, in every
+    ///    process), the newest stored credentials are read and deleted, so no
+    ///    refresh finishing later can write them back;
+    /// 3. the refresh token, then the access token, are revoked (when the
+    ///    provider has a revocation endpoint); an `unsupported_token_type`
+    ///    answer for the access token counts as done.
+    ///
+    /// - Returns: the provider's end-session URL (RP-initiated logout), when
+    ///   it has one, and any revocation failures beside it.
+    /// - Throws: only when the local credentials cannot be deleted.
+    @discardableResult
+    public func signOut(postLogoutRedirectURI: URL? = nil) async throws -> SignOutResult {
+        let inFlight = state.withLock { fields in
+            fields.signedOut = true
+            return fields.refreshTask
+        }
+        if let inFlight { _ = try? await inFlight.value }
+        if let initialSave { _ = try? await initialSave.value }
+        unsaved = nil
+        initialSave = nil
+        let (held, heldIsNewest) = state.withLock { fields in
+            defer {
+                fields.credentials = nil
+                fields.pendingSave = nil
+            }
+            return (fields.credentials?.credentials, fields.pendingSave != nil)
+        }
+        let store = store
+        let stored = try await store.withExclusiveAccess { () async throws -> OAuthCredentials? in
+            let latest = try? await store.load()
+            try await store.delete()
+            return latest?.credentials
+        }
+        loaded = true
+        state.withLock { $0.ready = true }
+        emit(.signedOut(.user))
+        guard let latest = (heldIsNewest ? held : nil) ?? stored ?? held else {
+            return SignOutResult(endSessionURL: nil, revocationFailures: [])
+        }
+        let endSession = try? client.endSessionRequest(
+            idTokenHint: latest.token.idToken ?? held?.token.idToken, postLogoutRedirectURI: postLogoutRedirectURI)?.url()
+        var failures: [AuthFlowError] = []
+        if client.metadata.revocationEndpoint != nil {
+            failures = await client.revokeEach(latest)
+            if let held, held.accessToken != latest.accessToken {
+                failures += await client.revokeEach(
+                    OAuthCredentials(
+                        issuer: held.issuer, clientID: held.clientID,
+                        token: held.token.withoutRefreshToken, idToken: nil))
+            }
+        }
+        return SignOutResult(endSessionURL: endSession, revocationFailures: failures)
+    }
+}
+
+extension TokenResponse {
+    /// This response without its refresh token (to revoke an access token alone).
+    var withoutRefreshToken: TokenResponse {
+        var copy = self
+        copy.refreshToken = nil
+        return copy
+    }
+}
