@@ -209,6 +209,24 @@ struct SessionTests {
         #expect(provider.requests(to: "/token").count == 1)
     }
 
+    @Test("send: a session for one resource sends its token only to that resource's origin")
+    func tokensStayWithTheirResource() async throws {
+        let provider = try Provider(token: [])
+        var client = provider.client
+        client.resource = try ResourceIdentifier(url("https://api.example/mcp"))
+        let session = AuthSession(client: client, credentials: try Self.credentials(expiresIn: 3600))
+        let response = try await session.send(HTTPTransportRequest(method: "GET", url: url(Self.api)))
+        #expect(response.status == 200)
+        for elsewhere in ["https://evil.example/me", "http://api.example/me", "https://api.example:8443/me", "https://api.example.evil/me"]
+        {
+            let error = await expectError(.configuration) {
+                try await session.send(HTTPTransportRequest(method: "GET", url: url(elsewhere)))
+            }
+            #expect(error?.message.contains("AT-old") == false)
+        }
+        #expect(provider.transport.requests.count == 1)
+    }
+
     @Test("send: a 401 without invalid_token is returned as is")
     func otherUnauthorized() async throws {
         let provider = try Provider(

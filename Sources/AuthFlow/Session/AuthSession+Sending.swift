@@ -12,7 +12,18 @@ extension AuthSession {
     /// server's `DPoP-Nonce` when it asks for one (`use_dpop_nonce`). Either
     /// way, a 401 whose `WWW-Authenticate` (a `Bearer` or `DPoP` challenge)
     /// says `invalid_token` refreshes once and retries once.
+    ///
+    /// A session whose client is for one protected resource
+    /// (``OAuthClient/resource``, RFC 8707) sends its token only to that
+    /// resource's origin: a request elsewhere is refused with
+    /// ``AuthFlowError/Category/configuration`` before the token is read.
     public nonisolated func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
+        if let resource = client.resource, !resource.permitsRequest(to: request.url) {
+            throw AuthFlowError(
+                .configuration,
+                "the session's tokens are for \(resource.origin); a request to \(ResourceIdentifier.origin(of: request.url) ?? "another origin") would carry one elsewhere",
+                recovery: "Send requests for another API with a session signed in for that API.")
+        }
         let first = try await freshCredentials()
         let response = try await send(request, with: first)
         guard response.status == 401, AuthSession.saysInvalidToken(response) else { return response }
