@@ -98,8 +98,14 @@ public struct ClientRegistration: Sendable, Equatable, Codable, CustomStringConv
 
     /// Registers a client at `metadata`'s `registration_endpoint` (RFC 7591 §3).
     ///
-    /// - Parameter initialAccessToken: the token some servers require for
-    ///   registration (RFC 7591 §3); secret.
+    /// - Parameters:
+    ///   - request: the client's metadata.
+    ///   - metadata: the authorization server's metadata, with its `registration_endpoint`.
+    ///   - initialAccessToken: the token some servers require for
+    ///     registration (RFC 7591 §3); secret.
+    ///   - transport: the network.
+    ///   - timeout: the bound on the request, in seconds.
+    ///   - logger: where the registration is logged (never the secret).
     /// - Throws: ``AuthFlowError/Category/configuration`` when the provider
     ///   publishes no registration endpoint, the endpoint is not https
     ///   (loopback hosts excepted) or `request` is not valid for its
