@@ -99,7 +99,8 @@ import Testing
     }
 
     @Test func useIssuer() async {
-        let document = #"{"issuer":"https://idp.example/","authorization_endpoint":"https://idp.example/a","token_endpoint":"https://idp.example/t"}"#
+        let document =
+            #"{"issuer":"https://idp.example/","authorization_endpoint":"https://idp.example/a","token_endpoint":"https://idp.example/t"}"#
         let error = await expectError(.issuerMismatch) {
             try await ProviderMetadata.discover(issuer: url("https://idp.example"), transport: ScriptedTransport { _ in .json(document) })
         }

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// DPoP for one client or session (RFC 9449): the key, the nonces servers
 /// gave (remembered per origin), and whether a `Bearer` answer to a DPoP
