@@ -59,23 +59,6 @@ import Testing
             seen.insert(jti)
         }
         #expect(seen.count == 200)
-        // Not a sequence: consecutive jtis are not one apart (2^-64 chance each).
-        let (high, low) = RandomPool.shared.next128()
-        let (nextHigh, nextLow) = RandomPool.shared.next128()
-        #expect(!(nextHigh == high && nextLow == low &+ 1))
-        #expect((high, low) != (nextHigh, nextLow))
-    }
-
-    @Test func theRandomPoolNeverHandsOutASliceTwice() {
-        // Two slices per block: a refill every other draw, across 1 000 draws.
-        let pool = RandomPool(blockSize: 32)
-        var seen = Set<[UInt64]>()
-        for _ in 0..<1_000 {
-            let (high, low) = pool.next128()
-            #expect(high != 0 || low != 0)
-            seen.insert([high, low])
-        }
-        #expect(seen.count == 1_000)
     }
 
     @Test func athFollowsTheAccessToken() throws {

@@ -21,7 +21,9 @@ enum DPoPProof {
         claims.append(contentsOf: #","iat":"#.utf8)
         ProofBytes.appendDecimal(Int64(now.timeIntervalSince1970.rounded(.down)), to: &claims)
         claims.append(contentsOf: #","jti":""#.utf8)
-        var jti = RandomPool.shared.next128()
+        // 128 bits from the system's CSPRNG (getrandom on Linux, arc4random on Apple platforms).
+        var generator = SystemRandomNumberGenerator()
+        var jti = (generator.next(), generator.next())
         withUnsafeBytes(of: &jti) { Base64URL.append(buffer: $0.assumingMemoryBound(to: UInt8.self), to: &claims) }
         jti = (0, 0)
         claims.append(UInt8(ascii: "\""))

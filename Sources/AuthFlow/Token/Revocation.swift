@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import Logging
 
 /// The `token_type_hint` of a revocation request (RFC 7009 §2.1).
