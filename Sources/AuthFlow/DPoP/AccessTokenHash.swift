@@ -15,6 +15,7 @@ final class AccessTokenHash: Sendable {
         var encoded: [UInt8] = []
         encoded.reserveCapacity(43)
         var text = token
+        // The token's UTF-8 is hashed where it lies (no copy of a secret); swift-crypto takes a raw buffer. Fuzzed: credentials.
         text.withUTF8 { bytes in
             SHA256.hash(data: UnsafeRawBufferPointer(bytes)).withUnsafeBytes {
                 Base64URL.append(buffer: $0.assumingMemoryBound(to: UInt8.self), to: &encoded)

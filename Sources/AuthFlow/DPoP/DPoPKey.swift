@@ -59,6 +59,7 @@ public struct DPoPKey: DPoPSigningKey, Equatable, Codable, CustomStringConvertib
         ) { output in
             let signature = try privateKey.signature(for: output)
             output.append(UInt8(ascii: "."))
+            // swift-crypto hands the signature out as Data; its bytes are encoded in place. Fuzzed: base64url.
             signature.rawRepresentation.withUnsafeBytes { Base64URL.append(buffer: $0.assumingMemoryBound(to: UInt8.self), to: &output) }
         }
     }

@@ -24,6 +24,7 @@ enum DPoPProof {
         // 128 bits from the system's CSPRNG (getrandom on Linux, arc4random on Apple platforms).
         var generator = SystemRandomNumberGenerator()
         var jti = (generator.next(), generator.next())
+        // The 16 random bytes of the jti are read where they lie, not copied to an array. Fuzzed: base64url.
         withUnsafeBytes(of: &jti) { Base64URL.append(buffer: $0.assumingMemoryBound(to: UInt8.self), to: &claims) }
         jti = (0, 0)
         claims.append(UInt8(ascii: "\""))
@@ -42,6 +43,7 @@ enum DPoPProof {
         output.reserveCapacity(header.count + 1 + Base64URL.encodedLength(claims.count) + 1 + 86)
         output.append(contentsOf: header)
         output.append(UInt8(ascii: "."))
+        // The claims are encoded in place into the proof (one buffer, no copy). Fuzzed: base64url.
         claims.withUnsafeBufferPointer { Base64URL.append(buffer: $0, to: &output) }
         try sign(&output)
         return String(decoding: output, as: UTF8.self)
