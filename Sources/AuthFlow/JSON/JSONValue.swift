@@ -3,13 +3,20 @@ import Foundation
 /// A JSON value, for members AuthFlow keeps without knowing their meaning
 /// (unknown token-response members, extra claims, extra metadata).
 public enum JSONMemberValue: Sendable, Hashable, Codable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number (JSON does not tell integers apart).
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONMemberValue])
+    /// An object.
     case object([String: JSONMemberValue])
 
+    /// Decodes any JSON value.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -27,6 +34,7 @@ public enum JSONMemberValue: Sendable, Hashable, Codable {
         }
     }
 
+    /// Encodes the value as the JSON it holds.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
