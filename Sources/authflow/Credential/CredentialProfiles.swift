@@ -78,8 +78,13 @@ extension Profile {
     /// This profile with the credential-helper settings (URLs, username) of
     /// the profile stored under its name when it sets none itself: a new
     /// `authflow login --issuer …` of a profile keeps which URLs it serves.
-    func keepingCredentialSettings() throws -> Profile {
-        guard credentialURLs == nil || credentialUsername == nil, let stored = try Profile.loadIfPresent(name) else { return self }
+    /// A stored profile that cannot be read (a directory others can use, a
+    /// damaged file) has no settings to keep: the new sign-in replaces it,
+    /// and saving it repairs the directory's mode.
+    func keepingCredentialSettings() -> Profile {
+        guard credentialURLs == nil || credentialUsername == nil, let stored = (try? Profile.loadIfPresent(name)) ?? nil else {
+            return self
+        }
         var copy = self
         copy.credentialURLs = credentialURLs ?? stored.credentialURLs
         copy.credentialUsername = credentialUsername ?? stored.credentialUsername
