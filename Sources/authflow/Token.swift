@@ -15,6 +15,7 @@ struct Token: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "token", abstract: "Print a fresh access token (refreshing when needed).")
 
     @OptionGroup var profileOption: ProfileOption
+    @OptionGroup var storeOption: StoreOption
     @Option(
         name: .customLong("min-ttl"), help: ArgumentHelp("Refresh when the token expires within this many seconds.", valueName: "seconds"))
     var minTTL: Double?
@@ -32,6 +33,7 @@ struct Token: AsyncParsableCommand {
 
     func run() async throws {
         do {
+            if case .postgresql(let address) = try storeOption.kind() { return try await sharedToken(address) }
             let profile = try Profile.load(profileOption.profile)
             let credentials = try profile.signedInCredentials()
             if profile.holdsDPoPToken {
@@ -64,6 +66,7 @@ struct Logout: AsyncParsableCommand {
         discussion: "The profile's settings stay, so 'authflow login' signs in again without flags; --forget deletes the whole profile.")
 
     @OptionGroup var profileOption: ProfileOption
+    @OptionGroup var storeOption: StoreOption
     @Option(help: "Seconds each network request may take.")
     var timeout: Double = 30
     @Option(help: "Seconds to wait for the provider to redirect back after ending its session.")
@@ -84,6 +87,7 @@ struct Logout: AsyncParsableCommand {
 
     func run() async throws {
         do {
+            if case .postgresql(let address) = try storeOption.kind() { return try await sharedSignOut(address) }
             try await signOut()
         } catch {
             throw Output.fail(error, json: json)
