@@ -17,7 +17,7 @@ public struct CredentialEncryptionKey: Sendable, CustomStringConvertible, Custom
 
     /// A 256-bit key named `id`.
     ///
-    /// - Throws: ``AuthFlowError/Category/configuration`` when the key is not
+    /// - Throws: `AuthFlowError/Category/configuration` when the key is not
     ///   32 bytes or the ID is empty, too long or has other characters.
     public init(id: String, key: SymmetricKey) throws {
         guard (1...64).contains(id.utf8.count), id.utf8.allSatisfy(Self.isIDByte) else {
@@ -33,7 +33,7 @@ public struct CredentialEncryptionKey: Sendable, CustomStringConvertible, Custom
 
     /// A key from its 32 bytes in base64 (standard or URL-safe, padding optional).
     ///
-    /// - Throws: ``AuthFlowError/Category/configuration`` when the text is not
+    /// - Throws: `AuthFlowError/Category/configuration` when the text is not
     ///   base64 of 32 bytes; the message never repeats the text.
     public init(id: String, base64: String) throws {
         var text = base64.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -74,7 +74,7 @@ public struct CredentialEncryptionKeys: Sendable, CustomStringConvertible {
 
     /// The keys; their IDs must differ.
     ///
-    /// - Throws: ``AuthFlowError/Category/configuration`` when two keys share an ID.
+    /// - Throws: `AuthFlowError/Category/configuration` when two keys share an ID.
     public init(current: CredentialEncryptionKey, previous: [CredentialEncryptionKey] = []) throws {
         var seen: Set<String> = []
         for key in [current] + previous where !seen.insert(key.id).inserted {

@@ -2,7 +2,7 @@
 import AuthFlow
 import PostgresNIO
 
-/// PostgreSQL failures as ``AuthFlowError``s. The message keeps the SQLSTATE
+/// PostgreSQL failures as `AuthFlowError`s. The message keeps the SQLSTATE
 /// and the server's primary message, never the query, its values or the
 /// connection settings (which hold the password).
 enum DatabaseError {

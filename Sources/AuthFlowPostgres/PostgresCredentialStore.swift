@@ -36,10 +36,10 @@ public struct PostgresCredentialStore: CredentialStore {
     /// token stored is the one the provider has replaced, and the reply that
     /// held the new one is lost.
     ///
-    /// - Throws: ``AuthFlowError/Category/reauthenticationRequired`` (reason
-    ///   ``AuthFlowError/Reason/refreshReplyLost``) for such a lost reply;
-    ///   ``AuthFlowError/Category/configuration`` when the row's key is not
-    ///   among the keys given; ``AuthFlowError/Category/storage`` when it
+    /// - Throws: `AuthFlowError/Category/reauthenticationRequired` (reason
+    ///   `AuthFlowError/Reason/refreshReplyLost`) for such a lost reply;
+    ///   `AuthFlowError/Category/configuration` when the row's key is not
+    ///   among the keys given; `AuthFlowError/Category/storage` when it
     ///   does not decrypt; `network` or `timeout` when PostgreSQL fails.
     public func load() async throws -> SessionRecord? {
         if let lease = ownLease, !lease.state.withLock({ $0.lost }) {

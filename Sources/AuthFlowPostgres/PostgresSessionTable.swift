@@ -6,7 +6,7 @@ public import PostgresNIO
 
 /// A table of sessions in PostgreSQL, shared by every instance of a service:
 /// one row per session ID the caller chooses (a user, a device, a robot),
-/// each a ``CredentialStore`` through ``store(sessionID:)``.
+/// each a `CredentialStore` through ``store(sessionID:)``.
 ///
 /// ```swift
 /// let table = try PostgresSessionTable(client: postgres, keys: keys)
@@ -23,7 +23,7 @@ public import PostgresNIO
 /// - A refresh in flight is recorded (with its start time and instance)
 ///   before its request is sent; when the instance dies before storing the
 ///   reply, the next instance reports
-///   ``AuthFlowError/Category/reauthenticationRequired`` instead of sending
+///   `AuthFlowError/Category/reauthenticationRequired` instead of sending
 ///   a refresh token the provider has rotated.
 /// - Records are encrypted with AES-256-GCM under the caller's
 ///   ``CredentialEncryptionKeys``; a row never holds a plain token.
@@ -37,7 +37,7 @@ public final class PostgresSessionTable: Sendable {
     /// How the table waits, holds locks and cleans up.
     public struct Options: Sendable {
         /// Seconds to wait for a session's lock held by another instance
-        /// (PostgreSQL's `lock_timeout`) before a ``AuthFlowError/Category/timeout`` error.
+        /// (PostgreSQL's `lock_timeout`) before a `AuthFlowError/Category/timeout` error.
         public var lockTimeout: TimeInterval = 30
         /// Seconds a lock holder may sit idle in its transaction (PostgreSQL's
         /// `idle_in_transaction_session_timeout`): the bound on how long an
@@ -72,7 +72,7 @@ public final class PostgresSessionTable: Sendable {
     /// A table named `name` (lower-case letters, digits and `_`, at most 48,
     /// not starting with a digit) in the database `client` connects to.
     ///
-    /// - Throws: ``AuthFlowError/Category/configuration`` for another name.
+    /// - Throws: `AuthFlowError/Category/configuration` for another name.
     public init(
         client: PostgresClient, keys: CredentialEncryptionKeys, name: String = "authflow_sessions", options: Options = Options(),
         logger: Logger = Logger(label: "AuthFlowPostgres")
@@ -93,7 +93,7 @@ public final class PostgresSessionTable: Sendable {
 
     /// The store of one session.
     ///
-    /// - Throws: ``AuthFlowError/Category/configuration`` when `sessionID` is
+    /// - Throws: `AuthFlowError/Category/configuration` when `sessionID` is
     ///   empty, longer than 256 bytes or holds control characters.
     public func store(sessionID: String) throws -> PostgresCredentialStore {
         guard (1...256).contains(sessionID.utf8.count),
@@ -107,7 +107,7 @@ public final class PostgresSessionTable: Sendable {
     /// Creates the tables, or migrates them to this version's schema; safe to
     /// run from many instances at once, and again.
     ///
-    /// - Throws: ``AuthFlowError/Category/configuration`` when the tables have
+    /// - Throws: `AuthFlowError/Category/configuration` when the tables have
     ///   a newer schema version; database failures as `network`, `timeout` or `storage`.
     public func migrate() async throws {
         try await SessionSchema.migrate(client, table: name, logger: logger)

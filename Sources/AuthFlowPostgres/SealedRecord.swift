@@ -23,8 +23,8 @@ struct SealedRecord: Sendable {
 
     /// The record, decrypted with the key this row names.
     ///
-    /// - Throws: ``AuthFlowError/Category/configuration`` when no given key
-    ///   has the row's key ID; ``AuthFlowError/Category/storage`` when the
+    /// - Throws: `AuthFlowError/Category/configuration` when no given key
+    ///   has the row's key ID; `AuthFlowError/Category/storage` when the
     ///   row does not open with it (another key under that ID, a row moved or
     ///   altered).
     func open(table: String, sessionID: String, keys: CredentialEncryptionKeys) throws -> SessionRecord {

@@ -17,7 +17,10 @@ struct SharedStore {
     /// - Throws: ``AuthFlowError/Category/configuration`` when no key is
     ///   given or it is not 32 bytes of base64; the messages never hold the
     ///   key or the password.
-    init(_ address: PostgresStoreAddress, profile: String, logger: Logger, environment: [String: String] = ProcessInfo.processInfo.environment)
+    init(
+        _ address: PostgresStoreAddress, profile: String, logger: Logger,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    )
         throws
     {
         let tls: PostgresClient.Configuration.TLS
@@ -38,7 +41,8 @@ struct SharedStore {
         running = Task { await client.run() }
         var options = PostgresSessionTable.Options()
         options.concurrentLocks = 2
-        let table = try PostgresSessionTable(client: client, keys: try Self.keys(environment), name: address.table, options: options, logger: logger)
+        let table = try PostgresSessionTable(
+            client: client, keys: try Self.keys(environment), name: address.table, options: options, logger: logger)
         store = try table.store(sessionID: profile)
     }
 
@@ -68,7 +72,9 @@ struct SharedStore {
         } else {
             throw AuthFlowError(
                 .configuration, "a PostgreSQL store needs an encryption key",
-                recovery: "Set AUTHFLOW_STORE_KEY_FILE to a file holding 32 random bytes in base64 (openssl rand -base64 32), or AUTHFLOW_STORE_KEY.")
+                recovery:
+                    "Set AUTHFLOW_STORE_KEY_FILE to a file holding 32 random bytes in base64 (openssl rand -base64 32), or AUTHFLOW_STORE_KEY."
+            )
         }
         return try CredentialEncryptionKeys(current: try CredentialEncryptionKey(id: id, base64: text))
     }

@@ -65,7 +65,8 @@ extension Logout {
             guard let record = try await shared.store.load() else {
                 if forget, try Profile.loadIfPresent(name) != nil { try Profile.forget(name) }
                 if json {
-                    Output.json(LogoutReport(profile: name, signedIn: false, revoked: false, profileDeleted: forget, endSession: .notSignedIn))
+                    Output.json(
+                        LogoutReport(profile: name, signedIn: false, revoked: false, profileDeleted: forget, endSession: .notSignedIn))
                 } else {
                     Output.stderr("Profile \(name) is not signed in in the PostgreSQL store.")
                 }
@@ -91,7 +92,8 @@ extension Logout {
                 throw failure
             }
             if json {
-                Output.json(LogoutReport(profile: name, signedIn: true, revoked: hasRevocation, profileDeleted: forget, endSession: endSession))
+                Output.json(
+                    LogoutReport(profile: name, signedIn: true, revoked: hasRevocation, profileDeleted: forget, endSession: endSession))
             }
         }
     }
