@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "AuthFlowLoopback", targets: ["AuthFlowLoopback"]),
         .library(name: "AuthFlowApple", targets: ["AuthFlowApple"]),
         .library(name: "AuthFlowProvider", targets: ["AuthFlowProvider"]),
+        // A CredentialStore shared by many instances (built with the PostgreSQL trait).
+        .library(name: "AuthFlowPostgres", targets: ["AuthFlowPostgres"]),
         // The command-line tool, one file to install (built with the CLI trait).
         .executable(name: "authflow", targets: ["authflow"]),
     ],
@@ -31,9 +33,13 @@ let package = Package(
             description: "The embedded OpenID Provider (AuthFlowProvider) for test suites; adds Hummingbird and SwiftNIO."
         ),
         .trait(
+            name: "PostgreSQL",
+            description: "A CredentialStore in PostgreSQL shared by many instances (AuthFlowPostgres); adds postgres-nio."
+        ),
+        .trait(
             name: "CLI",
-            description: "The authflow command-line tool; adds swift-argument-parser and the embedded provider.",
-            enabledTraits: ["EmbeddedProvider"]
+            description: "The authflow command-line tool; adds swift-argument-parser, the embedded provider and the PostgreSQL store.",
+            enabledTraits: ["EmbeddedProvider", "PostgreSQL"]
         ),
         .default(enabledTraits: []),
     ],
@@ -49,6 +55,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.0.0", traits: ["FullFoundation"]),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
+        // The PostgreSQL store only (trait PostgreSQL).
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.0"),
     ],
     targets: [
         .target(
@@ -97,6 +105,18 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Sessions in PostgreSQL, shared by every instance of a service; its
+        // files compile to nothing without the PostgreSQL trait.
+        .target(
+            name: "AuthFlowPostgres",
+            dependencies: [
+                "AuthFlow",
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .target(
             name: "ExampleBackend",
             dependencies: [
@@ -116,7 +136,9 @@ let package = Package(
                 "AuthFlowLoopback",
                 "TerminalQR",
                 "AuthFlowProvider",
+                "AuthFlowPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CLI"])),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -175,6 +197,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
+        // Against a real PostgreSQL server (AUTHFLOW_TEST_POSTGRES_URL, set by scripts/postgres-for-tests).
+        .testTarget(
+            name: "AuthFlowPostgresTests",
+            dependencies: [
+                "AuthFlow", "AuthFlowPostgres", "AuthFlowProvider",
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

@@ -45,6 +45,7 @@ struct Login: AsyncParsableCommand {
     @Option(help: "The loopback port (default: an ephemeral port).")
     var port: Int = 0
     @OptionGroup var profileOption: ProfileOption
+    @OptionGroup var storeOption: StoreOption
     @Option(help: "Seconds each network request may take.")
     var timeout: Double = 30
     @Option(help: "Seconds to wait for the browser's redirect.")
@@ -234,6 +235,9 @@ struct Login: AsyncParsableCommand {
     func finish(_ profile: Profile, client: OAuthClient) async throws {
         guard let credentials = profile.credentials else { return }
         let userInfo = try await fetchUserInfo(client: client, credentials: credentials)
+        if case .postgresql(let address) = try storeOption.kind() {
+            return try await finishShared(profile, client: client, address: address, userInfo: userInfo)
+        }
         let path = try await ProfileStore(name: profile.name).lock.withLock { try profile.keepingCredentialSettings().save() }
         let summary = Summary(profile: profile, credentials: credentials, showTokens: showTokens, userInfo: userInfo)
         if json {

@@ -15,6 +15,7 @@ struct Logout: AsyncParsableCommand {
         discussion: "The profile's settings stay, so 'authflow login' signs in again without flags; --forget deletes the whole profile.")
 
     @OptionGroup var profileOption: ProfileOption
+    @OptionGroup var storeOption: StoreOption
     @Option(help: "Seconds each network request may take.")
     var timeout: Double = 30
     @Option(help: "Seconds to wait for the provider to redirect back after ending its session.")
@@ -35,6 +36,7 @@ struct Logout: AsyncParsableCommand {
 
     func run() async throws {
         do {
+            if case .postgresql(let address) = try storeOption.kind() { return try await sharedSignOut(address) }
             try await signOut()
         } catch {
             throw Output.fail(error, json: json)

@@ -15,6 +15,7 @@ struct Token: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "token", abstract: "Print a fresh access token (refreshing when needed).")
 
     @OptionGroup var profileOption: ProfileOption
+    @OptionGroup var storeOption: StoreOption
     @Option(
         name: .customLong("min-ttl"), help: ArgumentHelp("Refresh when the token expires within this many seconds.", valueName: "seconds"))
     var minTTL: Double?
@@ -32,6 +33,7 @@ struct Token: AsyncParsableCommand {
 
     func run() async throws {
         do {
+            if case .postgresql(let address) = try storeOption.kind() { return try await sharedToken(address) }
             let profile = try Profile.load(profileOption.profile)
             let credentials = try profile.signedInCredentials()
             if profile.holdsDPoPToken {

@@ -51,6 +51,16 @@ extension AuthSession {
             }
             emit(.signedOut(ended.reason))
             throw ended.error
+        } catch let ended as AuthFlowError where ended.category == .reauthenticationRequired {
+            // The store ended the session under its lock (a shared store that
+            // found a refresh whose reply was lost): no refresh brings it back.
+            state.withLock { fields in
+                fields.credentials = nil
+                fields.signedOut = true
+                fields.refreshTask = nil
+            }
+            emit(.signedOut(.refreshTokenRefused))
+            throw ended
         } catch is CancellationError {
             state.withLock { $0.refreshTask = nil }
             throw AuthFlowError(.cancelled, "the refresh was cancelled before its token request")
@@ -100,6 +110,7 @@ extension AuthSession {
                 try await store.delete()
                 throw SessionEnded(reason: .noRefreshToken, error: .noRefreshToken)
             }
+            try await store.refreshWillStart()
             let refreshed = try await AuthSession.refreshWithRetry(base, client: client, store: store)
             do {
                 try await store.save(SessionRecord(credentials: refreshed, client: client))

@@ -13,6 +13,13 @@ public protocol CredentialStore: Sendable {
     /// holder (in any process, for stores that can) refreshes or signs out
     /// at a time.
     func withExclusiveAccess<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T
+    /// Called inside ``withExclusiveAccess(_:)``, after the store was read
+    /// and just before a refresh request is sent. A store shared by several
+    /// machines records the refresh as in flight here, so that when this
+    /// process dies before ``save(_:)`` (the provider may have rotated the
+    /// refresh token, and only the lost reply held the new one), the next
+    /// holder of the lock can tell. The default does nothing.
+    func refreshWillStart() async throws
 }
 
 extension CredentialStore {
@@ -20,6 +27,9 @@ extension CredentialStore {
     public func withExclusiveAccess<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         try await body()
     }
+
+    /// Stores without a record of refreshes in flight do nothing.
+    public func refreshWillStart() async throws {}
 }
 
 /// A record in memory only (tests, or apps that sign in every launch).

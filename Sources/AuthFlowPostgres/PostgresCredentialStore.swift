@@ -1,0 +1,346 @@
+#if PostgreSQL // the PostgreSQL package trait
+public import AuthFlow
+import Foundation
+import Logging
+import PostgresNIO
+
+/// One session's record in a ``PostgresSessionTable``, shared by every
+/// instance that opens the same session ID. Made by ``PostgresSessionTable/store(sessionID:)``.
+///
+/// ``withExclusiveAccess(_:)`` opens a transaction that holds the session
+/// row's lock; ``load()``, ``save(_:)`` and ``delete()`` called inside it run
+/// in that transaction, and it commits when the body returns or throws
+/// (what the body wrote stands either way). Outside it, ``save(_:)`` and
+/// ``delete()`` take the lock for themselves.
+///
+/// ``delete()`` leaves a tombstone: ``load()`` returns nil, and a refresh
+/// waiting on another instance finds the session signed out.
+public struct PostgresCredentialStore: CredentialStore {
+    /// The table the session lives in.
+    public let table: PostgresSessionTable
+    /// The session's ID.
+    public let sessionID: String
+
+    init(table: PostgresSessionTable, sessionID: String) {
+        self.table = table
+        self.sessionID = sessionID
+    }
+
+    /// The stored record, or nil when there is none (never stored, signed
+    /// out, or ended).
+    ///
+    /// Inside ``withExclusiveAccess(_:)``, a refresh recorded in flight by a
+    /// holder that never finished (it died, or lost its connection, after
+    /// sending the request) ends the session when the provider rotates
+    /// refresh tokens (or it is not known whether it does): the refresh
+    /// token stored is the one the provider has replaced, and the reply that
+    /// held the new one is lost.
+    ///
+    /// - Throws: `AuthFlowError/Category/reauthenticationRequired` (reason
+    ///   `AuthFlowError/Reason/refreshReplyLost`) for such a lost reply;
+    ///   `AuthFlowError/Category/configuration` when the row's key is not
+    ///   among the keys given; `AuthFlowError/Category/storage` when it
+    ///   does not decrypt; `network` or `timeout` when PostgreSQL fails.
+    public func load() async throws -> SessionRecord? {
+        if let lease = ownLease, !lease.state.withLock({ $0.lost }) {
+            return try await load(in: lease)
+        }
+        try await table.prepared()
+        let row: StoredRow?
+        do {
+            row = try await StoredRow.fetch(table, sessionID: sessionID, from: table.client.query(StoredRow.query(table, sessionID)))
+        } catch {
+            throw DatabaseError.map(error, doing: "read the session \(sessionID)")
+        }
+        return try row?.sealed?.open(table: table.name, sessionID: sessionID, keys: table.keys)
+    }
+
+    /// Encrypts `record` with the current key and stores it, committed when
+    /// this returns (or, inside ``withExclusiveAccess(_:)``, when that ends).
+    public func save(_ record: SessionRecord) async throws {
+        guard let lease = ownLease else {
+            return try await withExclusiveAccess { try await save(record) }
+        }
+        let sealed = try SealedRecord.seal(record, table: table.name, sessionID: sessionID, with: table.keys.current)
+        let newRefresh = record.credentials.token.refreshToken
+        let rotates: Bool? = lease.state.withLock { state in
+            guard case .some(let old?) = state.readRefreshToken, let newRefresh else { return nil }
+            return old != newRefresh
+        }
+        let expiresAt = newRefresh == nil ? record.credentials.expiresAt : nil
+        try await write(.record(sealed, rotates: rotates, expiresAt: expiresAt), in: lease)
+    }
+
+    /// Forgets the record, leaving a tombstone that a refresh on any instance respects.
+    public func delete() async throws {
+        guard let lease = ownLease else {
+            return try await withExclusiveAccess { try await delete() }
+        }
+        try await write(.tombstone(reason: "signed_out"), in: lease)
+    }
+
+    /// Runs `body` inside a transaction that holds the session row's lock,
+    /// waiting at most ``PostgresSessionTable/Options-swift.struct/lockTimeout``
+    /// for another instance to release it. Reentrant for the same session.
+    ///
+    /// The lock is PostgreSQL's: it ends with the transaction, so an instance
+    /// that dies or loses its connection holds nothing. A write whose
+    /// connection is lost before the commit is made again in a new
+    /// transaction, when the row has not changed meanwhile.
+    public func withExclusiveAccess<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        if ownLease != nil { return try await body() }
+        try await table.prepared()
+        await table.slots.acquire()
+        let outcome: Result<T, any Error>
+        do {
+            outcome = try await table.client.withConnection { connection in
+                try await lease(on: connection, body)
+            }
+        } catch {
+            await table.slots.release()
+            throw DatabaseError.map(error, doing: "lock the session \(sessionID)")
+        }
+        await table.slots.release()
+        return try outcome.get()
+    }
+
+    /// Records the refresh about to be sent as in flight (its attempt, this
+    /// instance, the time) and commits that at once, on a connection of its
+    /// own, so that it outlives this instance. Storing the result, or the
+    /// end of the transaction, clears it.
+    public func refreshWillStart() async throws {
+        guard let lease = ownLease, !lease.state.withLock({ $0.lost }) else { return }
+        let attempt = UUID()
+        do {
+            try await table.client.query(
+                """
+                INSERT INTO \(unescaped: table.name)_refreshes (session_id, attempt, instance, from_generation, started_at)
+                VALUES (\(sessionID), \(attempt), \(table.options.instance), \(lease.startGeneration), now())
+                ON CONFLICT (session_id) DO UPDATE SET attempt = EXCLUDED.attempt, instance = EXCLUDED.instance,
+                    from_generation = EXCLUDED.from_generation, started_at = EXCLUDED.started_at
+                """, logger: table.logger)
+        } catch {
+            throw DatabaseError.map(error, doing: "record the refresh of the session \(sessionID)")
+        }
+        lease.state.withLock { $0.attempt = attempt }
+    }
+
+    // MARK: - Inside a lease
+
+    private var ownLease: SessionLease? {
+        guard let lease = SessionLeases.current, lease.table == ObjectIdentifier(table), lease.sessionID == sessionID else { return nil }
+        return lease
+    }
+
+    /// Begins the transaction, takes the row's lock, runs `body` with the
+    /// lease, then clears this lease's refresh record and commits.
+    private func lease<T: Sendable>(on connection: PostgresConnection, _ body: @Sendable () async throws -> T) async throws -> Result<
+        T, any Error
+    > {
+        let logger = table.logger
+        let name = table.name
+        try await connection.query("BEGIN", logger: logger)
+        let lease: SessionLease
+        do {
+            let lockMillis = "\(Int(table.options.lockTimeout * 1000))"
+            let holdMillis = "\(Int(table.options.lockHoldLimit * 1000))"
+            try await connection.query(
+                "SELECT set_config('lock_timeout', \(lockMillis), true), set_config('idle_in_transaction_session_timeout', \(holdMillis), true)",
+                logger: logger)
+            try await connection.query(
+                "INSERT INTO \(unescaped: name) (session_id) VALUES (\(sessionID)) ON CONFLICT (session_id) DO NOTHING", logger: logger)
+            var generation: Int64 = 0
+            for try await value in try await connection.query(
+                "SELECT generation FROM \(unescaped: name) WHERE session_id = \(sessionID) FOR UPDATE", logger: logger
+            ).decode(Int64.self) {
+                generation = value
+            }
+            var orphan: RefreshMarker?
+            for try await (attempt, instance, startedAt) in try await connection.query(
+                "SELECT attempt, instance, started_at FROM \(unescaped: name)_refreshes WHERE session_id = \(sessionID)", logger: logger
+            ).decode((UUID, String, Date).self) {
+                orphan = RefreshMarker(attempt: attempt, instance: instance, startedAt: startedAt)
+            }
+            lease = SessionLease(
+                table: ObjectIdentifier(table), sessionID: sessionID, connection: connection, startGeneration: generation, orphan: orphan)
+        } catch {
+            _ = try? await connection.query("ROLLBACK", logger: logger)
+            throw error
+        }
+        let outcome: Result<T, any Error>
+        do {
+            outcome = .success(try await SessionLeases.$current.withValue(lease) { try await body() })
+        } catch {
+            outcome = .failure(error)
+        }
+        let (lost, attempt, write) = lease.state.withLock { ($0.lost, $0.attempt, $0.write) }
+        guard !lost else { return outcome }
+        do {
+            if let attempt {
+                try await connection.query(
+                    "DELETE FROM \(unescaped: name)_refreshes WHERE session_id = \(sessionID) AND attempt = \(attempt)", logger: logger)
+            }
+            try await connection.query("COMMIT", logger: logger)
+        } catch {
+            _ = try? await connection.query("ROLLBACK", logger: logger)
+            guard let write, DatabaseError.isConnectionLost(error) else {
+                if write == nil { return outcome }
+                throw error
+            }
+            try await replay(write, since: lease.startGeneration)
+        }
+        return outcome
+    }
+
+    private func load(in lease: SessionLease) async throws -> SessionRecord? {
+        let row: StoredRow?
+        do {
+            row = try await StoredRow.fetch(
+                table, sessionID: sessionID, from: lease.connection.query(StoredRow.query(table, sessionID), logger: table.logger))
+        } catch {
+            if DatabaseError.isConnectionLost(error) { lease.state.withLock { $0.lost = true } }
+            throw DatabaseError.map(error, doing: "read the session \(sessionID)")
+        }
+        if let orphan = lease.state.withLock({ state in
+            defer { state.orphan = nil }
+            return state.orphan
+        }) {
+            if row?.sealed != nil, row?.refreshRotates == false {
+                table.logger.info(
+                    "a refresh never stored its result; the provider does not rotate refresh tokens, so the stored one is used",
+                    metadata: ["session": "\(sessionID)", "instance": "\(orphan.instance)"])
+            } else if row?.sealed != nil {
+                table.logger.warning(
+                    "a refresh never stored its result; the session ends",
+                    metadata: ["session": "\(sessionID)", "instance": "\(orphan.instance)"])
+                try await write(.tombstone(reason: "refresh_reply_lost"), in: lease)
+                throw AuthFlowError(
+                    .reauthenticationRequired,
+                    "a refresh of the session \(sessionID) started at \(Self.timestamp(orphan.startedAt)) on \(orphan.instance) never stored its result: the provider may have rotated the refresh token, and only that lost reply held the new one",
+                    reason: .refreshReplyLost, recovery: "Sign in again.")
+            }
+        }
+        let record = try row?.sealed?.open(table: table.name, sessionID: sessionID, keys: table.keys)
+        lease.state.withLock { $0.readRefreshToken = .some(record?.credentials.token.refreshToken) }
+        return record
+    }
+
+    /// Writes in the lease's transaction; when its connection is lost, in a
+    /// new transaction if the row is as the lease found it.
+    private func write(_ change: SessionWrite, in lease: SessionLease) async throws {
+        lease.state.withLock { $0.write = change }
+        if !lease.state.withLock({ $0.lost }) {
+            do {
+                try await Self.apply(change, table: table, sessionID: sessionID, on: lease.connection)
+                lease.state.withLock { $0.attempt = nil }
+                return
+            } catch {
+                guard DatabaseError.isConnectionLost(error) else {
+                    throw DatabaseError.map(error, doing: "write the session \(sessionID)")
+                }
+                lease.state.withLock { $0.lost = true }
+                table.logger.info(
+                    "the connection was lost while writing the session; writing it again", metadata: ["session": "\(sessionID)"])
+            }
+        }
+        try await replay(change, since: lease.startGeneration)
+    }
+
+    /// `change` in a transaction of its own, if the row's generation is still
+    /// `generation`; retried while the server cannot be reached, for at most
+    /// ``PostgresSessionTable/Options-swift.struct/reconnectTimeout``.
+    private func replay(_ change: SessionWrite, since generation: Int64) async throws {
+        let deadline = Date().addingTimeInterval(table.options.reconnectTimeout)
+        var pause: UInt64 = 100_000_000
+        while true {
+            do {
+                try await table.client.withConnection { connection in
+                    try await connection.query("BEGIN", logger: table.logger)
+                    do {
+                        var found: Int64?
+                        for try await value in try await connection.query(
+                            "SELECT generation FROM \(unescaped: table.name) WHERE session_id = \(sessionID) FOR UPDATE",
+                            logger: table.logger
+                        ).decode(Int64.self) {
+                            found = value
+                        }
+                        guard found == generation else {
+                            throw AuthFlowError(
+                                .storage,
+                                "the session \(sessionID) changed on another instance while the connection to PostgreSQL was lost; this write was not made"
+                            )
+                        }
+                        try await Self.apply(change, table: table, sessionID: sessionID, on: connection)
+                        try await connection.query("COMMIT", logger: table.logger)
+                    } catch {
+                        _ = try? await connection.query("ROLLBACK", logger: table.logger)
+                        throw error
+                    }
+                }
+                return
+            } catch {
+                guard DatabaseError.isConnectionLost(error), Date() < deadline else {
+                    throw DatabaseError.map(error, doing: "write the session \(sessionID) again after the connection was lost")
+                }
+                try? await Task.sleep(nanoseconds: pause)
+                pause = min(pause * 2, 1_000_000_000)
+            }
+        }
+    }
+
+    private static func apply(_ change: SessionWrite, table: PostgresSessionTable, sessionID: String, on connection: PostgresConnection)
+        async throws
+    {
+        let name = table.name
+        switch change {
+        case .record(let sealed, let rotates, let expiresAt):
+            try await connection.query(
+                """
+                UPDATE \(unescaped: name) SET generation = generation + 1, key_id = \(sealed.keyID), sealed = \(sealed.sealed),
+                    refresh_rotates = coalesce(\(rotates), refresh_rotates), expires_at = \(expiresAt),
+                    signed_out_at = NULL, ended_reason = NULL, updated_at = now()
+                WHERE session_id = \(sessionID)
+                """, logger: table.logger)
+        case .tombstone(let reason):
+            try await connection.query(
+                """
+                UPDATE \(unescaped: name) SET generation = generation + 1, key_id = NULL, sealed = NULL, refresh_rotates = NULL,
+                    expires_at = NULL, signed_out_at = now(), ended_reason = \(reason), updated_at = now()
+                WHERE session_id = \(sessionID)
+                """, logger: table.logger)
+        }
+        try await connection.query("DELETE FROM \(unescaped: name)_refreshes WHERE session_id = \(sessionID)", logger: table.logger)
+    }
+
+    private static func timestamp(_ date: Date) -> String {
+        date.formatted(.iso8601)
+    }
+}
+
+/// A session row as read.
+struct StoredRow {
+    var sealed: SealedRecord?
+    var refreshRotates: Bool?
+
+    static func query(_ table: PostgresSessionTable, _ sessionID: String) -> PostgresQuery {
+        "SELECT key_id, sealed, refresh_rotates FROM \(unescaped: table.name) WHERE session_id = \(sessionID)"
+    }
+
+    static func fetch(_ table: PostgresSessionTable, sessionID: String, from rows: PostgresRowSequence) async throws -> StoredRow? {
+        var found: StoredRow?
+        for try await (keyID, sealed, rotates) in rows.decode((String?, Data?, Bool?).self) {
+            var row = StoredRow(refreshRotates: rotates)
+            if let keyID, let sealed { row.sealed = SealedRecord(keyID: keyID, sealed: sealed) }
+            found = row
+        }
+        return found
+    }
+}
+
+extension AuthFlowError.Reason {
+    /// A refresh was sent by an instance that never stored its result (it
+    /// died, or lost its connection to the store): the provider may have
+    /// rotated the refresh token, and the new one was in the lost reply.
+    public static let refreshReplyLost = AuthFlowError.Reason(rawValue: "refresh_reply_lost")
+}
+#endif

@@ -1,0 +1,124 @@
+#if CLI // the CLI package trait
+import ArgumentParser
+import AuthFlow
+import Foundation
+
+/// `--store` (or `AUTHFLOW_STORE`): where a profile's credentials live.
+///
+/// - `file` (the default): in the profile's file, as always.
+/// - `postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?table=NAME&sslmode=disable|prefer|require]`:
+///   in a table shared by every machine that names it; the session ID is the
+///   profile name. The password comes from the URL, else from the file named
+///   by `AUTHFLOW_STORE_PASSWORD_FILE`, else from `AUTHFLOW_STORE_PASSWORD`.
+///   The records are encrypted with the key (32 bytes, base64) in the file
+///   named by `AUTHFLOW_STORE_KEY_FILE`, else in `AUTHFLOW_STORE_KEY`, under
+///   the key ID `AUTHFLOW_STORE_KEY_ID` (default `default`).
+///
+/// Neither the password nor the key is ever printed: a bad URL is reported
+/// by its parts without them.
+struct StoreOption: ParsableArguments {
+    @Option(
+        name: .customLong("store"),
+        help: ArgumentHelp(
+            "Where the credentials live: file (the profile, default) or postgresql://USER@HOST[:PORT]/DATABASE (also AUTHFLOW_STORE).",
+            valueName: "store"))
+    var store: String?
+
+    func validate() throws {
+        _ = try kind()
+    }
+
+    /// The store named by `--store`, else `AUTHFLOW_STORE`, else the profile file.
+    func kind(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> StoreKind {
+        let text = store ?? environment["AUTHFLOW_STORE"].flatMap { $0.isEmpty ? nil : $0 }
+        guard let text, text != "file" else { return .file }
+        let source = store == nil ? "AUTHFLOW_STORE" : "--store"
+        if text.lowercased().hasPrefix("postgresql://") || text.lowercased().hasPrefix("postgres://") {
+            return .postgresql(try PostgresStoreAddress(text, source: source))
+        }
+        throw ValidationError("\(source) takes file or a postgresql:// URL")
+    }
+}
+
+/// The kinds of credential store the CLI can use.
+enum StoreKind {
+    /// The profile's own file (with its lock).
+    case file
+    /// A shared PostgreSQL table.
+    case postgresql(PostgresStoreAddress)
+}
+
+/// A parsed `postgresql://` URL. The password is kept apart and never shown.
+struct PostgresStoreAddress: CustomStringConvertible {
+    var host: String
+    var port: Int
+    var user: String
+    var database: String
+    var table: String
+    var tls: TLSMode
+    /// From the URL; nil means the file or the environment (``password(environment:)``).
+    var urlPassword: String?
+
+    enum TLSMode: String { case disable, prefer, require }
+
+    /// Parses `text`; `source` names the flag or variable in usage errors,
+    /// which never repeat the URL (it may hold a password).
+    init(_ text: String, source: String) throws {
+        guard let components = URLComponents(string: text), let host = components.host, !host.isEmpty else {
+            throw ValidationError("\(source) is not a valid postgresql:// URL (postgresql://USER@HOST[:PORT]/DATABASE)")
+        }
+        guard let user = components.percentEncodedUser?.removingPercentEncoding, !user.isEmpty else {
+            throw ValidationError("\(source) names no user (postgresql://USER@HOST[:PORT]/DATABASE)")
+        }
+        let database = String(components.path.drop { $0 == "/" })
+        guard !database.isEmpty, !database.contains("/") else {
+            throw ValidationError("\(source) names no database (postgresql://USER@HOST[:PORT]/DATABASE)")
+        }
+        var table = "authflow_sessions"
+        var tls = TLSMode.prefer
+        for item in components.queryItems ?? [] {
+            switch item.name {
+            case "table": table = item.value ?? ""
+            case "sslmode":
+                guard let mode = TLSMode(rawValue: item.value ?? "") else {
+                    throw ValidationError("\(source): sslmode takes disable, prefer or require")
+                }
+                tls = mode
+            default: throw ValidationError("\(source): unknown parameter \(item.name) (known: table, sslmode)")
+            }
+        }
+        if let port = components.port, !(1...65535).contains(port) {
+            throw ValidationError("\(source): the port must be 1 to 65535")
+        }
+        self.host = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
+        port = components.port ?? 5432
+        self.user = user
+        self.database = database.removingPercentEncoding ?? database
+        self.table = table
+        self.tls = tls
+        urlPassword = components.percentEncodedPassword?.removingPercentEncoding
+    }
+
+    /// The password: from the URL, else the file `AUTHFLOW_STORE_PASSWORD_FILE`
+    /// names (its first line), else `AUTHFLOW_STORE_PASSWORD`; nil for none.
+    func password(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String? {
+        if let urlPassword { return urlPassword }
+        if let path = environment["AUTHFLOW_STORE_PASSWORD_FILE"], !path.isEmpty {
+            return try Self.firstLine(of: path, what: "the password file AUTHFLOW_STORE_PASSWORD_FILE names")
+        }
+        return environment["AUTHFLOW_STORE_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The first line of a file, without its line end.
+    static func firstLine(of path: String, what: String) throws -> String {
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw AuthFlowError(.configuration, "cannot read \(what) (\(path))")
+        }
+        return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+    }
+
+    /// Where, without the password.
+    var description: String { "postgresql://\(user)@\(host):\(port)/\(database) (table \(table))" }
+}
+#endif

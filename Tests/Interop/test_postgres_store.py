@@ -1,0 +1,222 @@
+"""The CLI's shared store: `authflow login|token|logout --store postgresql://…`
+against the PostgreSQL server scripts/postgres-for-tests starts (the URL in
+AUTHFLOW_TEST_POSTGRES_URL; the module is skipped, saying so, without it) and
+the embedded provider (`authflow provider serve`, 5-second access tokens,
+rotating refresh tokens).
+
+Twenty `authflow token` processes, each with a HOME of its own as if on
+another machine, make exactly one refresh: a small proxy in front of the
+provider's token endpoint counts the refresh grants. The database password
+and the encryption key never appear in any output.
+"""
+
+import base64
+import datetime
+import http.server
+import json
+import os
+import secrets
+import signal
+import subprocess
+import threading
+import time
+import urllib.parse
+import urllib.request
+
+import pytest
+
+AUTHFLOW_BIN = os.environ.get("AUTHFLOW_BIN")
+POSTGRES_URL = os.environ.get("AUTHFLOW_TEST_POSTGRES_URL")
+pytestmark = [
+    pytest.mark.skipif(not AUTHFLOW_BIN, reason="AUTHFLOW_BIN is not set"),
+    pytest.mark.skipif(not POSTGRES_URL, reason="AUTHFLOW_TEST_POSTGRES_URL is unset: run scripts/postgres-for-tests start"),
+]
+
+KEY = base64.b64encode(secrets.token_bytes(32)).decode()
+
+
+class TokenProxy:
+    """Forwards POST /token to the provider and counts the refresh grants."""
+
+    def __init__(self, target):
+        self.target = target
+        self.refreshes = 0
+        self.lock = threading.Lock()
+        proxy = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                if urllib.parse.parse_qs(body.decode()).get("grant_type") == ["refresh_token"]:
+                    with proxy.lock:
+                        proxy.refreshes += 1
+                headers = {name: value for name, value in self.headers.items()
+                           if name.lower() in ("content-type", "authorization", "accept", "dpop")}
+                request = urllib.request.Request(proxy.target, data=body, headers=headers, method="POST")
+                try:
+                    with urllib.request.urlopen(request, timeout=30) as response:
+                        status, payload, kind = response.status, response.read(), response.headers.get("Content-Type")
+                except urllib.error.HTTPError as error:
+                    status, payload, kind = error.code, error.read(), error.headers.get("Content-Type")
+                self.send_response(status)
+                self.send_header("Content-Type", kind or "application/json")
+                self.send_header("Content-Length", str(len(payload)))
+                self.send_header("Cache-Control", "no-store")
+                self.end_headers()
+                self.wfile.write(payload)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/token"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def provider(tmp_path_factory):
+    config = tmp_path_factory.mktemp("pg-provider") / "provider.json"
+    config.write_text(json.dumps({"sign_in": "automatic", "lifetimes": {"access_token": 5}}))
+    process = subprocess.Popen([AUTHFLOW_BIN, "provider", "serve", "--config", str(config)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
+    lines, issuer = [], None
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if not line:
+            break
+        lines.append(line.strip())
+        if line.startswith("issuer: "):
+            issuer = line.split(": ", 1)[1].strip()
+        if line.startswith("ready"):
+            break
+    if not issuer:
+        process.kill()
+        pytest.fail(f"provider did not start: {lines}")
+    proxy = TokenProxy(issuer + "/token")
+    yield {"issuer": issuer, "proxy": proxy}
+    proxy.close()
+    process.send_signal(signal.SIGTERM)
+    process.wait(timeout=10)
+
+
+def machine_env(tmp_path, name, extra=None):
+    """The environment of one "machine": a HOME and config directory of its own."""
+    home = tmp_path / name
+    (home / "config").mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ)
+    for variable in ("AUTHFLOW_STORE", "AUTHFLOW_STORE_PASSWORD", "AUTHFLOW_STORE_PASSWORD_FILE", "AUTHFLOW_STORE_KEY_FILE"):
+        env.pop(variable, None)
+    env.update(HOME=str(home), XDG_CONFIG_HOME=str(home / "config"), AUTHFLOW_STORE_KEY=KEY,
+               BROWSER="curl -s -o /dev/null -L")
+    env.update(extra or {})
+    return env
+
+
+def run(args, env, timeout=60):
+    return subprocess.run([AUTHFLOW_BIN, *args], env=env, capture_output=True, text=True, timeout=timeout,
+                          stdin=subprocess.DEVNULL)
+
+
+def login(provider, env, store, profile):
+    issuer = provider["issuer"]
+    result = run(["login", "--authorization-endpoint", issuer + "/authorize", "--token-endpoint", provider["proxy"].url,
+                  "--jwks-uri", issuer + "/jwks", "--id-token-issuer", issuer, "--client-id", "authflow-demo",
+                  "--scope", "openid offline_access", "--profile", profile, "--store", store, "--json", "--show-tokens"], env)
+    assert result.returncode == 0, result.stderr[-2000:]
+    return json.loads(result.stdout)
+
+
+def password():
+    return urllib.parse.urlsplit(POSTGRES_URL).password
+
+
+def assert_no_secrets(*texts):
+    for text in texts:
+        assert password() not in text, "the database password was printed"
+        assert KEY not in text, "the encryption key was printed"
+
+
+def test_twenty_token_processes_on_twenty_machines_refresh_once(provider, tmp_path):
+    profile = "fleet-" + secrets.token_hex(4)
+    first = login(provider, machine_env(tmp_path, "machine-0"), POSTGRES_URL, profile)
+    local = tmp_path / "machine-0" / "config" / "authflow" / f"{profile}.json"
+    assert json.loads(local.read_text()).get("credentials") is None, "the profile file keeps the settings only"
+    assert first["refresh_token"] not in local.read_text()
+    # The token printed at once while it is fresh, from another machine.
+    fresh = run(["token", "--profile", profile], machine_env(tmp_path, "machine-x", {"AUTHFLOW_STORE": POSTGRES_URL}))
+    assert fresh.returncode == 0 and fresh.stdout.strip() == first["access_token"], fresh.stderr[-2000:]
+    expiry = datetime.datetime.fromisoformat(first["expires_at"].replace("Z", "+00:00"))
+    # Wait until less than half of the 5-second lifetime is left.
+    while (expiry - datetime.datetime.now(datetime.timezone.utc)).total_seconds() > 2.0:
+        time.sleep(0.1)
+    before = provider["proxy"].refreshes
+    processes = [subprocess.Popen([AUTHFLOW_BIN, "token", "--profile", profile, "--store", POSTGRES_URL],
+                                  env=machine_env(tmp_path, f"machine-{index}"), stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
+                 for index in range(1, 21)]
+    results = [(p.returncode, out, err) for p, (out, err) in ((p, p.communicate(timeout=120)) for p in processes)]
+    for code, out, err in results:
+        assert code == 0, f"exit {code}: {err[-2000:]}"
+        assert_no_secrets(out, err)
+    tokens = {out.strip() for _, out, _ in results}
+    assert len(tokens) == 1, "all twenty processes print the same token"
+    assert tokens.pop() != first["access_token"]
+    assert provider["proxy"].refreshes - before == 1, "exactly one refresh grant reached the provider"
+
+
+def test_logout_on_one_machine_signs_out_all(provider, tmp_path):
+    profile = "shared-" + secrets.token_hex(4)
+    login(provider, machine_env(tmp_path, "a"), POSTGRES_URL, profile)
+    other = machine_env(tmp_path, "b", {"AUTHFLOW_STORE": POSTGRES_URL})
+    out = run(["logout", "--profile", profile, "--no-browser"], other)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert_no_secrets(out.stdout, out.stderr)
+    before = provider["proxy"].refreshes
+    token = run(["token", "--profile", profile, "--store", POSTGRES_URL, "--force"], machine_env(tmp_path, "a"))
+    assert token.returncode == 6, token.stderr[-2000:]
+    assert "reauthentication_required" in token.stderr
+    assert provider["proxy"].refreshes == before
+
+
+def test_bad_store_urls_are_usage_errors_and_never_print_the_password(tmp_path):
+    env = machine_env(tmp_path, "u")
+    for url in ("postgresql://user:s3cret-pw@/db", "postgresql://user:s3cret-pw@host:5432/", "mysql://user:s3cret-pw@h/db",
+                "postgresql://user:s3cret-pw@h/db?colour=blue"):
+        result = run(["token", "--store", url], env)
+        assert result.returncode == 2, f"{url}: {result.stderr[-2000:]}"
+        assert "s3cret-pw" not in result.stdout + result.stderr
+    from_env = run(["token"], dict(env, AUTHFLOW_STORE="postgresql://user:s3cret-pw@/db"))
+    assert from_env.returncode == 2 and "AUTHFLOW_STORE" in from_env.stderr
+    assert "s3cret-pw" not in from_env.stdout + from_env.stderr
+
+
+def test_an_unreachable_database_is_a_network_error_without_the_password(tmp_path):
+    parts = urllib.parse.urlsplit(POSTGRES_URL)
+    with __import__("socket").socket() as s:
+        s.bind(("127.0.0.1", 0))
+        closed_port = s.getsockname()[1]
+    url = f"postgresql://{parts.username}:{parts.password}@127.0.0.1:{closed_port}{parts.path}?sslmode=disable"
+    result = run(["token", "--store", url, "--profile", "nobody"], machine_env(tmp_path, "n"), timeout=90)
+    assert result.returncode == 5, result.stderr[-2000:]
+    assert "network" in result.stderr
+    assert_no_secrets(result.stdout, result.stderr)
+
+
+def test_the_password_from_a_file_and_a_missing_key(provider, tmp_path):
+    parts = urllib.parse.urlsplit(POSTGRES_URL)
+    secret_file = tmp_path / "pw"
+    secret_file.write_text(parts.password + "\n")
+    url = f"postgresql://{parts.username}@{parts.hostname}:{parts.port}{parts.path}"
+    env = machine_env(tmp_path, "f", {"AUTHFLOW_STORE_PASSWORD_FILE": str(secret_file)})
+    result = run(["token", "--store", url, "--profile", "nobody-" + secrets.token_hex(3)], env)
+    assert result.returncode == 6, result.stderr[-2000:]
+    assert "not signed in" in result.stderr
+    no_key = dict(env)
+    no_key.pop("AUTHFLOW_STORE_KEY")
+    missing = run(["token", "--store", url], no_key)
+    assert missing.returncode == 1 and "encryption key" in missing.stderr
+    assert_no_secrets(result.stdout, result.stderr, missing.stdout, missing.stderr)
