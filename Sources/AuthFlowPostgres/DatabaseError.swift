@@ -60,6 +60,7 @@ enum DatabaseError {
             }
         }
         if isPoolFailure(error) { return true }
+        if let abandoned = error as? AuthFlowError { return abandoned.reason == .databaseNoAnswer }
         guard let psql = error as? PSQLError else { return false }
         switch psql.code {
         case .serverClosedConnection, .clientClosedConnection, .connectionError, .uncleanShutdown: return true

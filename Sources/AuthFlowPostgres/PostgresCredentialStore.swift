@@ -48,7 +48,10 @@ public struct PostgresCredentialStore: CredentialStore {
         try await table.prepared()
         let row: StoredRow?
         do {
-            row = try await StoredRow.fetch(table, sessionID: sessionID, from: table.client.query(StoredRow.query(table, sessionID)))
+            row = try StoredRow.fetch(
+                try await Statement.rows(
+                    StoredRow.query(table, sessionID), on: table.client, within: table.options.queryTimeout,
+                    doing: "read the session \(sessionID)", logger: table.logger))
         } catch {
             throw DatabaseError.map(error, doing: "read the session \(sessionID)")
         }
@@ -93,7 +96,9 @@ public struct PostgresCredentialStore: CredentialStore {
         await table.slots.acquire()
         let outcome: Result<T, any Error>
         do {
-            outcome = try await table.client.withConnection { connection in
+            outcome = try await ConnectionLoan.withConnection(
+                of: table.client, within: table.options.queryTimeout, doing: "lock the session \(sessionID)"
+            ) { connection in
                 try await lease(on: connection, body)
             }
         } catch {
@@ -112,13 +117,14 @@ public struct PostgresCredentialStore: CredentialStore {
         guard let lease = ownLease, !lease.state.withLock({ $0.lost }) else { return }
         let attempt = UUID()
         do {
-            try await table.client.query(
+            _ = try await Statement.rows(
                 """
                 INSERT INTO \(unescaped: table.name)_refreshes (session_id, attempt, instance, from_generation, started_at)
                 VALUES (\(sessionID), \(attempt), \(table.options.instance), \(lease.startGeneration), now())
                 ON CONFLICT (session_id) DO UPDATE SET attempt = EXCLUDED.attempt, instance = EXCLUDED.instance,
                     from_generation = EXCLUDED.from_generation, started_at = EXCLUDED.started_at
-                """, logger: table.logger)
+                """, on: table.client, within: table.options.queryTimeout, doing: "record the refresh of the session \(sessionID)",
+                logger: table.logger)
         } catch {
             throw DatabaseError.map(error, doing: "record the refresh of the session \(sessionID)")
         }
@@ -139,32 +145,38 @@ public struct PostgresCredentialStore: CredentialStore {
     > {
         let logger = table.logger
         let name = table.name
-        try await connection.query("BEGIN", logger: logger)
+        let limit = table.options.queryTimeout
+        let doing = "lock the session \(sessionID)"
+        @Sendable func run(_ query: PostgresQuery, within seconds: TimeInterval = limit) async throws -> [PostgresRow] {
+            try await Statement.rows(query, on: connection, within: seconds, doing: doing, logger: logger)
+        }
+        _ = try await run("BEGIN")
         let lease: SessionLease
         do {
             let lockMillis = "\(Int(table.options.lockTimeout * 1000))"
             let holdMillis = "\(Int(table.options.lockHoldLimit * 1000))"
-            try await connection.query(
-                "SELECT set_config('lock_timeout', \(lockMillis), true), set_config('idle_in_transaction_session_timeout', \(holdMillis), true)",
-                logger: logger)
-            try await connection.query(
-                "INSERT INTO \(unescaped: name) (session_id) VALUES (\(sessionID)) ON CONFLICT (session_id) DO NOTHING", logger: logger)
+            _ = try await run(
+                "SELECT set_config('lock_timeout', \(lockMillis), true), set_config('idle_in_transaction_session_timeout', \(holdMillis), true)"
+            )
+            _ = try await run("INSERT INTO \(unescaped: name) (session_id) VALUES (\(sessionID)) ON CONFLICT (session_id) DO NOTHING")
             var generation: Int64 = 0
-            for try await value in try await connection.query(
-                "SELECT generation FROM \(unescaped: name) WHERE session_id = \(sessionID) FOR UPDATE", logger: logger
-            ).decode(Int64.self) {
-                generation = value
+            for row in try await run(
+                "SELECT generation FROM \(unescaped: name) WHERE session_id = \(sessionID) FOR UPDATE",
+                within: table.options.lockTimeout + limit)
+            {
+                generation = try row.decode(Int64.self)
             }
             var orphan: RefreshMarker?
-            for try await (attempt, instance, startedAt) in try await connection.query(
-                "SELECT attempt, instance, started_at FROM \(unescaped: name)_refreshes WHERE session_id = \(sessionID)", logger: logger
-            ).decode((UUID, String, Date).self) {
+            for row in try await run(
+                "SELECT attempt, instance, started_at FROM \(unescaped: name)_refreshes WHERE session_id = \(sessionID)")
+            {
+                let (attempt, instance, startedAt) = try row.decode((UUID, String, Date).self)
                 orphan = RefreshMarker(attempt: attempt, instance: instance, startedAt: startedAt)
             }
             lease = SessionLease(
                 table: ObjectIdentifier(table), sessionID: sessionID, connection: connection, startGeneration: generation, orphan: orphan)
         } catch {
-            _ = try? await connection.query("ROLLBACK", logger: logger)
+            _ = try? await run("ROLLBACK")
             throw error
         }
         let outcome: Result<T, any Error>
@@ -177,12 +189,11 @@ public struct PostgresCredentialStore: CredentialStore {
         guard !lost else { return outcome }
         do {
             if let attempt {
-                try await connection.query(
-                    "DELETE FROM \(unescaped: name)_refreshes WHERE session_id = \(sessionID) AND attempt = \(attempt)", logger: logger)
+                _ = try await run("DELETE FROM \(unescaped: name)_refreshes WHERE session_id = \(sessionID) AND attempt = \(attempt)")
             }
-            try await connection.query("COMMIT", logger: logger)
+            _ = try await run("COMMIT")
         } catch {
-            _ = try? await connection.query("ROLLBACK", logger: logger)
+            _ = try? await run("ROLLBACK")
             guard let write, DatabaseError.isConnectionLost(error) else {
                 if write == nil { return outcome }
                 throw error
@@ -195,8 +206,10 @@ public struct PostgresCredentialStore: CredentialStore {
     private func load(in lease: SessionLease) async throws -> SessionRecord? {
         let row: StoredRow?
         do {
-            row = try await StoredRow.fetch(
-                table, sessionID: sessionID, from: lease.connection.query(StoredRow.query(table, sessionID), logger: table.logger))
+            row = try StoredRow.fetch(
+                try await Statement.rows(
+                    StoredRow.query(table, sessionID), on: lease.connection, within: table.options.queryTimeout,
+                    doing: "read the session \(sessionID)", logger: table.logger))
         } catch {
             if DatabaseError.isConnectionLost(error) { lease.state.withLock { $0.lost = true } }
             throw DatabaseError.map(error, doing: "read the session \(sessionID)")
@@ -254,15 +267,22 @@ public struct PostgresCredentialStore: CredentialStore {
         var pause: UInt64 = 100_000_000
         while true {
             do {
-                try await table.client.withConnection { connection in
-                    try await connection.query("BEGIN", logger: table.logger)
+                let table = table
+                let sessionID = sessionID
+                let doing = "write the session \(sessionID) again"
+                try await ConnectionLoan.withConnection(of: table.client, within: table.options.queryTimeout, doing: doing) { connection in
+                    let limit = table.options.queryTimeout
+                    func run(_ query: PostgresQuery, within seconds: TimeInterval = limit) async throws -> [PostgresRow] {
+                        try await Statement.rows(query, on: connection, within: seconds, doing: doing, logger: table.logger)
+                    }
+                    _ = try await run("BEGIN")
                     do {
                         var found: Int64?
-                        for try await value in try await connection.query(
+                        for row in try await run(
                             "SELECT generation FROM \(unescaped: table.name) WHERE session_id = \(sessionID) FOR UPDATE",
-                            logger: table.logger
-                        ).decode(Int64.self) {
-                            found = value
+                            within: table.options.lockTimeout + limit)
+                        {
+                            found = try row.decode(Int64.self)
                         }
                         guard found == generation else {
                             throw AuthFlowError(
@@ -271,9 +291,9 @@ public struct PostgresCredentialStore: CredentialStore {
                             )
                         }
                         try await Self.apply(change, table: table, sessionID: sessionID, on: connection)
-                        try await connection.query("COMMIT", logger: table.logger)
+                        _ = try await run("COMMIT")
                     } catch {
-                        _ = try? await connection.query("ROLLBACK", logger: table.logger)
+                        _ = try? await run("ROLLBACK")
                         throw error
                     }
                 }
@@ -292,24 +312,28 @@ public struct PostgresCredentialStore: CredentialStore {
         async throws
     {
         let name = table.name
+        let query: PostgresQuery
         switch change {
         case .record(let sealed, let rotates, let expiresAt):
-            try await connection.query(
-                """
-                UPDATE \(unescaped: name) SET generation = generation + 1, key_id = \(sealed.keyID), sealed = \(sealed.sealed),
-                    refresh_rotates = coalesce(\(rotates), refresh_rotates), expires_at = \(expiresAt),
-                    signed_out_at = NULL, ended_reason = NULL, updated_at = now()
-                WHERE session_id = \(sessionID)
-                """, logger: table.logger)
+            query = try """
+            UPDATE \(unescaped: name) SET generation = generation + 1, key_id = \(sealed.keyID), sealed = \(sealed.sealed),
+                refresh_rotates = coalesce(\(rotates), refresh_rotates), expires_at = \(expiresAt),
+                signed_out_at = NULL, ended_reason = NULL, updated_at = now()
+            WHERE session_id = \(sessionID)
+            """
         case .tombstone(let reason):
-            try await connection.query(
-                """
+            query = """
                 UPDATE \(unescaped: name) SET generation = generation + 1, key_id = NULL, sealed = NULL, refresh_rotates = NULL,
                     expires_at = NULL, signed_out_at = now(), ended_reason = \(reason), updated_at = now()
                 WHERE session_id = \(sessionID)
-                """, logger: table.logger)
+                """
         }
-        try await connection.query("DELETE FROM \(unescaped: name)_refreshes WHERE session_id = \(sessionID)", logger: table.logger)
+        let doing = "write the session \(sessionID)"
+        let limit = table.options.queryTimeout
+        _ = try await Statement.rows(query, on: connection, within: limit, doing: doing, logger: table.logger)
+        _ = try await Statement.rows(
+            "DELETE FROM \(unescaped: name)_refreshes WHERE session_id = \(sessionID)", on: connection, within: limit, doing: doing,
+            logger: table.logger)
     }
 
     private static func timestamp(_ date: Date) -> String {
@@ -326,12 +350,13 @@ struct StoredRow {
         "SELECT key_id, sealed, refresh_rotates FROM \(unescaped: table.name) WHERE session_id = \(sessionID)"
     }
 
-    static func fetch(_ table: PostgresSessionTable, sessionID: String, from rows: PostgresRowSequence) async throws -> StoredRow? {
+    static func fetch(_ rows: [PostgresRow]) throws -> StoredRow? {
         var found: StoredRow?
-        for try await (keyID, sealed, rotates) in rows.decode((String?, Data?, Bool?).self) {
-            var row = StoredRow(refreshRotates: rotates)
-            if let keyID, let sealed { row.sealed = SealedRecord(keyID: keyID, sealed: sealed) }
-            found = row
+        for row in rows {
+            let (keyID, sealed, rotates) = try row.decode((String?, Data?, Bool?).self)
+            var stored = StoredRow(refreshRotates: rotates)
+            if let keyID, let sealed { stored.sealed = SealedRecord(keyID: keyID, sealed: sealed) }
+            found = stored
         }
         return found
     }

@@ -43,6 +43,11 @@ public final class PostgresSessionTable: Sendable {
         /// `idle_in_transaction_session_timeout`): the bound on how long an
         /// instance that hangs mid-refresh keeps others waiting.
         public var lockHoldLimit: TimeInterval = 300
+        /// Seconds a connection from the pool, or one statement, may take
+        /// (the wait for a session's lock has ``lockTimeout`` on top) before
+        /// the operation is abandoned with a `AuthFlowError/Category/timeout`
+        /// error: the bound when the server stops answering.
+        public var queryTimeout: TimeInterval = 15
         /// Seconds to keep trying to store a refresh's result when the
         /// connection was lost (the server restarting) before giving up.
         public var reconnectTimeout: TimeInterval = 15
@@ -117,7 +122,15 @@ public final class PostgresSessionTable: Sendable {
     func prepared() async throws {
         let task = migrated.withLock { task in
             if let task { return task }
-            let made = Task { try await self.migrate() }
+            let made = Task {
+                // A connection first, so that a server that cannot be reached
+                // is reported as such within the deadline.
+                let doing = "prepare the table \(self.name)"
+                try await ConnectionLoan.withConnection(of: self.client, within: self.options.queryTimeout, doing: doing) { _ in }
+                try await Deadline.run(seconds: self.options.lockTimeout + self.options.queryTimeout, doing: doing) {
+                    try await self.migrate()
+                }
+            }
             task = made
             return made
         }
@@ -140,7 +153,7 @@ public final class PostgresSessionTable: Sendable {
         try await prepared()
         do {
             var deleted = 0
-            for try await count in try await client.query(
+            for row in try await Statement.rows(
                 """
                 WITH gone AS (
                     DELETE FROM \(unescaped: name) WHERE session_id IN (
@@ -151,9 +164,9 @@ public final class PostgresSessionTable: Sendable {
                     RETURNING session_id),
                 marks AS (DELETE FROM \(unescaped: name)_refreshes r USING gone WHERE r.session_id = gone.session_id)
                 SELECT count(*) FROM gone
-                """, logger: logger
-            ).decode(Int.self) {
-                deleted = count
+                """, on: client, within: options.queryTimeout, doing: "delete expired sessions from \(name)", logger: logger)
+            {
+                deleted = try row.decode(Int.self)
             }
             return deleted
         } catch {

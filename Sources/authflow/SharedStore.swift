@@ -41,6 +41,8 @@ struct SharedStore {
         running = Task { await client.run() }
         var options = PostgresSessionTable.Options()
         options.concurrentLocks = 2
+        // A command waits at most this long for a database that does not answer.
+        options.queryTimeout = 10
         let table = try PostgresSessionTable(
             client: client, keys: try Self.keys(environment), name: address.table, options: options, logger: logger)
         store = try table.store(sessionID: profile)

@@ -46,11 +46,22 @@ final class RefreshCounter: HTTPTransport, @unchecked Sendable {
     private var count = 0
     private let inner = URLSessionTransport()
 
+    private var hook: (@Sendable () async throws -> Void)?
+
     var refreshes: Int { lock.withLock { count } }
+
+    /// Runs `body` as each refresh grant is about to be sent (a fault at that moment).
+    func beforeRefresh(_ body: @escaping @Sendable () async throws -> Void) {
+        lock.withLock { hook = body }
+    }
 
     func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
         if let body = request.body, String(decoding: body, as: UTF8.self).contains("grant_type=refresh_token") {
-            lock.withLock { count += 1 }
+            let hook = lock.withLock {
+                count += 1
+                return self.hook
+            }
+            try await hook?()
         }
         return try await inner.send(request)
     }

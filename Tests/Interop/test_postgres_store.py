@@ -36,20 +36,31 @@ KEY = base64.b64encode(secrets.token_bytes(32)).decode()
 
 
 class TokenProxy:
-    """Forwards POST /token to the provider and counts the refresh grants."""
+    """Forwards POST /token to the provider and counts the refresh grants.
+    While `hold` is set, a refresh grant waits for `release` before it is
+    forwarded (`arrived` is set as it comes in)."""
 
     def __init__(self, target):
         self.target = target
         self.refreshes = 0
         self.lock = threading.Lock()
+        self.hold = False
+        self.arrived = threading.Event()
+        self.release = threading.Event()
+        self.forwarded = threading.Event()
         proxy = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_POST(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                held = False
                 if urllib.parse.parse_qs(body.decode()).get("grant_type") == ["refresh_token"]:
                     with proxy.lock:
                         proxy.refreshes += 1
+                        held = proxy.hold
+                    if held:
+                        proxy.arrived.set()
+                        proxy.release.wait(30)
                 headers = {name: value for name, value in self.headers.items()
                            if name.lower() in ("content-type", "authorization", "accept", "dpop")}
                 request = urllib.request.Request(proxy.target, data=body, headers=headers, method="POST")
@@ -58,12 +69,17 @@ class TokenProxy:
                         status, payload, kind = response.status, response.read(), response.headers.get("Content-Type")
                 except urllib.error.HTTPError as error:
                     status, payload, kind = error.code, error.read(), error.headers.get("Content-Type")
-                self.send_response(status)
-                self.send_header("Content-Type", kind or "application/json")
-                self.send_header("Content-Length", str(len(payload)))
-                self.send_header("Cache-Control", "no-store")
-                self.end_headers()
-                self.wfile.write(payload)
+                if held:
+                    proxy.forwarded.set()
+                try:
+                    self.send_response(status)
+                    self.send_header("Content-Type", kind or "application/json")
+                    self.send_header("Content-Length", str(len(payload)))
+                    self.send_header("Cache-Control", "no-store")
+                    self.end_headers()
+                    self.wfile.write(payload)
+                except OSError:
+                    pass  # the client is gone (the test killed it): its reply is lost
 
             def log_message(self, *args):
                 pass
@@ -220,3 +236,36 @@ def test_the_password_from_a_file_and_a_missing_key(provider, tmp_path):
     missing = run(["token", "--store", url], no_key)
     assert missing.returncode == 1 and "encryption key" in missing.stderr
     assert_no_secrets(result.stdout, result.stderr, missing.stdout, missing.stderr)
+
+
+def test_an_instance_killed_mid_refresh_ends_the_session_for_the_next_without_a_second_refresh(provider, tmp_path):
+    """SIGKILL while the refresh request is out: the provider rotates the
+    refresh token, the reply is lost with the process, and the next instance
+    finds the refresh recorded in flight: reauthentication_required
+    (refresh_reply_lost), sending nothing."""
+    profile = "killed-" + secrets.token_hex(4)
+    login(provider, machine_env(tmp_path, "k0"), POSTGRES_URL, profile)
+    proxy = provider["proxy"]
+    proxy.arrived.clear()
+    proxy.release.clear()
+    proxy.forwarded.clear()
+    proxy.hold = True
+    try:
+        victim = subprocess.Popen([AUTHFLOW_BIN, "token", "--profile", profile, "--store", POSTGRES_URL, "--force"],
+                                  env=machine_env(tmp_path, "k1"), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  stdin=subprocess.DEVNULL)
+        assert proxy.arrived.wait(30), "the refresh request never reached the provider"
+        victim.kill()
+        victim.wait(timeout=10)
+    finally:
+        proxy.hold = False
+        proxy.release.set()
+    assert proxy.forwarded.wait(30), "the held refresh was not forwarded"
+    before = proxy.refreshes
+    after = run(["token", "--profile", profile, "--store", POSTGRES_URL, "--force"], machine_env(tmp_path, "k2"))
+    assert after.returncode == 6, after.stderr[-2000:]
+    assert "refresh_reply_lost" in after.stderr and "never stored its result" in after.stderr, after.stderr[-2000:]
+    assert proxy.refreshes == before, "no refresh token was sent after the lost reply"
+    assert_no_secrets(after.stdout, after.stderr)
+    again = run(["token", "--profile", profile, "--store", POSTGRES_URL], machine_env(tmp_path, "k3"))
+    assert again.returncode == 6 and proxy.refreshes == before, again.stderr[-2000:]
