@@ -50,6 +50,10 @@ extension Token {
             }
             let session = try await shared.session(record, profile: name, timeout: timeout, logger: logger)
             let token = force ? try await session.refreshNow().accessToken : try await session.freshAccessToken(minimumValidity: minTTL)
+            // A refresh whose result could not be stored (the database lost
+            // even on a new connection): one more try, else fail rather than
+            // print a token whose rotated refresh token dies with this process.
+            try await session.savePendingCredentials()
             Output.stdout(token)
         }
     }

@@ -269,3 +269,44 @@ def test_an_instance_killed_mid_refresh_ends_the_session_for_the_next_without_a_
     assert_no_secrets(after.stdout, after.stderr)
     again = run(["token", "--profile", profile, "--store", POSTGRES_URL], machine_env(tmp_path, "k3"))
     assert again.returncode == 6 and proxy.refreshes == before, again.stderr[-2000:]
+
+
+def test_a_postgresql_restart_while_the_refresh_is_out_loses_no_write(provider, tmp_path):
+    """The server restarts while the refresh request is out: the instance's
+    transaction and lock are gone with it, and the refreshed record is
+    written again on a new connection once the server is back; another
+    machine then reads it without refreshing."""
+    pg_dir = os.environ.get("AUTHFLOW_TEST_POSTGRES_DIR")
+    if not pg_dir:
+        pytest.skip("AUTHFLOW_TEST_POSTGRES_DIR is unset: the server was not started by scripts/postgres-for-tests")
+    script = os.path.join(os.path.dirname(__file__), "..", "..", "scripts", "postgres-for-tests")
+    profile = "restart-" + secrets.token_hex(4)
+    login(provider, machine_env(tmp_path, "r0"), POSTGRES_URL, profile)
+    proxy = provider["proxy"]
+    proxy.arrived.clear()
+    proxy.release.clear()
+    proxy.forwarded.clear()
+    proxy.hold = True
+    try:
+        instance = subprocess.Popen([AUTHFLOW_BIN, "token", "--profile", profile, "--store", POSTGRES_URL, "--force"],
+                                    env=machine_env(tmp_path, "r1"), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                    text=True, stdin=subprocess.DEVNULL)
+        assert proxy.arrived.wait(30), "the refresh request never reached the provider"
+        restarted = subprocess.run([script, "restart"], capture_output=True, text=True, timeout=60,
+                                   env=dict(os.environ, AUTHFLOW_TEST_POSTGRES_DIR=pg_dir))
+        assert restarted.returncode == 0, restarted.stderr[-2000:]
+    finally:
+        proxy.hold = False
+        proxy.release.set()
+    out, err = instance.communicate(timeout=60)
+    assert instance.returncode == 0, err[-2000:]
+    assert_no_secrets(out, err)
+    # The refreshed token may have expired meanwhile (5-second tokens, and a
+    # write on the dead connection waits for its deadline): then the other
+    # machine refreshes, which works only with the rotated refresh token the
+    # instance stored. A lost write would leave the replaced one: invalid_grant.
+    before = proxy.refreshes
+    other = run(["token", "--profile", profile, "--store", POSTGRES_URL], machine_env(tmp_path, "r2"))
+    assert other.returncode == 0, f"{other.stderr[-2000:]}\n--- the instance:\n{err[-3000:]}"
+    assert other.stdout.strip() == out.strip() or proxy.refreshes == before + 1
+    assert_no_secrets(other.stdout, other.stderr)
