@@ -310,3 +310,47 @@ def test_a_postgresql_restart_while_the_refresh_is_out_loses_no_write(provider, 
     assert other.returncode == 0, f"{other.stderr[-2000:]}\n--- the instance:\n{err[-3000:]}"
     assert other.stdout.strip() == out.strip() or proxy.refreshes == before + 1
     assert_no_secrets(other.stdout, other.stderr)
+
+
+def test_twenty_machines_against_django_oauth_toolkit_with_reuse_protection_refresh_once(interop_config, tmp_path):
+    """Django OAuth Toolkit rotates refresh tokens and, with
+    REFRESH_TOKEN_REUSE_PROTECTION, revokes the whole family when a replaced
+    refresh token comes back: two instances refreshing from one token would
+    end the session. Twenty machines that find the token about to expire
+    make one refresh grant, print one token, and the family stays alive."""
+    from test_cli import CLI
+
+    dot = interop_config["servers"]["dot"]
+
+    def refresh_grants():
+        with open(dot["log"], encoding="utf-8", errors="replace") as f:
+            return f.read().count("POST /o/token/")
+
+    profile = "dot-fleet-" + secrets.token_hex(4)
+    first_machine = tmp_path / "d0"
+    first_machine.mkdir()
+    cli = CLI(interop_config, first_machine)
+    store_env = {"AUTHFLOW_STORE_KEY": KEY, "AUTHFLOW_STORE": POSTGRES_URL}
+    # The `short` scope: five-second access tokens.
+    login = cli.login(dot, "--scope", "openid profile short", "--json", "--show-tokens", profile=profile, env=store_env)
+    assert login.returncode == 0, login.stderr[-2000:]
+    first = json.loads(login.stdout)
+    expiry = datetime.datetime.fromisoformat(first["expires_at"].replace("Z", "+00:00"))
+    while (expiry - datetime.datetime.now(datetime.timezone.utc)).total_seconds() > 2.0:
+        time.sleep(0.1)
+    before = refresh_grants()
+    processes = [subprocess.Popen([AUTHFLOW_BIN, "token", "--profile", profile],
+                                  env=machine_env(tmp_path, f"d{index}", {"AUTHFLOW_STORE": POSTGRES_URL}),
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
+                 for index in range(1, 21)]
+    results = [(p.returncode, out, err) for p, (out, err) in ((p, p.communicate(timeout=120)) for p in processes)]
+    for code, out, err in results:
+        assert code == 0, f"exit {code}: {err[-2000:]}"
+        assert_no_secrets(out, err)
+    tokens = {out.strip() for _, out, _ in results}
+    assert len(tokens) == 1 and first["access_token"] not in tokens
+    assert refresh_grants() - before == 1, "exactly one refresh grant reached Django OAuth Toolkit"
+    # The family was never replayed: a forced refresh still works.
+    again = run(["token", "--profile", profile, "--force"], machine_env(tmp_path, "d21", {"AUTHFLOW_STORE": POSTGRES_URL}))
+    assert again.returncode == 0, again.stderr[-2000:]
+    assert again.stdout.strip() not in tokens
