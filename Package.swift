@@ -121,9 +121,11 @@ let package = Package(
             name: "ExampleBackend",
             dependencies: [
                 "AuthFlow",
+                "AuthFlowPostgres",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["EmbeddedProvider"])),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["EmbeddedProvider"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["EmbeddedProvider"])),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Examples/Backend",
@@ -204,7 +206,8 @@ let package = Package(
         .testTarget(
             name: "AuthFlowPostgresTests",
             dependencies: [
-                "AuthFlow", "AuthFlowPostgres", "AuthFlowProvider",
+                "AuthFlow", "AuthFlowPostgres", "AuthFlowProvider", "ExampleBackend",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["EmbeddedProvider"])),
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
