@@ -71,7 +71,8 @@ public struct PostgresCredentialStore: CredentialStore {
             return old != newRefresh
         }
         let expiresAt = newRefresh == nil ? record.credentials.expiresAt : nil
-        try await write(.record(sealed, rotates: rotates, expiresAt: expiresAt), in: lease)
+        try await write(
+            .record(sealed, rotates: rotates, expiresAt: expiresAt, identity: SessionIdentityKeys(record.credentials)), in: lease)
     }
 
     /// Forgets the record, leaving a tombstone that a refresh on any instance respects.
@@ -314,17 +315,19 @@ public struct PostgresCredentialStore: CredentialStore {
         let name = table.name
         let query: PostgresQuery
         switch change {
-        case .record(let sealed, let rotates, let expiresAt):
+        case .record(let sealed, let rotates, let expiresAt, let identity):
             query = try """
             UPDATE \(unescaped: name) SET generation = generation + 1, key_id = \(sealed.keyID), sealed = \(sealed.sealed),
                 refresh_rotates = coalesce(\(rotates), refresh_rotates), expires_at = \(expiresAt),
-                signed_out_at = NULL, ended_reason = NULL, updated_at = now()
+                signed_out_at = NULL, ended_reason = NULL, updated_at = now(),
+                subject_key = coalesce(\(identity.subject), subject_key), sid_key = coalesce(\(identity.sid), sid_key)
             WHERE session_id = \(sessionID)
             """
         case .tombstone(let reason):
             query = """
                 UPDATE \(unescaped: name) SET generation = generation + 1, key_id = NULL, sealed = NULL, refresh_rotates = NULL,
-                    expires_at = NULL, signed_out_at = now(), ended_reason = \(reason), updated_at = now()
+                    expires_at = NULL, signed_out_at = now(), ended_reason = \(reason), updated_at = now(),
+                    subject_key = NULL, sid_key = NULL
                 WHERE session_id = \(sessionID)
                 """
         }

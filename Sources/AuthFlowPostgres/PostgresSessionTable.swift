@@ -144,8 +144,9 @@ public final class PostgresSessionTable: Sendable {
 
     /// Deletes what is no longer needed: tombstones older than
     /// ``Options-swift.struct/tombstoneRetention``, sessions whose access token
-    /// has expired with no refresh token to renew it, and lock rows that never
-    /// held a record. Run it from a periodic job.
+    /// has expired with no refresh token to renew it, lock rows that never
+    /// held a record, and expired one-time identifiers (``PostgresReplayCache``).
+    /// Run it from a periodic job.
     ///
     /// - Returns: how many sessions were deleted.
     @discardableResult
@@ -162,7 +163,8 @@ public final class PostgresSessionTable: Sendable {
                             OR (sealed IS NOT NULL AND expires_at < now())
                         FOR UPDATE SKIP LOCKED)
                     RETURNING session_id),
-                marks AS (DELETE FROM \(unescaped: name)_refreshes r USING gone WHERE r.session_id = gone.session_id)
+                marks AS (DELETE FROM \(unescaped: name)_refreshes r USING gone WHERE r.session_id = gone.session_id),
+                seen AS (DELETE FROM \(unescaped: name)_seen WHERE expires_at < now())
                 SELECT count(*) FROM gone
                 """, on: client, within: options.queryTimeout, doing: "delete expired sessions from \(name)", logger: logger)
             {

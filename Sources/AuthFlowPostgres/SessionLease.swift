@@ -52,8 +52,9 @@ struct RefreshMarker: Sendable {
 
 /// What a lease wrote to the session row.
 enum SessionWrite: Sendable {
-    /// A sealed record (`expiresAt`: when the session can no longer be renewed, if known).
-    case record(SealedRecord, rotates: Bool?, expiresAt: Date?)
+    /// A sealed record (`expiresAt`: when the session can no longer be renewed,
+    /// if known; `identity`: what a back-channel logout finds it by).
+    case record(SealedRecord, rotates: Bool?, expiresAt: Date?, identity: SessionIdentityKeys)
     /// A tombstone, with why the session ended.
     case tombstone(reason: String)
 }

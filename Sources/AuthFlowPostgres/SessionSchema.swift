@@ -10,7 +10,7 @@ import PostgresNIO
 /// alone and reported.
 enum SessionSchema {
     /// The version this code writes and reads.
-    static let version = 1
+    static let version = 2
     /// The advisory lock that serialises migrations (any table).
     static let migrationLock: Int64 = 0x4175_7468_466C_6F77 // "AuthFlow"
 
@@ -39,6 +39,9 @@ enum SessionSchema {
                 }
                 if found < 1 {
                     try await createVersion1(connection, table: table, logger: logger)
+                }
+                if found < 2 {
+                    try await addVersion2(connection, table: table, logger: logger)
                 }
                 if found < version {
                     logger.info("migrated the session table", metadata: ["table": "\(table)", "from": "\(found)", "to": "\(version)"])
@@ -79,6 +82,26 @@ enum SessionSchema {
                 instance text NOT NULL,
                 from_generation bigint NOT NULL,
                 started_at timestamptz NOT NULL DEFAULT now())
+            """, logger: logger)
+    }
+
+    /// Version 2: the keys a back-channel logout finds sessions by (SHA-256
+    /// of the issuer and the `sub`, or the `sid`, never the values), and the
+    /// one-time use of identifiers such as DPoP proofs' `jti`.
+    private static func addVersion2(_ connection: PostgresConnection, table: String, logger: Logger) async throws {
+        try await connection.query(
+            "ALTER TABLE \(unescaped: table) ADD COLUMN IF NOT EXISTS subject_key bytea, ADD COLUMN IF NOT EXISTS sid_key bytea",
+            logger: logger)
+        try await connection.query(
+            "CREATE INDEX IF NOT EXISTS \(unescaped: table)_subject ON \(unescaped: table) (subject_key) WHERE subject_key IS NOT NULL",
+            logger: logger)
+        try await connection.query(
+            "CREATE INDEX IF NOT EXISTS \(unescaped: table)_sid ON \(unescaped: table) (sid_key) WHERE sid_key IS NOT NULL", logger: logger)
+        try await connection.query(
+            """
+            CREATE TABLE IF NOT EXISTS \(unescaped: table)_seen (
+                key bytea PRIMARY KEY,
+                expires_at timestamptz NOT NULL)
             """, logger: logger)
     }
 }

@@ -193,13 +193,13 @@ struct PostgresStoreTests {
             }
             #expect(
                 try await TestDatabase.texts(database, "SELECT version::text FROM authflow_schema_versions WHERE table_name = \(name)") == [
-                    "1"
+                    "2"
                 ])
             #expect(try await table.store(sessionID: "nobody").load() == nil)
             try await database.query("UPDATE authflow_schema_versions SET version = 99 WHERE table_name = \(name)")
             let newer = await #expect(throws: AuthFlowError.self) { try await table.migrate() }
             #expect(newer?.category == .configuration)
-            #expect(newer?.message == "the table \(name) has schema version 99; this version of AuthFlow knows 1")
+            #expect(newer?.message == "the table \(name) has schema version 99; this version of AuthFlow knows 2")
             let bad = #expect(throws: AuthFlowError.self) {
                 try PostgresSessionTable(client: database, keys: TestDatabase.keys, name: "x; DROP TABLE y")
             }
