@@ -70,7 +70,7 @@ public struct ProviderProtectedResource: Sendable, Equatable {
 /// Model Context Protocol's authorization specification).
 ///
 /// The provider fetches the URL with the limits the AuthFlow client itself
-/// applies to such documents (``AuthFlow/ResponseLimits/registration`` bytes,
+/// applies to such documents (`ResponseLimits.registration` bytes,
 /// ``timeout`` seconds), requires the document's `client_id` to be the URL,
 /// takes its `redirect_uris`, and keeps the answer for ``cacheLifetime``
 /// seconds. A document that is too large, too slow, malformed or names

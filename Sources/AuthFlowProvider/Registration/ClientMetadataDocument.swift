@@ -12,7 +12,7 @@ import Logging
 /// or dot segments (http on a loopback host only behind
 /// ``ClientIDMetadataDocumentSettings/allowsLoopbackHTTP``). The document
 /// is fetched without following redirects, within the AuthFlow client's
-/// own limits for such documents (``AuthFlow/ResponseLimits/registration``
+/// own limits for such documents (`ResponseLimits.registration`
 /// bytes, ``ClientIDMetadataDocumentSettings/timeout`` seconds), must be a
 /// JSON object whose `client_id` is the URL exactly, must carry no secret,
 /// and is checked by ``ClientMetadataRules`` with `none` or
