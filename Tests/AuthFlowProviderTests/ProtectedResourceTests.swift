@@ -128,6 +128,15 @@ struct ProtectedResourceTests {
         }
     }
 
+    @Test(
+        "a resource path must look like /api and not take an endpoint's place",
+        arguments: ["/token", "/.well-known/x", "api", "/", "/a/", "/a?b"])
+    func badPaths(path: String) async throws {
+        var configuration = Self.configuration()
+        configuration.protectedResources = [ProviderProtectedResource(path: path)]
+        await #expect(throws: ProviderConfigurationError.self) { try await EmbeddedProvider.start(configuration) }
+    }
+
     @Test("RFC 9728 metadata at the inserted well-known path")
     func metadataDocument() async throws {
         try await Fixture.with(Self.configuration()) { provider in
