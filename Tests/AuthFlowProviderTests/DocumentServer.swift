@@ -8,7 +8,7 @@ import ServiceLifecycle
 
 /// A server of client ID metadata documents on 127.0.0.1, honest and
 /// hostile: `/client.json` names itself, `/huge.json` is 200 KB,
-/// `/slow.json` answers after 2 s, `/other.json` names another client ID.
+/// `/slow.json` answers after 5 s, `/other.json` names another client ID.
 /// It counts the requests for each path.
 actor DocumentServer {
     private(set) var port = 0
@@ -43,7 +43,7 @@ actor DocumentServer {
         for path in ["/client.json", "/huge.json", "/slow.json", "/other.json"] {
             router.get(RouterPath(path)) { [self] _, _ -> Response in
                 await self.count(path)
-                if path == "/slow.json" { try await Task.sleep(nanoseconds: 2_000_000_000) }
+                if path == "/slow.json" { try await Task.sleep(nanoseconds: 5_000_000_000) }
                 let own = await self.url(path)
                 let body = await self.document(
                     path, clientID: path == "/other.json" ? own.replacingOccurrences(of: "other", with: "client") : own,
