@@ -14,6 +14,19 @@ extension ProviderCommand {
         var port: Int?
         @Option(help: "A JSON configuration file (clients, users, lifetimes, keys).")
         var config: String?
+        @Option(
+            help: ArgumentHelp(
+                "Also serve a demo protected resource (an API) at this path, or at this URL on the provider's own listener.",
+                valueName: "URL|PATH"))
+        var resource: String?
+        @Option(
+            name: .customLong("resource-scope"),
+            help: ArgumentHelp("A scope the demo resource requires (repeatable; default api.read).", valueName: "SCOPE"))
+        var resourceScopes: [String] = []
+        @Flag(
+            name: .customLong("allow-http-client-metadata"),
+            help: "Accept client ID metadata documents at http URLs on loopback hosts too (for tests).")
+        var allowHTTPClientMetadata = false
         @OptionGroup var verboseOption: VerboseOption
 
         func run() async throws {
@@ -30,6 +43,21 @@ extension ProviderCommand {
             }
             if let port { configuration.port = port }
             configuration.logger = verboseOption.makeLogger()
+            configuration.clientIDMetadataDocuments.allowsLoopbackHTTP = allowHTTPClientMetadata
+            if let resource {
+                do {
+                    let path = try Self.resourcePath(resource, port: configuration.port)
+                    configuration.protectedResources = [
+                        ProviderProtectedResource(path: path, requiredScopes: resourceScopes.isEmpty ? ["api.read"] : resourceScopes)
+                    ]
+                } catch {
+                    Output.stderr("error: \(error)")
+                    throw ExitCode(2)
+                }
+            } else if !resourceScopes.isEmpty {
+                Output.stderr("error: --resource-scope goes with --resource")
+                throw ExitCode(2)
+            }
             let provider: EmbeddedProvider
             do {
                 provider = try await EmbeddedProvider.start(configuration)
@@ -41,6 +69,17 @@ extension ProviderCommand {
             Output.stdout("discovery: \(provider.issuer.absoluteString)/.well-known/openid-configuration")
             for client in configuration.clients { Output.stdout(client.listing) }
             for user in configuration.users { Output.stdout("user: \(user.username) password=\(user.password) sub=\(user.subject)") }
+            for resource in configuration.protectedResources {
+                Output.stdout(
+                    "resource: \(provider.identifier(of: resource).absoluteString) (requires scope \(resource.requiredScopes.joined(separator: " ")))"
+                )
+                Output.stdout("resource metadata: \(provider.issuer.absoluteString)\(resource.metadataPathForListing)")
+            }
+            if configuration.allowsDynamicRegistration {
+                Output.stdout(
+                    "registration: \(provider.issuer.absoluteString)/register (kill -USR1 \(ProcessInfo.processInfo.processIdentifier) forgets registrations)"
+                )
+            }
             switch configuration.signIn {
             case .automatic(let subject): Output.stdout("sign-in: automatic as \(subject)")
             case .loginPage: Output.stdout("sign-in: login page")
@@ -48,6 +87,23 @@ extension ProviderCommand {
             Output.stdout("ready (Ctrl-C to stop)")
             await provider.runUntilTerminated()
             Output.stderr("provider stopped")
+        }
+
+        /// The path of `--resource`: a path as given, or the path of a URL on
+        /// the provider's own listener (`http://127.0.0.1:PORT/…`, the port
+        /// that of `--port` or the config file).
+        static func resourcePath(_ value: String, port: Int) throws -> String {
+            if value.hasPrefix("/") { return value }
+            guard let components = URLComponents(string: value), components.scheme == "http", components.host == "127.0.0.1",
+                components.query == nil, components.fragment == nil, !components.path.isEmpty
+            else {
+                throw ValidationError("--resource must be a path such as /api, or http://127.0.0.1:PORT/api on the provider's own listener")
+            }
+            guard components.port == port, port != 0 else {
+                throw ValidationError(
+                    "--resource \(value) names port \(components.port.map(String.init) ?? "80"); give the same --port, or only the path")
+            }
+            return components.path
         }
     }
 }

@@ -31,6 +31,16 @@ public struct ProviderConfiguration: Sendable {
     /// the OpenID Connect Core errata), so an assertion captured by another
     /// server is useless here. Arrays and other endpoint URLs are always refused.
     public var acceptsTokenEndpointAssertionAudience = false
+    /// Whether clients may register themselves at `/register` (RFC 7591,
+    /// open registration: no initial access token). On by default; the
+    /// endpoint is advertised as `registration_endpoint`.
+    public var allowsDynamicRegistration = true
+    /// How client ID metadata documents are fetched and accepted.
+    public var clientIDMetadataDocuments = ClientIDMetadataDocumentSettings()
+    /// The demo protected resources the provider also serves on its own
+    /// listener (``ProviderProtectedResource``). Every client may ask for
+    /// their scopes.
+    public var protectedResources: [ProviderProtectedResource] = []
 
     /// Creates a configuration.
     public init(
@@ -101,6 +111,13 @@ public struct ProviderConfiguration: Sendable {
             }
             for grant in client.grantTypes where !GrantType.all.contains(grant) {
                 throw ProviderConfigurationError("client \(client.id): unknown grant type \(grant)")
+            }
+        }
+        var paths = Set<String>()
+        for resource in protectedResources {
+            try resource.validate()
+            guard paths.insert(resource.path).inserted else {
+                throw ProviderConfigurationError("protected resource paths must be unique (\(resource.path))")
             }
         }
         var subjects = Set<String>()

@@ -56,9 +56,16 @@ struct AuthorizeEndpoint: Sendable {
         }
         let wasPushed = interaction != nil
         let redirects = pairs.filter { $0.0 == "redirect_uri" }.map(\.1)
-        guard clientIDs.count == 1, let client = state.configuration.client(clientIDs[0]) else {
-            return HTML.errorPage("invalid_request", clientIDs.count > 1 ? "client_id is repeated" : "unknown or missing client_id")
+        guard clientIDs.count == 1 else {
+            return HTML.errorPage("invalid_request", clientIDs.isEmpty ? "unknown or missing client_id" : "client_id is repeated")
         }
+        let found: ProviderClient?
+        do throws(OAuthFailure) {
+            found = try await state.resolveClient(clientIDs[0])
+        } catch {
+            return HTML.errorPage(error.code, error.description)
+        }
+        guard let client = found else { return HTML.errorPage("invalid_request", "unknown or missing client_id") }
         guard redirects.count == 1, RedirectURIMatcher.matches(redirects[0], registered: client.redirectURIs) else {
             return HTML.errorPage(
                 "invalid_request",
@@ -90,6 +97,8 @@ struct AuthorizeEndpoint: Sendable {
         let challenge: String
         let nonce: String?
         let prompt: Set<String>
+        /// `resource` (RFC 8707).
+        let resource: String?
     }
 
     static func validate(_ form: StrictForm, client: ProviderClient) throws(OAuthFailure) -> CheckedRequest {
@@ -111,7 +120,8 @@ struct AuthorizeEndpoint: Sendable {
         }
         let prompt = Set(form["prompt"]?.split(separator: " ").map(String.init) ?? [])
         if prompt.contains("none"), prompt.count > 1 { throw .invalidRequest("prompt=none cannot be combined with other values") }
-        return CheckedRequest(scopes: scopes, challenge: challenge, nonce: form["nonce"], prompt: prompt)
+        return CheckedRequest(
+            scopes: scopes, challenge: challenge, nonce: form["nonce"], prompt: prompt, resource: try ResourceIndicator.parse(form))
     }
 
     /// Signs the user in (automatically, or by the login page) and redirects with a code.
@@ -147,7 +157,7 @@ struct AuthorizeEndpoint: Sendable {
         let code = await state.issueCode(
             clientID: client.id, subject: subject, scopes: checked.scopes, authTime: Date(),
             redirectURI: reply.redirectURI, challenge: checked.challenge, nonce: checked.nonce,
-            dpopJKT: form["dpop_jkt"])
+            dpopJKT: form["dpop_jkt"], resource: checked.resource)
         return reply.success(code: code)
     }
 }

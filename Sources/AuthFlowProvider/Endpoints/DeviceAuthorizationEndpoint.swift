@@ -19,7 +19,9 @@ struct DeviceAuthorizationEndpoint: Sendable {
             if let scope = scopes.first(where: { !client.scopes.contains($0) }) {
                 throw OAuthFailure.invalidScope("the client may not request the scope \(scope)")
             }
-            let (deviceCode, record) = await state.startDeviceAuthorization(client: client, scopes: scopes, dpopJKT: form["dpop_jkt"])
+            let resource = try ResourceIndicator.parse(form)
+            let (deviceCode, record) = await state.startDeviceAuthorization(
+                client: client, scopes: scopes, dpopJKT: form["dpop_jkt"], resource: resource)
             let verification = await state.issuer + EndpointPaths.device
             let lifetimes = state.configuration.lifetimes
             return .json(

@@ -11,11 +11,11 @@ struct DiscoveryEndpoint: Sendable {
         let configuration = state.configuration
         func url(_ path: String) -> JSONMemberValue { .string(issuer + path) }
         func strings(_ values: [String]) -> JSONMemberValue { .array(values.map(JSONMemberValue.string)) }
-        let scopes = Set(configuration.clients.flatMap(\.scopes)).union(["openid"]).sorted()
+        let scopes = state.supportedScopes.sorted()
         let authMethods = ProviderClient.Authentication.allCases.map(\.rawValue)
         // Exactly what the checks accept: client assertions (both methods) and DPoP proofs.
         let assertionAlgorithms = strings(ClientAssertionCheck.asymmetric.union(ClientAssertionCheck.symmetric).sorted())
-        let document: [String: JSONMemberValue] = [
+        var document: [String: JSONMemberValue] = [
             "issuer": .string(issuer),
             "authorization_endpoint": url(EndpointPaths.authorize),
             "token_endpoint": url(EndpointPaths.token),
@@ -49,7 +49,9 @@ struct DiscoveryEndpoint: Sendable {
             "request_parameter_supported": .bool(false),
             "request_uri_parameter_supported": .bool(false), // request_uri from PAR only
             "claims_parameter_supported": .bool(false),
+            "client_id_metadata_document_supported": .bool(configuration.clientIDMetadataDocuments.isEnabled),
         ]
+        if configuration.allowsDynamicRegistration { document["registration_endpoint"] = url(EndpointPaths.registration) }
         return .json(.object(document))
     }
 

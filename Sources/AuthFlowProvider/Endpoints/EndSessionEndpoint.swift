@@ -35,8 +35,8 @@ struct EndSessionEndpoint: Sendable {
         guard let target = form["post_logout_redirect_uri"] else {
             return .html(HTML.page(title: "Signed out", body: "<p>You are signed out.</p>"))
         }
-        guard let client = clientID.flatMap(state.configuration.client),
-            RedirectURIMatcher.matches(target, registered: client.postLogoutRedirectURIs)
+        let client: ProviderClient? = if let clientID { await state.client(clientID) } else { nil }
+        guard let client, RedirectURIMatcher.matches(target, registered: client.postLogoutRedirectURIs)
         else {
             return HTML.errorPage("invalid_request", "post_logout_redirect_uri is not registered for the client")
         }

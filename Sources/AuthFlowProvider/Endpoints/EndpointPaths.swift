@@ -13,5 +13,7 @@ enum EndpointPaths {
     static let deviceAuthorization = "/device_authorization"
     static let device = "/device"
     static let pushedAuthorization = "/par"
+    /// Dynamic client registration (RFC 7591).
+    static let registration = "/register"
 }
 #endif

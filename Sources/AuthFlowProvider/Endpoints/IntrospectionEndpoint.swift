@@ -23,7 +23,7 @@ struct IntrospectionEndpoint: Sendable {
                 "exp": .number(info.expiresAt.timeIntervalSince1970.rounded(.down)),
                 "iat": .number(info.issuedAt.timeIntervalSince1970.rounded(.down)),
                 "iss": .string(await state.issuer),
-                "aud": .string(info.clientID),
+                "aud": .string(info.audience ?? info.clientID),
             ]
             if let jkt = info.dpopJKT { body["cnf"] = .object(["jkt": .string(jkt)]) }
             if let subject = info.subject {

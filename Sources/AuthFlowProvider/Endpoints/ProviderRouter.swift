@@ -20,7 +20,17 @@ struct ProviderRouter: Sendable {
         case EndpointPaths.deviceAuthorization: return await DeviceAuthorizationEndpoint(state: state).handle(request)
         case EndpointPaths.pushedAuthorization: return await PushedAuthorizationEndpoint(state: state).handle(request)
         case EndpointPaths.device: return await DeviceVerificationPage(state: state).handle(request)
-        default: return .notFound
+        case EndpointPaths.registration: return await RegistrationEndpoint(state: state).handle(request)
+        default:
+            for resource in state.configuration.protectedResources {
+                if request.path == resource.metadataPath {
+                    return await ProtectedResourceEndpoint(state: state, resource: resource).metadata(request)
+                }
+                if resource.serves(request.path) {
+                    return await ProtectedResourceEndpoint(state: state, resource: resource).handle(request)
+                }
+            }
+            return .notFound
         }
     }
 }

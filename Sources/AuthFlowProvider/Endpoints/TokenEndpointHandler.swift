@@ -34,21 +34,27 @@ struct TokenEndpointHandler: Sendable {
     private func grant(_ grantType: String, form: StrictForm, client: ProviderClient, dpopJKT: String?) async throws -> IssuedTokens {
         switch grantType {
         case GrantType.authorizationCode:
+            let resource = try ResourceIndicator.parse(form)
             let code = try form.required("code")
             let redirectURI = try form.required("redirect_uri")
             guard let verifier = form["code_verifier"] else { throw OAuthFailure.invalidRequest("code_verifier is required (PKCE)") }
-            return try await state.redeemCode(code, client: client, redirectURI: redirectURI, verifier: verifier, dpopJKT: dpopJKT)
+            return try await state.redeemCode(
+                code, client: client, redirectURI: redirectURI, verifier: verifier, dpopJKT: dpopJKT, resource: resource)
         case GrantType.refreshToken:
-            return try await state.refresh(try form.required("refresh_token"), client: client, scopes: form.scopes, dpopJKT: dpopJKT)
+            return try await state.refresh(
+                try form.required("refresh_token"), client: client, scopes: form.scopes, dpopJKT: dpopJKT,
+                resource: try ResourceIndicator.parse(form))
         case GrantType.clientCredentials:
             guard client.isConfidential else { throw OAuthFailure.unauthorizedClient("client_credentials needs a confidential client") }
             let scopes = form.scopes ?? []
             if let scope = scopes.first(where: { !client.scopes.contains($0) || $0 == "openid" || $0 == "offline_access" }) {
                 throw OAuthFailure.invalidScope("the scope \(scope) cannot be granted to a client acting for itself")
             }
-            return try await state.clientCredentials(client: client, scopes: scopes, dpopJKT: dpopJKT)
+            return try await state.clientCredentials(
+                client: client, scopes: scopes, dpopJKT: dpopJKT, resource: try ResourceIndicator.parse(form))
         default:
-            return try await state.pollDevice(try form.required("device_code"), client: client, dpopJKT: dpopJKT)
+            return try await state.pollDevice(
+                try form.required("device_code"), client: client, dpopJKT: dpopJKT, resource: try ResourceIndicator.parse(form))
         }
     }
 }

@@ -138,10 +138,13 @@ extension ProviderState {
     /// The strictly parsed form of `request` and the client it authenticates:
     /// the start of every endpoint that takes client authentication. A
     /// client assertion is accepted once: its `jti` is remembered until it expires.
-    func authenticatedForm(_ request: ProviderRequest) throws(OAuthFailure) -> (form: StrictForm, client: ProviderClient) {
+    /// A `client_id` that is a client ID metadata document is fetched first
+    /// (or taken from the copy kept).
+    func authenticatedForm(_ request: ProviderRequest) async throws(OAuthFailure) -> (form: StrictForm, client: ProviderClient) {
         let form = try StrictForm(body: request)
+        if let id = form["client_id"] { _ = try await resolveClient(id) }
         let now = Date()
-        let authenticator = ClientAuthenticator(clients: configuration.clients, audiences: assertionAudiences, now: now)
+        let authenticator = ClientAuthenticator(clients: knownClients, audiences: assertionAudiences, now: now)
         let (client, assertion) = try authenticator.authenticateWithAssertion(request, form: form)
         if let assertion { try rememberAssertion(assertion, now: now) }
         return (form, client)

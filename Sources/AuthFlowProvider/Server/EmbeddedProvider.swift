@@ -18,7 +18,12 @@ import ServiceLifecycle
 /// the authorization endpoint (PKCE S256 required), the token endpoint
 /// (authorization code, rotating refresh tokens, client credentials, device
 /// code), userinfo, revocation (RFC 7009), introspection (RFC 7662), end
-/// session and device authorization (RFC 8628) with a verification page.
+/// session, device authorization (RFC 8628) with a verification page,
+/// pushed authorization requests (RFC 9126), dynamic client registration
+/// (RFC 7591) and client ID metadata documents. Access tokens are JWTs
+/// (RFC 9068) whose `aud` is the RFC 8707 `resource` asked for; the demo
+/// protected resources of ``ProviderConfiguration/protectedResources`` are
+/// served on the same listener.
 /// State lives in memory and ends with the provider.
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 public final class EmbeddedProvider: Sendable {
@@ -90,6 +95,26 @@ public final class EmbeddedProvider: Sendable {
     @discardableResult
     public func rotateSigningKeys() async throws -> [String] {
         try await state.rotateKeys()
+    }
+
+    /// Forgets every dynamically registered client and every client ID
+    /// metadata document it keeps, as a server that lost its registrations
+    /// would: their token requests are then `invalid_client`, and a client
+    /// must register again. For tests of that recovery; returns how many
+    /// clients were forgotten.
+    @discardableResult
+    public func forgetRegisteredClients() async -> Int {
+        await state.forgetRegisteredClients()
+    }
+
+    /// How many client ID metadata documents the provider keeps now (for tests).
+    package var cachedClientIDMetadataDocuments: Int {
+        get async { await state.metadataDocumentClients.count }
+    }
+
+    /// The identifier of a protected resource it serves: the issuer followed by its path.
+    public func identifier(of resource: ProviderProtectedResource) -> URL {
+        URL(string: issuer.absoluteString + resource.path)!
     }
 
     /// Removes the keys replaced by earlier rotations from the JWK Set;

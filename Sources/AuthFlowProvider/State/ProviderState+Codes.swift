@@ -7,10 +7,10 @@ extension ProviderState {
     /// Issues an authorization code for a signed-in user.
     func issueCode(
         clientID: String, subject: String, scopes: [String], authTime: Date, redirectURI: String,
-        challenge: String, nonce: String?, dpopJKT: String? = nil, now: Date = Date()
+        challenge: String, nonce: String?, dpopJKT: String? = nil, resource: String? = nil, now: Date = Date()
     ) -> String {
         sweep(now: now)
-        let grantID = addGrant(GrantRecord(clientID: clientID, subject: subject, scopes: scopes, authTime: authTime))
+        let grantID = addGrant(GrantRecord(clientID: clientID, subject: subject, scopes: scopes, authTime: authTime, resource: resource))
         let code = RandomToken.make()
         codes[code] = CodeRecord(
             grantID: grantID, clientID: clientID, redirectURI: redirectURI, challenge: challenge,
@@ -24,7 +24,7 @@ extension ProviderState {
     /// the first one issued (RFC 6749 §4.1.2).
     func redeemCode(
         _ code: String, client: ProviderClient, redirectURI: String, verifier: String, dpopJKT: String? = nil,
-        now: Date = Date()
+        resource: String? = nil, now: Date = Date()
     ) throws -> IssuedTokens {
         guard var record = codes[code] else { throw OAuthFailure.invalidGrant("the authorization code is unknown") }
         guard !record.redeemed else {
@@ -48,10 +48,11 @@ extension ProviderState {
                     ? "the authorization request named a DPoP key (dpop_jkt); a DPoP proof is required"
                     : "the DPoP proof's key is not the dpop_jkt of the authorization request")
         }
+        let audience = try ResourceIndicator.check(resource, granted: grants[record.grantID]?.resource)
         record.redeemed = true
         codes[code] = record
         grants[record.grantID]?.dpopJKT = dpopJKT
-        return try issueTokens(grantID: record.grantID, nonce: record.nonce, refresh: true, now: now)
+        return try issueTokens(grantID: record.grantID, nonce: record.nonce, refresh: true, resource: audience, now: now)
     }
 }
 

@@ -5,7 +5,7 @@ import Foundation
 extension ProviderState {
     /// Starts a device authorization (RFC 8628 §3.1–3.2); returns the device code.
     func startDeviceAuthorization(
-        client: ProviderClient, scopes: [String], dpopJKT: String? = nil,
+        client: ProviderClient, scopes: [String], dpopJKT: String? = nil, resource: String? = nil,
         now: Date = Date()
     ) -> (deviceCode: String, record: DeviceRecord) {
         sweep(now: now)
@@ -13,7 +13,7 @@ extension ProviderState {
         let record = DeviceRecord(
             clientID: client.id, userCode: RandomToken.userCode(), scopes: scopes,
             expiresAt: now.addingTimeInterval(lifetimes.deviceCode), interval: lifetimes.devicePollingInterval,
-            dpopJKT: dpopJKT)
+            dpopJKT: dpopJKT, resource: resource)
         let deviceCode = RandomToken.make()
         devices[deviceCode] = record
         return (deviceCode, record)
@@ -38,7 +38,9 @@ extension ProviderState {
     /// The device-code grant (RFC 8628 §3.4–3.5): `authorization_pending`
     /// until the user decides, `slow_down` (and a longer interval) when
     /// polled too fast, `access_denied`, `expired_token`; redeemed once.
-    func pollDevice(_ deviceCode: String, client: ProviderClient, dpopJKT: String? = nil, now: Date = Date()) throws -> IssuedTokens {
+    func pollDevice(_ deviceCode: String, client: ProviderClient, dpopJKT: String? = nil, resource: String? = nil, now: Date = Date())
+        throws -> IssuedTokens
+    {
         guard var record = devices[deviceCode] else { throw OAuthFailure.invalidGrant("the device code is unknown") }
         guard record.clientID == client.id else { throw OAuthFailure.invalidGrant("the device code was issued to another client") }
         guard !record.redeemed else { throw OAuthFailure.invalidGrant("the device code was already used") }
@@ -49,6 +51,7 @@ extension ProviderState {
                     ? "the device authorization request named a DPoP key (dpop_jkt); a DPoP proof is required"
                     : "the DPoP proof's key is not the dpop_jkt of the device authorization request")
         }
+        let audience = try ResourceIndicator.check(resource, granted: record.resource)
         defer { devices[deviceCode] = record }
         if let last = record.lastPoll, now.timeIntervalSince(last) < record.interval {
             record.interval += configuration.lifetimes.deviceSlowDownIncrement
@@ -66,8 +69,10 @@ extension ProviderState {
             record.redeemed = true
             // Bound to the key of the poll's DPoP proof, if it had one (RFC 9449 §5).
             let grantID = addGrant(
-                GrantRecord(clientID: client.id, subject: subject, scopes: record.scopes, authTime: authTime, dpopJKT: dpopJKT))
-            return try issueTokens(grantID: grantID, nonce: nil, refresh: true, now: now)
+                GrantRecord(
+                    clientID: client.id, subject: subject, scopes: record.scopes, authTime: authTime, dpopJKT: dpopJKT,
+                    resource: record.resource))
+            return try issueTokens(grantID: grantID, nonce: nil, refresh: true, resource: audience, now: now)
         }
     }
 }

@@ -8,19 +8,27 @@ extension ProviderState {
     /// refresh, and an ID token when `openid` was granted) for `grantID`,
     /// and returns the token response (RFC 6749 §5.1) with the ID token still
     /// to be signed: the signature is CPU work that need not hold the actor.
-    func issueTokens(grantID: String, nonce: String?, refresh: Bool, scopes narrowed: [String]? = nil, now: Date = Date()) throws
-        -> IssuedTokens
-    {
-        guard let grant = grants[grantID], let client = configuration.client(grant.clientID) else {
+    ///
+    /// The access token is a JWT (RFC 9068, `typ` `at+jwt`, signed with the
+    /// ES256 key) whose `aud` is `resource`, else the grant's resource, else
+    /// the provider's userinfo endpoint. It is also remembered, so that
+    /// userinfo, introspection and revocation find it by its text.
+    func issueTokens(
+        grantID: String, nonce: String?, refresh: Bool, scopes narrowed: [String]? = nil, resource: String? = nil, now: Date = Date()
+    ) throws -> IssuedTokens {
+        guard let grant = grants[grantID], let client = self.client(grant.clientID) else {
             throw OAuthFailure.invalidGrant("the grant no longer exists")
         }
         sweep(now: now)
         let lifetimes = configuration.lifetimes
         let scopes = narrowed ?? grant.scopes
-        let accessToken = RandomToken.make()
+        let audience = resource ?? grant.resource ?? issuer + EndpointPaths.userinfo
+        let expiresAt = now.addingTimeInterval(lifetimes.accessToken)
+        let accessToken = try JWSSigner.sign(
+            accessTokenClaims(grant: grant, scopes: scopes, audience: audience, expiresAt: expiresAt, now: now),
+            with: keys.signer(for: .es256), type: "at+jwt")
         accessTokens[accessToken] = AccessTokenRecord(
-            grantID: grantID, scopes: scopes, issuedAt: now,
-            expiresAt: now.addingTimeInterval(lifetimes.accessToken))
+            grantID: grantID, scopes: scopes, audience: audience, issuedAt: now, expiresAt: expiresAt)
         var response: [String: JSONMemberValue] = [
             "access_token": .string(accessToken),
             "token_type": .string(grant.dpopJKT == nil ? "Bearer" : "DPoP"),
@@ -43,6 +51,26 @@ extension ProviderState {
             )
         }
         return issued
+    }
+
+    /// The claims of a JWT access token (RFC 9068 §2.2): `sub` is the
+    /// client's own id for a client acting for itself.
+    func accessTokenClaims(grant: GrantRecord, scopes: [String], audience: String, expiresAt: Date, now: Date)
+        -> [String: JSONMemberValue]
+    {
+        var claims: [String: JSONMemberValue] = [
+            "iss": .string(issuer),
+            "sub": .string(grant.subject ?? grant.clientID),
+            "aud": .string(audience),
+            "client_id": .string(grant.clientID),
+            "iat": .number(now.timeIntervalSince1970.rounded(.down)),
+            "exp": .number(expiresAt.timeIntervalSince1970.rounded(.down)),
+            "jti": .string(RandomToken.make(bytes: 16)),
+            "scope": .string(scopes.joined(separator: " ")),
+        ]
+        if let authTime = grant.authTime { claims["auth_time"] = .number(authTime.timeIntervalSince1970.rounded(.down)) }
+        if let jkt = grant.dpopJKT { claims["cnf"] = .object(["jkt": .string(jkt)]) }
+        return claims
     }
 
     /// The claims of an ID token (OIDC Core §2) with `at_hash`.

@@ -7,7 +7,7 @@ extension ProviderState {
     /// token works once and is replaced; presenting a rotated one again is a
     /// replay, which revokes the whole family (every token of the grant).
     func refresh(
-        _ token: String, client: ProviderClient, scopes requested: [String]?, dpopJKT: String? = nil,
+        _ token: String, client: ProviderClient, scopes requested: [String]?, dpopJKT: String? = nil, resource: String? = nil,
         now: Date = Date()
     ) throws -> IssuedTokens {
         guard var record = refreshTokens[token], let grant = grants[record.grantID] else {
@@ -30,11 +30,13 @@ extension ProviderState {
                     ? "the refresh token is DPoP-bound; a DPoP proof is required"
                     : "the refresh token is bound to another DPoP key")
         }
+        // RFC 8707 §2.2: only a resource the grant was given for.
+        let audience = try ResourceIndicator.check(resource, granted: grant.resource)
         record.rotated = true
         refreshTokens[token] = record
         // A narrower scope applies to the new access token; the new refresh
         // token keeps the grant's scope (RFC 6749 §6).
-        return try issueTokens(grantID: record.grantID, nonce: nil, refresh: true, scopes: requested, now: now)
+        return try issueTokens(grantID: record.grantID, nonce: nil, refresh: true, scopes: requested, resource: audience, now: now)
     }
 }
 #endif

@@ -9,7 +9,8 @@ extension ProviderState {
         if let record = accessTokens[token], !record.revoked, record.expiresAt > now, let grant = grants[record.grantID], !grant.revoked {
             return TokenInfo(
                 clientID: grant.clientID, subject: grant.subject, scopes: record.scopes,
-                issuedAt: record.issuedAt, expiresAt: record.expiresAt, kind: "access_token", dpopJKT: grant.dpopJKT)
+                issuedAt: record.issuedAt, expiresAt: record.expiresAt, kind: "access_token", dpopJKT: grant.dpopJKT,
+                audience: record.audience)
         }
         if includeRefresh, let record = refreshTokens[token], !record.revoked, !record.rotated, record.expiresAt > now,
             let grant = grants[record.grantID], !grant.revoked
@@ -43,8 +44,11 @@ extension ProviderState {
     /// The client-credentials grant (RFC 6749 §4.4): an access token, no
     /// refresh or ID token; bound to `dpopJKT` (`cnf.jkt`) when the request
     /// carried a DPoP proof (RFC 9449 §5).
-    func clientCredentials(client: ProviderClient, scopes: [String], dpopJKT: String? = nil) throws -> IssuedTokens {
-        let grantID = addGrant(GrantRecord(clientID: client.id, subject: nil, scopes: scopes, authTime: nil, dpopJKT: dpopJKT))
+    func clientCredentials(client: ProviderClient, scopes: [String], dpopJKT: String? = nil, resource: String? = nil) throws
+        -> IssuedTokens
+    {
+        let grantID = addGrant(
+            GrantRecord(clientID: client.id, subject: nil, scopes: scopes, authTime: nil, dpopJKT: dpopJKT, resource: resource))
         return try issueTokens(grantID: grantID, nonce: nil, refresh: false)
     }
 }

@@ -28,6 +28,10 @@ actor ProviderState {
     let dpopNonce = RandomToken.make(bytes: 16)
     /// Client assertions already used (`client_id jti` → expiry).
     var usedAssertions: [String: Date] = [:]
+    /// Clients registered at the registration endpoint (RFC 7591), by id.
+    var registeredClients: [String: ProviderClient] = [:]
+    /// Clients known from their metadata documents, by URL.
+    var metadataDocumentClients: [String: CachedMetadataDocumentClient] = [:]
     private var lastSweep = Date.distantPast
 
     init(configuration: ProviderConfiguration) throws {

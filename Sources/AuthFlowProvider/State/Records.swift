@@ -12,6 +12,9 @@ struct GrantRecord: Sendable {
     var revoked = false
     /// The DPoP key every token of this grant is bound to (`cnf.jkt`, RFC 9449 §6).
     var dpopJKT: String? = nil
+    /// The resource (RFC 8707) the grant is for; nil when the authorization
+    /// request named none (its tokens may then name any).
+    var resource: String? = nil
 }
 
 /// An issued authorization code, bound to its client, redirect URI and PKCE challenge.
@@ -31,6 +34,8 @@ struct CodeRecord: Sendable {
 struct AccessTokenRecord: Sendable {
     let grantID: String
     let scopes: [String]
+    /// Its `aud`: the resource it was issued for (RFC 8707, RFC 9068 §3).
+    let audience: String
     let issuedAt: Date
     let expiresAt: Date
     var revoked = false
@@ -64,6 +69,8 @@ struct DeviceRecord: Sendable {
     /// `dpop_jkt` of the device authorization request: every poll must then
     /// carry a DPoP proof of that key (as RFC 9449 §10 binds a code).
     var dpopJKT: String? = nil
+    /// The `resource` of the device authorization request (RFC 8707).
+    var resource: String? = nil
 }
 
 /// What a valid access token stands for (userinfo, introspection).
@@ -76,5 +83,7 @@ struct TokenInfo: Sendable {
     let kind: String
     /// The DPoP key the token is bound to.
     var dpopJKT: String? = nil
+    /// An access token's `aud`.
+    var audience: String? = nil
 }
 #endif

@@ -1,0 +1,93 @@
+#if EmbeddedProvider // the EmbeddedProvider package trait
+public import Foundation
+
+/// A demo protected resource (an API) that the ``EmbeddedProvider`` serves
+/// at `path` on its own listener, so that a client can be tried against the
+/// whole chain: RFC 9728 metadata, the `WWW-Authenticate` challenge, an
+/// access token for its audience (RFC 8707), and a scope check.
+///
+/// Its identifier is the issuer followed by `path`
+/// (`http://127.0.0.1:PORT/api`). It answers:
+///
+/// - `GET /.well-known/oauth-protected-resource<path>`: its metadata
+///   (`resource`, `authorization_servers`, `scopes_supported`,
+///   `bearer_methods_supported`);
+/// - at `path` (and below it), without a valid access token whose `aud` is
+///   the resource: 401 with `WWW-Authenticate: Bearer resource_metadata="…"`;
+///   with one that lacks ``requiredScopes``: 403 `insufficient_scope` with
+///   `scope="…"`; otherwise 200 with a small JSON object naming the user,
+///   the client and the token's scopes. DPoP-bound tokens need the `DPoP`
+///   scheme and a proof of their key (RFC 9449 §7).
+public struct ProviderProtectedResource: Sendable, Equatable {
+    /// The path on the provider's listener, such as `/api`.
+    public var path: String
+    /// The scopes a token must carry (all of them) to be answered 200.
+    public var requiredScopes: [String]
+    /// `scopes_supported` in its metadata; ``requiredScopes`` when empty.
+    public var scopesSupported: [String]
+
+    /// A resource at `path` that requires `requiredScopes`.
+    public init(path: String, requiredScopes: [String] = ["api.read"], scopesSupported: [String] = []) {
+        self.path = path
+        self.requiredScopes = requiredScopes
+        self.scopesSupported = scopesSupported.isEmpty ? requiredScopes : scopesSupported
+    }
+
+    /// The well-known path of its metadata (RFC 9728 §3.1).
+    var metadataPath: String { "/.well-known/oauth-protected-resource" + path }
+
+    /// The well-known path of its metadata, for listings.
+    package var metadataPathForListing: String { metadataPath }
+
+    /// Whether `requestPath` is the resource or below it.
+    func serves(_ requestPath: String) -> Bool {
+        requestPath == path || requestPath.hasPrefix(path + "/")
+    }
+
+    func validate() throws {
+        guard path.hasPrefix("/"), path.count > 1, !path.hasSuffix("/"),
+            path.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") })
+        else {
+            throw ProviderConfigurationError("a protected resource path must look like /api (\(path))")
+        }
+        guard !path.hasPrefix("/.well-known/"),
+            ![
+                EndpointPaths.authorize, EndpointPaths.token, EndpointPaths.userinfo, EndpointPaths.revoke, EndpointPaths.introspect,
+                EndpointPaths.endSession, EndpointPaths.deviceAuthorization, EndpointPaths.device, EndpointPaths.pushedAuthorization,
+                EndpointPaths.jwks, EndpointPaths.registration,
+            ].contains(where: { serves($0) || $0.hasPrefix(path + "/") })
+        else {
+            throw ProviderConfigurationError("the protected resource path \(path) collides with one of the provider's endpoints")
+        }
+        for scope in requiredScopes + scopesSupported where scope.isEmpty || scope.contains(" ") || scope.contains("\"") {
+            throw ProviderConfigurationError("the protected resource scope \"\(scope)\" is not a scope token")
+        }
+    }
+}
+
+/// How the provider treats a `client_id` that is an https URL: a Client ID
+/// Metadata Document (draft-ietf-oauth-client-id-metadata-document, the
+/// Model Context Protocol's authorization specification).
+///
+/// The provider fetches the URL with the limits the AuthFlow client itself
+/// applies to such documents (``AuthFlow/ResponseLimits/registration`` bytes,
+/// ``timeout`` seconds), requires the document's `client_id` to be the URL,
+/// takes its `redirect_uris`, and keeps the answer for ``cacheLifetime``
+/// seconds. A document that is too large, too slow, malformed or names
+/// another client is refused with an OAuth error and not kept.
+public struct ClientIDMetadataDocumentSettings: Sendable, Equatable {
+    /// Whether such client IDs are accepted (and
+    /// `client_id_metadata_document_supported` advertised). On by default.
+    public var isEnabled = true
+    /// Whether `http://127.0.0.1…` (and other loopback) URLs are accepted
+    /// too. For tests only: off by default, and https is required otherwise.
+    public var allowsLoopbackHTTP = false
+    /// The bound on fetching one document, from start to last byte (seconds).
+    public var timeout: TimeInterval = 30
+    /// How long a fetched document is used before it is fetched again (seconds).
+    public var cacheLifetime: TimeInterval = 300
+
+    /// The defaults: enabled, https only, 30 s, kept 5 minutes.
+    public init() {}
+}
+#endif

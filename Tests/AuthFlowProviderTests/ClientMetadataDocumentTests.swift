@@ -1,0 +1,101 @@
+#if EmbeddedProvider // the EmbeddedProvider package trait
+import AuthFlow
+import AuthFlowProvider
+import Foundation
+import Testing
+
+/// Client ID metadata documents, served by a real server on 127.0.0.1
+/// (http allowed for loopback by the provider's test setting).
+@Suite("Client ID metadata documents")
+struct ClientMetadataDocumentTests {
+    static func configuration(loopbackHTTP: Bool = true) -> ProviderConfiguration {
+        var configuration = Fixture.configuration()
+        configuration.clientIDMetadataDocuments.allowsLoopbackHTTP = loopbackHTTP
+        configuration.clientIDMetadataDocuments.timeout = 0.5
+        return configuration
+    }
+
+    /// The authorization endpoint's answer for `clientID`.
+    static func authorizePage(_ provider: EmbeddedProvider, clientID: String) async throws -> HTTPTransportResponse {
+        try await Wire(provider: provider).get(
+            "/authorize",
+            [
+                ("response_type", "code"), ("client_id", clientID), ("redirect_uri", "http://127.0.0.1:9/callback"),
+                ("code_challenge", someChallenge), ("code_challenge_method", "S256"),
+            ])
+    }
+
+    static func withServer(loopbackHTTP: Bool = true, _ body: (EmbeddedProvider, DocumentServer) async throws -> Void) async throws {
+        let documents = try await DocumentServer.start()
+        do {
+            try await Fixture.with(configuration(loopbackHTTP: loopbackHTTP)) { try await body($0, documents) }
+            await documents.stop()
+        } catch {
+            await documents.stop()
+            throw error
+        }
+    }
+
+    @Test("a URL client ID signs in with the document's redirect URIs; the document is fetched once and kept")
+    func signIn() async throws {
+        try await Self.withServer { provider, documents in
+            let id = await documents.url("/client.json")
+            let client = try await OAuthClient(issuer: provider.issuer, clientID: id)
+            #expect(client.metadata.clientIDMetadataDocumentSupported)
+            let (_, grant) = try await authorize(client, redirect: "http://127.0.0.1:41234/callback")
+            let credentials = try await client.exchange(grant)
+            #expect(credentials.subject == "demo")
+            _ = try await client.refresh(credentials)
+            #expect(await documents.requests["/client.json"] == 1)
+            #expect(await provider.cachedClientIDMetadataDocuments == 1)
+            // A redirect URI the document does not list: an error page, no redirect.
+            let stray = try await Wire(provider: provider).get(
+                "/authorize",
+                [
+                    ("response_type", "code"), ("client_id", id), ("redirect_uri", "http://evil.example.com/cb"),
+                    ("code_challenge", someChallenge), ("code_challenge_method", "S256"),
+                ])
+            #expect(stray.status == 400 && stray.header("Location") == nil)
+        }
+    }
+
+    @Test(
+        "a hostile document is refused with invalid_client and nothing is kept",
+        arguments: [
+            ("/huge.json", "larger than 64 KiB"), ("/slow.json", "did not arrive within 0.5 s"),
+            ("/other.json", "its client_id is not the URL"),
+        ])
+    func hostile(path: String, words: String) async throws {
+        try await Self.withServer { provider, documents in
+            let id = await documents.url(path)
+            let page = try await Self.authorizePage(provider, clientID: id)
+            let text = String(decoding: page.body, as: UTF8.self)
+            #expect(page.status == 400 && page.header("Location") == nil)
+            #expect(text.contains("invalid_client") && text.contains(words), "\(text)")
+            // At the token endpoint too.
+            let token = try await Wire(provider: provider).post(
+                "/token", [("grant_type", "authorization_code"), ("code", "x"), ("redirect_uri", "http://127.0.0.1/cb"), ("client_id", id)])
+            #expect(token.status == 400 && Wire.json(token)["error"] == .string("invalid_client"))
+            #expect(Wire.json(token)["error_description"]?.stringValue?.contains(words) == true)
+            #expect(await provider.cachedClientIDMetadataDocuments == 0)
+        }
+    }
+
+    @Test("http is refused unless loopback and allowed; URLs with dot segments or fragments are refused before any fetch")
+    func urlRules() async throws {
+        try await Self.withServer(loopbackHTTP: false) { provider, documents in
+            let loopback = try await Self.authorizePage(provider, clientID: await documents.url("/client.json"))
+            #expect(String(decoding: loopback.body, as: UTF8.self).contains("must be an https URL"))
+            let remote = try await Self.authorizePage(provider, clientID: "http://example.com/client.json")
+            #expect(String(decoding: remote.body, as: UTF8.self).contains("must be an https URL"))
+            #expect(await documents.requests.isEmpty)
+        }
+        try await Self.withServer { provider, documents in
+            let port = await documents.port
+            let dots = try await Self.authorizePage(provider, clientID: "http://127.0.0.1:\(port)/a/../client.json")
+            #expect(String(decoding: dots.body, as: UTF8.self).contains("without dot segments"))
+            #expect(await documents.requests.isEmpty)
+        }
+    }
+}
+#endif
