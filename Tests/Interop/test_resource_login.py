@@ -87,9 +87,11 @@ def test_login_by_the_apis_url_alone_then_request_refresh_and_status(provider, t
     assert registration["clientID"] == profile["client_id"] and registration["issuer"] == provider["issuer"]
     assert profile["resource"]["url"] == provider["api"]
 
-    # The API accepts the token only when its audience is the API (RFC 8707 resource sent).
+    # The API accepts the sign-in's token as it is (no refresh) only when its audience is the API
+    # (the RFC 8707 resource was sent).
     answer = json.loads(cli.ok("request", provider["api"]).stdout)
     assert answer["client_id"] == profile["client_id"] and answer["resource"] == provider["api"]
+    assert cli.profile()["credentials"] == profile["credentials"]
 
     # A refresh keeps the resource: the new token is for the API too.
     before = cli.profile()["credentials"]
