@@ -13,6 +13,7 @@ struct Login: AsyncParsableCommand {
         abstract: "Sign in through the browser and store the tokens in a profile.",
         discussion: """
             With --device, sign in on another device with a user code instead (RFC 8628).
+            With --resource URL, the API's metadata names the provider and the client registers itself (RFC 9728, RFC 7591).
             Without --issuer, endpoints or --client-id, signs in again with the settings the profile kept.
             """)
 
@@ -24,6 +25,8 @@ struct Login: AsyncParsableCommand {
 
     @Option(help: "The issuer; its metadata is discovered.")
     var issuer: String?
+    @Option(help: "An API's URL: its authorization server and the client are found from it (RFC 9728, RFC 7591).")
+    var resource: String?
     @Option(help: "The authorization endpoint (instead of --issuer).")
     var authorizationEndpoint: String?
     @Option(help: "The token endpoint (instead of --issuer).")
@@ -68,6 +71,7 @@ struct Login: AsyncParsableCommand {
     var usesDevice: Bool { device || deviceAuthorizationEndpoint != nil }
 
     func validate() throws {
+        if let resource { return try validateResource(resource) }
         if signsInAgain { return try validateSigningInAgain() }
         guard clientID != nil else {
             throw ValidationError("give --client-id (or no provider flags at all, to sign in again with the profile's settings)")
@@ -173,6 +177,10 @@ struct Login: AsyncParsableCommand {
 
     private func signIn() async throws {
         let logger = verboseOption.makeLogger()
+        if let resource { return try await resourceSignIn(resource, logger: logger) }
+        if signsInAgain, let resource = try Profile.loadIfPresent(profileOption.profile)?.resource {
+            return try await resourceSignIn(resource.description, logger: logger)
+        }
         if signsInAgain { return try await signInAgain(logger: logger) }
         guard let clientID else { throw ValidationError("give --client-id") }
         let secret = try secret()

@@ -16,6 +16,7 @@ extension Login {
     /// True when no flag names a provider or client: the profile's settings are used.
     var signsInAgain: Bool {
         issuer == nil && authorizationEndpoint == nil && tokenEndpoint == nil && deviceAuthorizationEndpoint == nil && clientID == nil
+            && resource == nil
     }
 
     /// The flags given that signing in again cannot honour.
@@ -80,6 +81,8 @@ extension Login {
             metadata: profile.metadata, clientID: profile.clientID, authentication: profile.authentication(),
             timeout: timeout, logger: logger)
         client.usesPushedAuthorizationRequests = profile.par && !usesDevice
+        client.resource = profile.resource
+        client.registration = profile.registration
         // A new sign-in binds its tokens to a new key; the old key goes with the old tokens.
         if profile.dpop { client.dpop = DPoPBinding() }
         profile.credentials =

@@ -47,6 +47,13 @@ struct Profile: Codable {
     var credentialURLs: [String]?
     /// The username the git and Docker helpers answer with (default `oauth2`).
     var credentialUsername: String?
+    /// The protected resource signed in to (`login --resource`): tokens are
+    /// asked for it (RFC 8707) and sent only to it.
+    var resource: ResourceIdentifier?
+    /// The dynamic registration the client ID comes from (RFC 7591), reused
+    /// by the next `login --resource` for the same issuer. Its secret, if any,
+    /// is as private as the tokens beside it.
+    var registration: ClientRegistration?
 
     var issuer: String? { metadata.issuer }
 
@@ -85,6 +92,7 @@ struct Profile: Codable {
         case dpop, par
         case credentialURLs = "credential_urls"
         case credentialUsername = "credential_username"
+        case resource, registration
     }
 
     /// Reads version 2, and version 1 (credentials required; no scopes,
@@ -116,6 +124,8 @@ struct Profile: Codable {
         par = try container.decodeIfPresent(Bool.self, forKey: .par) ?? false
         credentialURLs = try container.decodeIfPresent([String].self, forKey: .credentialURLs)
         credentialUsername = try container.decodeIfPresent(String.self, forKey: .credentialUsername)
+        resource = try container.decodeIfPresent(ResourceIdentifier.self, forKey: .resource)
+        registration = try container.decodeIfPresent(ClientRegistration.self, forKey: .registration)
     }
 
     /// Whether the credentials held are DPoP-bound (the token type compared
@@ -193,6 +203,8 @@ struct Profile: Codable {
         var client = try OAuthClient(
             metadata: metadata, clientID: clientID, authentication: authentication(), timeout: timeout, logger: logger)
         client.dpop = dpopKey.map { DPoPBinding(key: $0) }
+        client.resource = resource
+        client.registration = registration
         return client
     }
 
@@ -244,9 +256,12 @@ struct ProfileStore: CredentialStore {
 
     func load() async throws -> SessionRecord? {
         guard let profile = try Profile.loadIfPresent(name), let credentials = profile.credentials else { return nil }
-        return SessionRecord(
+        var record = SessionRecord(
             credentials: credentials, metadata: profile.metadata,
             clientAuthenticationMethod: ClientAuthenticationMethod(rawValue: profile.clientAuthentication))
+        record.resource = profile.resource
+        record.registration = profile.registration
+        return record
     }
 
     func save(_ record: SessionRecord) async throws {

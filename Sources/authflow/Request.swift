@@ -2,11 +2,18 @@
 import AuthFlow
 import ArgumentParser
 import Foundation
+import Logging
 
 /// `authflow request`: an authorized HTTP request with the profile's access
 /// token — `Authorization: DPoP` and a fresh proof for a DPoP-bound profile,
 /// `Authorization: Bearer` otherwise — refreshing once on a 401
-/// `invalid_token`. The response body goes to stdout (headers first with -i).
+/// `invalid_token`. A 403 `insufficient_scope` naming the scopes the API
+/// needs signs in again once (the browser flow, as `authflow login`) with
+/// the profile's scopes and those, then retries once. A profile signed in
+/// with `--resource` whose registered client the server forgot
+/// (`invalid_client`) signs in to the resource again once (registering
+/// again) and retries once. The response body goes to stdout (headers first
+/// with -i).
 struct Request: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Send an authorized request with the profile's token and print the response body.",
@@ -57,7 +64,9 @@ struct Request: AsyncParsableCommand {
             throw AuthFlowError(
                 .configuration, "tokens are sent only over https (or http to a loopback host)", recovery: "use an https URL")
         }
-        let session = try Profile.load(profileOption.profile).session(timeout: timeout, logger: verboseOption.makeLogger())
+        let logger = verboseOption.makeLogger()
+        let name = profileOption.profile
+        let profile = try Profile.load(name)
         var fields: [(name: String, value: String)] = headers.map { header in
             let colon = header.firstIndex(of: ":")!
             return (
@@ -71,7 +80,17 @@ struct Request: AsyncParsableCommand {
         }
         let request = HTTPTransportRequest(
             method: verb.uppercased(), url: target, headers: fields, body: data.map { Data($0.utf8) }, timeout: timeout)
-        let response = try await session.send(request)
+        let response: HTTPTransportResponse
+        do {
+            response = try await Request.send(request, profile: profile, timeout: timeout, logger: logger)
+        } catch let error as AuthFlowError
+            where error.oauth?.error == "invalid_client" && profile.registration != nil && profile.resource != nil
+        {
+            // The server forgot the registered client: sign in to the resource again (which registers
+            // again when the kept registration is refused), then send once more.
+            let renewed = try await Request.signInAgain(to: profile, timeout: timeout, logger: logger)
+            response = try await Request.send(request, profile: renewed, timeout: timeout, logger: logger)
+        }
         if include {
             var head = "HTTP \(response.status)\n"
             for header in response.headers { head += "\(header.name): \(header.value)\n" }
@@ -81,6 +100,53 @@ struct Request: AsyncParsableCommand {
         if !(200..<400).contains(response.status) {
             throw AuthFlowError(.invalidResponse, "the server answered HTTP \(response.status)")
         }
+    }
+
+    /// `request` through the profile's session, stepping up once on `insufficient_scope`.
+    static func send(_ request: HTTPTransportRequest, profile: Profile, timeout: Double, logger: Logger) async throws
+        -> HTTPTransportResponse
+    {
+        let session = try profile.session(timeout: timeout, logger: logger)
+        let name = profile.name
+        return try await session.send(request) { scopes in
+            try await Request.stepUp(profile: name, scopes: scopes, timeout: timeout, logger: logger)
+        }
+    }
+
+    /// `login --resource` again for a profile whose registered client the
+    /// server forgot; the profile is saved with the new client and tokens.
+    static func signInAgain(to profile: Profile, timeout: Double, logger: Logger) async throws -> Profile {
+        guard let resource = profile.resource else { return profile }
+        Output.stderr("The authorization server no longer knows this client; signing in again.")
+        var arguments = ["--profile", profile.name, "--resource", resource.description, "--timeout", String(timeout)]
+        if !profile.scopes.isEmpty { arguments += ["--scope", profile.scopes.joined(separator: " ")] }
+        let login = try Login.parse(arguments)
+        let (signedIn, _) = try await login.resourceSignedIn(resource.description, logger: logger)
+        _ = try await ProfileStore(name: profile.name).lock.withLock { try signedIn.keepingCredentialSettings().save() }
+        return signedIn
+    }
+
+    /// Signs the profile in again with `scopes` (the browser flow, or the
+    /// device grant for a device profile), keeping its client, DPoP key and
+    /// settings; the profile keeps the new scopes. The session saves the
+    /// credentials.
+    static func stepUp(profile name: String, scopes: [String], timeout: Double, logger: Logger) async throws -> OAuthCredentials {
+        Output.stderr("The API needs more scopes (\(TerminalText.field(scopes.joined(separator: " ")))); signing in again.")
+        let login = try Login.parse(["--profile", name, "--timeout", String(timeout)])
+        let profile = try Profile.load(name)
+        var client = try profile.client(timeout: timeout, logger: logger)
+        client.usesPushedAuthorizationRequests = profile.par && !profile.device
+        let credentials =
+            profile.device
+            ? try await login.deviceSignIn(client: client, scopes: scopes)
+            : try await login.browserSignIn(
+                client: client, scopes: scopes, parameters: profile.parameters, port: profile.port, logger: logger)
+        try await ProfileStore(name: name).lock.withLock {
+            var kept = try Profile.load(name)
+            kept.scopes = scopes
+            try kept.save()
+        }
+        return credentials
     }
 }
 #endif

@@ -6,6 +6,8 @@ import Foundation
 struct Summary: Encodable {
     let profile: String
     let issuer: String?
+    /// The protected resource the profile signed in to (`login --resource`).
+    let resource: String?
     let subject: String?
     let scope: String
     let expiresAt: Date?
@@ -23,6 +25,7 @@ struct Summary: Encodable {
         self.userInfo = userInfo
         self.profile = profile.name
         issuer = profile.issuer
+        resource = profile.resource?.description
         subject = credentials.subject
         scope = credentials.scopes.joined(separator: " ")
         expiresAt = credentials.expiresAt
@@ -34,7 +37,7 @@ struct Summary: Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case profile, issuer, subject, scope, expired
+        case profile, issuer, resource, subject, scope, expired
         case expiresAt = "expires_at"
         case tokenType = "token_type"
         case hasRefreshToken = "has_refresh_token"
@@ -49,6 +52,7 @@ struct Summary: Encodable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(profile, forKey: .profile)
         try container.encode(issuer, forKey: .issuer)
+        try container.encodeIfPresent(resource, forKey: .resource)
         try container.encode(subject, forKey: .subject)
         try container.encode(scope, forKey: .scope)
         try container.encode(expiresAt, forKey: .expiresAt)
@@ -85,6 +89,7 @@ struct Summary: Encodable {
         var lines: [String] = []
         if let path { lines.append("Signed in. Profile \(profile) saved to \(path.path)") } else { lines.append("Profile \(profile)") }
         lines.append("  issuer:   \(issuer ?? "(not discovered)")")
+        if let resource { lines.append("  resource: \(TerminalText.field(resource))") }
         lines.append("  subject:  \(subject ?? "(no verified ID token)")")
         lines.append("  scope:    \(scope.isEmpty ? "(none)" : scope)")
         let expiry = expiresAt.map { ISO8601DateFormatter().string(from: $0) } ?? "(not given)"

@@ -40,6 +40,11 @@ public struct OAuthClient: Sendable {
     /// authorization requests, so that the access token's audience is that
     /// resource. See ``ProtectedResourceMetadata``.
     public var resource: ResourceIdentifier?
+    /// The dynamic registration (RFC 7591) ``clientID`` comes from, when it
+    /// was registered that way (``forResource(_:challenge:identity:transport:timeout:leeway:logger:)``
+    /// sets it). Kept in the session's ``SessionRecord`` so that the next
+    /// launch reuses it; never sent.
+    public var registration: ClientRegistration?
 
     /// A client for a provider whose metadata is known (explicit endpoints).
     ///

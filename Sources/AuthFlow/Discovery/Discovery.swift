@@ -58,19 +58,10 @@ extension ProviderMetadata {
     ) async throws -> ProviderMetadata {
         try URLPolicy.requireSecure(issuer, "issuer")
         let expected = issuer.absoluteString
-        var lastStatus = 0
-        for url in candidates {
-            logger.debug("fetching provider metadata", metadata: ["url": "\(url.absoluteString)"])
-            let response = try await transport.send(
-                HTTPTransportRequest(
-                    method: "GET", url: url, headers: [("Accept", "application/json")], timeout: timeout, purpose: .discovery))
-            guard response.status == 200 else {
-                logger.debug("no metadata here", metadata: ["url": "\(url.absoluteString)", "status": "\(response.status)"])
-                lastStatus = response.status
-                if response.status == 404 || response.status == 400 || response.status == 405 || response.status == 410 { continue }
-                throw AuthFlowError.invalidResponse("metadata request answered HTTP \(response.status)")
-            }
-            var metadata = try ProviderMetadata(json: response.body)
+        let outcome = try await MetadataFetch.firstDocument(
+            at: candidates, purpose: "provider metadata", transport: transport, timeout: timeout, logger: logger
+        ) { body, _ in
+            var metadata = try ProviderMetadata(json: body)
             if metadata.issuer != expected {
                 let found = metadata.issuer ?? ""
                 logger.warning(
@@ -89,17 +80,22 @@ extension ProviderMetadata {
                 metadata.issuerTenants = tenants
             }
             try metadata.validateTransportSecurity()
+            return metadata
+        }
+        switch outcome {
+        case .found(let metadata, let url):
             logger.debug("provider metadata loaded", metadata: ["issuer": "\(expected)"])
             if metadata.revocationEndpoint == nil, let oauth = candidates.last, url != oauth {
                 return await supplemented(metadata, from: oauth, transport: transport, timeout: timeout, logger: logger)
             }
             return metadata
+        case .notFound(let lastStatus):
+            throw AuthFlowError(
+                .invalidResponse, "no provider metadata found for \(expected) (HTTP \(lastStatus))",
+                recovery: "Check the issuer URL. A provider without discovery (GitHub, Zoom) is used with its endpoints instead "
+                    + "(ProviderMetadata(issuer:authorizationEndpoint:tokenEndpoint:)).",
+                remedy: .checkTheIssuer)
         }
-        throw AuthFlowError(
-            .invalidResponse, "no provider metadata found for \(expected) (HTTP \(lastStatus))",
-            recovery: "Check the issuer URL. A provider without discovery (GitHub, Zoom) is used with its endpoints instead "
-                + "(ProviderMetadata(issuer:authorizationEndpoint:tokenEndpoint:)).",
-            remedy: .checkTheIssuer)
     }
 
     /// Some providers publish `revocation_endpoint` (and other OAuth

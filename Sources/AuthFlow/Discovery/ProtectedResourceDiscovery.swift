@@ -52,18 +52,10 @@ extension ProtectedResourceMetadata {
             candidates.removeAll { $0 == metadataURL }
             candidates.insert(metadataURL, at: 0)
         }
-        var lastStatus = 0
-        for url in candidates {
-            logger.debug("fetching protected resource metadata", metadata: ["url": "\(url.absoluteString)"])
-            let response = try await transport.send(
-                HTTPTransportRequest(
-                    method: "GET", url: url, headers: [("Accept", "application/json")], timeout: timeout, purpose: .discovery))
-            guard response.status == 200 else {
-                lastStatus = response.status
-                if [400, 404, 405, 410].contains(response.status) { continue }
-                throw AuthFlowError.invalidResponse("protected resource metadata request answered HTTP \(response.status)")
-            }
-            let metadata = try ProtectedResourceMetadata(json: response.body)
+        let outcome = try await MetadataFetch.firstDocument(
+            at: candidates, purpose: "protected resource metadata", transport: transport, timeout: timeout, logger: logger
+        ) { body, url in
+            let metadata = try ProtectedResourceMetadata(json: body)
             guard metadata.resource.covers(requested) else {
                 throw AuthFlowError(
                     .invalidResponse,
@@ -71,11 +63,16 @@ extension ProtectedResourceMetadata {
                     recovery: "The API's metadata names another resource (RFC 9728 §3.3), so its authorization servers are not trusted "
                         + "for this URL. Check the URL of the API.")
             }
-            logger.debug("protected resource metadata loaded", metadata: ["resource": "\(metadata.resource)"])
             return metadata
         }
-        throw AuthFlowError(
-            .invalidResponse, "no protected resource metadata found for \(requested) (HTTP \(lastStatus))",
-            recovery: "The API publishes no RFC 9728 metadata: sign in with its authorization server's issuer and client instead.")
+        switch outcome {
+        case .found(let metadata, _):
+            logger.debug("protected resource metadata loaded", metadata: ["resource": "\(metadata.resource)"])
+            return metadata
+        case .notFound(let lastStatus):
+            throw AuthFlowError(
+                .invalidResponse, "no protected resource metadata found for \(requested) (HTTP \(lastStatus))",
+                recovery: "The API publishes no RFC 9728 metadata: sign in with its authorization server's issuer and client instead.")
+        }
     }
 }

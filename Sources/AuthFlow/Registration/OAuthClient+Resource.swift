@@ -31,7 +31,16 @@ extension OAuthClient {
     ///    a new registration).
     ///
     /// The client sends the resource's canonical identifier as the RFC 8707
-    /// `resource` parameter in every request.
+    /// `resource` parameter in every request, and carries the registration
+    /// (``OAuthClient/registration``) so that a session's ``SessionRecord``
+    /// keeps it. A client that reuses a stored registration pushes its
+    /// authorization requests (RFC 9126) when the server has a pushed
+    /// authorization request endpoint: a server that forgot the client then
+    /// says `invalid_client` on the back channel, before any browser opens,
+    /// instead of showing the user an error page.
+    ///
+    /// To register again when the server forgot a stored registration, use
+    /// ``signIn(toResource:challenge:identity:transport:timeout:leeway:logger:_:)``.
     public static func forResource(
         _ resource: URL, challenge: ResourceChallenge? = nil, identity: ClientIdentity,
         transport: any HTTPTransport = URLSessionTransport(), timeout: TimeInterval = 30, leeway: TimeInterval = 60,
@@ -73,6 +82,64 @@ extension OAuthClient {
             metadata: metadata, clientID: clientID, authentication: authentication, transport: transport, timeout: timeout,
             leeway: leeway, logger: logger)
         client.resource = resourceMetadata.resource
+        client.registration = registration
+        if registration != nil, !registeredNow, metadata.pushedAuthorizationRequestEndpoint != nil {
+            client.usesPushedAuthorizationRequests = true
+        }
         return ResourceAccess(client: client, resourceMetadata: resourceMetadata, registration: registration, registeredNow: registeredNow)
+    }
+
+    /// A sign-in to the protected resource at `resource`: what was learnt
+    /// finding the client (``ResourceAccess``) and what `signIn` returned.
+    public struct ResourceSignIn<Result: Sendable>: Sendable {
+        /// The client signed in with, and how it was found.
+        public var access: ResourceAccess
+        /// What the sign-in returned (credentials, usually).
+        public var result: Result
+        /// Whether the server had forgotten a stored registration, so the
+        /// client was registered again (``ResourceAccess/registeredNow`` is then true).
+        public var registeredAgain: Bool
+    }
+
+    /// Finds the client for `resource` as ``forResource(_:challenge:identity:transport:timeout:leeway:logger:)``
+    /// does and runs `signIn` with it (an interactive sign-in with
+    /// ``ResourceAccess/client``, asking for the scopes of the resource's
+    /// challenge or its ``ProtectedResourceMetadata/scopesSupported``).
+    ///
+    /// When the client reused `identity`'s stored registration and `signIn`
+    /// fails with the OAuth error `invalid_client` (the server forgot the
+    /// client: from a pushed authorization request, the token endpoint or
+    /// the authorization callback), the client is registered again once, and
+    /// `signIn` runs once more with the new client. A client registered just
+    /// now, a pre-registered client ID or a metadata document is never
+    /// registered again: their `invalid_client` is thrown as it is, so this
+    /// never loops.
+    ///
+    /// Keep ``ResourceSignIn/access``'s registration with the session (the
+    /// client carries it, so ``AuthSession/start(client:credentials:store:leeway:)``
+    /// stores it in the ``SessionRecord``).
+    public static func signIn<Result: Sendable>(
+        toResource resource: URL, challenge: ResourceChallenge? = nil, identity: ClientIdentity,
+        transport: any HTTPTransport = URLSessionTransport(), timeout: TimeInterval = 30, leeway: TimeInterval = 60,
+        logger: Logger = Logger(label: "AuthFlow"), _ signIn: @Sendable (ResourceAccess) async throws -> Result
+    ) async throws -> ResourceSignIn<Result> {
+        let access = try await forResource(
+            resource, challenge: challenge, identity: identity, transport: transport, timeout: timeout, leeway: leeway, logger: logger)
+        do {
+            return ResourceSignIn(access: access, result: try await signIn(access), registeredAgain: false)
+        } catch let error as AuthFlowError
+            where error.oauth?.error == "invalid_client" && access.registration != nil && !access.registeredNow
+        {
+            logger.info(
+                "the authorization server forgot the stored registration; registering again",
+                metadata: ["client_id": "\(access.client.clientID)"])
+            var fresh = identity
+            fresh.storedRegistration = nil
+            fresh.preRegistered = nil
+            fresh.metadataDocument = nil
+            let again = try await forResource(
+                resource, challenge: challenge, identity: fresh, transport: transport, timeout: timeout, leeway: leeway, logger: logger)
+            return ResourceSignIn(access: again, result: try await signIn(again), registeredAgain: true)
+        }
     }
 }

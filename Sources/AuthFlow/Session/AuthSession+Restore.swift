@@ -12,7 +12,8 @@ extension AuthSession {
     ///
     /// A DPoP-bound session is bound again to the software key the record
     /// keeps; for a key the record cannot hold (a hardware
-    /// ``DPoPSigningKey``), pass it as `dpopKey`.
+    /// ``DPoPSigningKey``), pass it as `dpopKey`. The client keeps the
+    /// record's resource (RFC 8707) and registration (RFC 7591).
     ///
     /// - Throws: ``AuthFlowError/Category/configuration`` when `authentication`
     ///   is not the stored method.
@@ -59,6 +60,8 @@ extension AuthSession {
             metadata: record.metadata, clientID: record.clientID, authentication: authentication,
             transport: transport, logger: logger)
         client.dpop = (record.dpopKey ?? dpopKey).map { DPoPBinding(key: $0) }
+        client.resource = record.resource
+        client.registration = record.registration
         return AuthSession(client: client, store: store, stored: record.credentials, leeway: leeway, now: { Date() })
     }
 }

@@ -63,6 +63,16 @@ public struct SessionRecord: Sendable, Codable, Equatable {
     /// Secure Enclave key) stays where it is, and is given back to
     /// ``AuthSession/restore(from:authentication:dpopKey:transport:logger:leeway:)``.
     public var dpopKey: DPoPKey?
+    /// The protected resource the tokens are for (``OAuthClient/resource``,
+    /// RFC 8707), so that a restored session still asks for tokens for it and
+    /// sends them nowhere else. Nil for a session not tied to one resource.
+    public var resource: ResourceIdentifier?
+    /// The dynamic registration (RFC 7591) the client ID comes from
+    /// (``OAuthClient/registration``), kept so that the next launch reuses
+    /// it for the same issuer instead of registering again. Holds the client
+    /// secret of a confidential registration: the record is as secret as the
+    /// tokens beside it.
+    public var registration: ClientRegistration?
 
     /// Creates a record.
     public init(
@@ -75,11 +85,14 @@ public struct SessionRecord: Sendable, Codable, Equatable {
         self.dpopKey = dpopKey
     }
 
-    /// The record of `credentials` obtained through `client` (with its DPoP key, if it has one).
+    /// The record of `credentials` obtained through `client` (with its DPoP
+    /// key, if it has one, its resource and its registration).
     public init(credentials: OAuthCredentials, client: OAuthClient) {
         self.init(
             credentials: credentials, metadata: client.metadata, clientAuthenticationMethod: client.authentication.method,
             dpopKey: client.dpop?.key as? DPoPKey)
+        resource = client.resource
+        registration = client.registration
     }
 
     /// The client identifier.
@@ -89,6 +102,7 @@ public struct SessionRecord: Sendable, Codable, Equatable {
         case credentials, metadata
         case clientAuthenticationMethod = "client_auth"
         case dpopKey = "dpop_key"
+        case resource, registration
     }
 
     /// A record of credentials stored in the first format (no metadata).
@@ -107,6 +121,6 @@ public struct SessionRecord: Sendable, Codable, Equatable {
 extension SessionRecord: CustomStringConvertible {
     /// Redacts every token.
     public var description: String {
-        "SessionRecord(\(credentials), client_auth: \(clientAuthenticationMethod))"
+        "SessionRecord(\(credentials), client_auth: \(clientAuthenticationMethod)\(resource.map { ", resource: \($0)" } ?? ""))"
     }
 }

@@ -1,0 +1,106 @@
+import Foundation
+import Logging
+
+extension AuthSession {
+    /// Signs the user in again with more scopes: what ``send(_:stepUp:)``
+    /// calls when a resource needs scopes the token lacks. It receives every
+    /// scope to ask for (those granted so far and those the resource
+    /// requires) and returns the new credentials of the same client, from an
+    /// interactive sign-in (``OAuthClient/signIn(redirectURI:scopes:options:userAgent:)``).
+    public typealias StepUp = @Sendable (_ scopes: [String]) async throws -> OAuthCredentials
+
+    /// The most scopes a resource's `insufficient_scope` challenge may ask
+    /// for; a longer list is ``AuthFlowError/Category/invalidResponse``.
+    public static let maximumStepUpScopes = 64
+
+    /// Sends `request` as ``send(_:)`` does and, when the resource answers
+    /// 403 with an `insufficient_scope` challenge that names the scopes it
+    /// needs (RFC 6750 §3.1, RFC 9470's step-up), authorizes again once and
+    /// retries once.
+    ///
+    /// `stepUp` is called at most once per call, with the union of the
+    /// scopes granted so far and those the challenge names (granted first,
+    /// in order). Its credentials replace the session's (saved to the store
+    /// before the retry) and the request is sent again.
+    ///
+    /// ```swift
+    /// let response = try await session.send(request) { scopes in
+    ///     try await client.signIn(redirectURI: redirect, scopes: scopes, userAgent: agent)
+    /// }
+    /// ```
+    ///
+    /// A 403 without `insufficient_scope`, or without a `scope`, is returned
+    /// as it is: there is nothing to ask for.
+    ///
+    /// - Throws: ``AuthFlowError/Category/oauthError`` with the error
+    ///   `insufficient_scope` when the resource still refuses after the step
+    ///   up, or when it asks only for scopes already granted (asking again
+    ///   would change nothing, so `stepUp` is not called: it never loops);
+    ///   ``AuthFlowError/Category/invalidResponse`` for a challenge that
+    ///   names more than ``maximumStepUpScopes`` scopes or a scope that is
+    ///   not a scope token (RFC 6749 §3.3);
+    ///   ``AuthFlowError/Category/configuration`` when `stepUp` returns
+    ///   credentials of another client; whatever `stepUp` and ``send(_:)`` throw.
+    public nonisolated func send(_ request: HTTPTransportRequest, stepUp: StepUp) async throws -> HTTPTransportResponse {
+        let response = try await send(request)
+        guard let required = try AuthSession.requiredScopes(in: response) else { return response }
+        let granted = try await freshCredentials().scopes
+        let wanted = granted + required.filter { !granted.contains($0) }
+        guard wanted.count > granted.count else {
+            throw AuthSession.insufficientScope(required, "the resource asks for scopes that were granted already")
+        }
+        client.logger.info(
+            "the resource needs more scopes; authorizing again once", metadata: ["scope": "\(wanted.joined(separator: " "))"])
+        try await adopt(try await stepUp(wanted))
+        let retried = try await send(request)
+        if let still = try AuthSession.requiredScopes(in: retried) {
+            throw AuthSession.insufficientScope(still, "the resource still needs more scopes after authorizing again")
+        }
+        return retried
+    }
+
+    /// The scopes a 403 `insufficient_scope` challenge names, nil for any
+    /// other answer.
+    static func requiredScopes(in response: HTTPTransportResponse) throws -> [String]? {
+        guard response.status == 403, let challenge = ResourceChallenge(response), challenge.isInsufficientScope,
+            let scopes = challenge.scopes
+        else { return nil }
+        guard scopes.count <= maximumStepUpScopes else {
+            throw AuthFlowError.invalidResponse("the resource's insufficient_scope challenge names more than \(maximumStepUpScopes) scopes")
+        }
+        let allowed: (UInt8) -> Bool = { $0 == 0x21 || (0x23...0x5B).contains($0) || (0x5D...0x7E).contains($0) }
+        guard scopes.allSatisfy({ $0.utf8.allSatisfy(allowed) }) else {
+            throw AuthFlowError.invalidResponse("the resource's insufficient_scope challenge names a scope that is not a scope token")
+        }
+        return scopes
+    }
+
+    static func insufficientScope(_ scopes: [String], _ why: String) -> AuthFlowError {
+        AuthFlowError(
+            .oauthError, "\(why): \(scopes.joined(separator: " "))",
+            oauth: OAuthErrorResponse(error: "insufficient_scope", errorDescription: "needs scope \(scopes.joined(separator: " "))"),
+            recovery: "The account cannot get the scopes the resource needs; ask its administrator for access.")
+    }
+
+    /// Makes `credentials` (a new sign-in of the same client) the session's:
+    /// saved to the store under its lock, then held.
+    func adopt(_ credentials: OAuthCredentials) async throws {
+        guard credentials.clientID == client.clientID, credentials.issuer == client.metadata.issuer else {
+            throw AuthFlowError(
+                .configuration, "the step-up sign-in returned credentials of another client",
+                recovery: "Sign in again with the session's own client.")
+        }
+        let record = SessionRecord(credentials: credentials, client: client)
+        let store = store
+        try await store.withExclusiveAccess { try await store.save(record) }
+        unsaved = nil
+        loaded = true
+        state.withLock { fields in
+            fields.credentials = HeldCredentials(credentials)
+            fields.signedOut = false
+            fields.pendingSave = nil
+            fields.ready = true
+        }
+        emit(.signedIn)
+    }
+}
