@@ -12,7 +12,14 @@ import Foundation
 struct Token: AsyncParsableCommand {
     // An explicit name spares ArgumentParser deriving it from the type name
     // through reflection, which is measurable in a command run this often.
-    static let configuration = CommandConfiguration(commandName: "token", abstract: "Print a fresh access token (refreshing when needed).")
+    // `authflow token` is parsed by this command alone (`Authflow.parseCommand`);
+    // naming `authflow` as its super-command skips ArgumentParser's check for
+    // `--generate-completion-script` there, two more commands' argument sets
+    // built by reflection. That check (and completion scripts, help, errors)
+    // is made from the root, which parses whatever this command alone does not
+    // accept, and whose own configuration has no super-command.
+    static let configuration = CommandConfiguration(
+        commandName: "token", _superCommandName: "authflow", abstract: "Print a fresh access token (refreshing when needed).")
 
     @OptionGroup var profileOption: ProfileOption
     @OptionGroup var storeOption: StoreOption
