@@ -41,19 +41,20 @@ struct Token: AsyncParsableCommand {
     func run() async throws {
         do {
             if case .postgresql(let address) = try storeOption.kind() { return try await sharedToken(address) }
-            let profile = try Profile.load(profileOption.profile)
-            let credentials = try profile.signedInCredentials()
-            if profile.holdsDPoPToken {
+            // The common case, a token valid long enough, needs the name and
+            // the credentials only: no client, no session, no provider metadata.
+            let stored = try Profile.load(ProfileCredentials.self, profileOption.profile)
+            let credentials = try stored.signedInCredentials()
+            if stored.holdsDPoPToken {
                 throw AuthFlowError(
-                    .configuration, "profile \(profile.name) holds a DPoP-bound token, which is useless without a proof from its key",
+                    .configuration, "profile \(stored.name) holds a DPoP-bound token, which is useless without a proof from its key",
                     recovery: "use `authflow request [-X METHOD] URL` to send an authorized request with a fresh proof")
             }
-            // The common case, a token valid long enough, needs no client and no session.
             if !force, !TokenValidity.needsRefresh(credentials, minimumValidity: minTTL, leeway: Profile.leeway, now: Date()) {
                 Output.stdout(credentials.accessToken)
                 return
             }
-            let session = try profile.session(timeout: timeout, logger: verboseOption.makeLogger())
+            let session = try Profile.load(profileOption.profile).session(timeout: timeout, logger: verboseOption.makeLogger())
             let token = force ? try await session.refreshNow().accessToken : try await session.freshAccessToken(minimumValidity: minTTL)
             Output.stdout(token)
         } catch {
