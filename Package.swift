@@ -89,6 +89,9 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "TerminalQR", swiftSettings: strict),
+        // For the CLI's static build: FoundationNetworking's libcurl calls open
+        // libcurl on the first request instead of at start-up (docs/performance.md).
+        .target(name: "LibcurlOnDemand"),
         .target(
             name: "AuthFlowProvider",
             dependencies: [
@@ -137,6 +140,7 @@ let package = Package(
                 "AuthFlow",
                 "AuthFlowLoopback",
                 "TerminalQR",
+                .target(name: "LibcurlOnDemand", condition: .when(platforms: [.linux])),
                 "AuthFlowProvider",
                 "AuthFlowPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CLI"])),
@@ -179,7 +183,10 @@ let package = Package(
         // The command-line tool's own rules (profiles, the token command), through `@testable import authflow`.
         .testTarget(
             name: "AuthflowCLITests",
-            dependencies: ["authflow", "AuthFlow", "AuthFlowStoredDate"],
+            dependencies: [
+                "authflow", "AuthFlow", "AuthFlowStoredDate",
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CLI"])),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

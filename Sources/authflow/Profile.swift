@@ -128,11 +128,12 @@ struct Profile: Codable {
         registration = try container.decodeIfPresent(ClientRegistration.self, forKey: .registration)
     }
 
-    /// Whether the credentials held are DPoP-bound (the token type compared
-    /// case-insensitively, as RFC 6749 §5.1 has it).
-    var holdsDPoPToken: Bool {
-        credentials.map { $0.token.tokenType.caseInsensitiveCompare("DPoP") == .orderedSame } ?? false
-    }
+    /// Whether the credentials held are DPoP-bound (``ProfileCredentials/holdsDPoPToken``).
+    var holdsDPoPToken: Bool { signIn.holdsDPoPToken }
+
+    /// The name and the credentials, which is all `authflow token` reads
+    /// while the stored token is valid.
+    var signIn: ProfileCredentials { ProfileCredentials(name: name, credentials: credentials) }
 
     /// `$XDG_CONFIG_HOME/authflow/NAME.json`, else `~/.config/authflow/NAME.json`
     /// (``ProfileLocation``).
@@ -142,17 +143,24 @@ struct Profile: Codable {
     }
 
     /// The profile, or nil when there is none.
-    static func loadIfPresent(_ name: String) throws -> Profile? {
+    static func loadIfPresent(_ name: String) throws -> Profile? { try loadIfPresent(Profile.self, name) }
+
+    /// The profile file read as `type` (``Profile``, or ``ProfileCredentials``
+    /// for its name and credentials alone), or nil when there is none.
+    static func loadIfPresent<Part: Decodable>(_ type: Part.Type, _ name: String) throws -> Part? {
         let url = try url(for: name)
         guard let data = try ProfileFile.read(url) else { return nil }
         let found = try VersionedFile.version(of: data, path: url.path)
         return try VersionedFile.decode(
-            Profile.self, from: data, current: (1...currentVersion).contains(found) ? found : currentVersion,
+            Part.self, from: data, current: (1...currentVersion).contains(found) ? found : currentVersion,
             path: url.path)
     }
 
-    static func load(_ name: String) throws -> Profile {
-        guard let profile = try loadIfPresent(name) else {
+    static func load(_ name: String) throws -> Profile { try load(Profile.self, name) }
+
+    /// The profile file read as `type`; `reauthentication_required` when there is none.
+    static func load<Part: Decodable>(_ type: Part.Type, _ name: String) throws -> Part {
+        guard let profile = try loadIfPresent(Part.self, name) else {
             throw AuthFlowError(
                 .reauthenticationRequired, "there is no profile \(name)",
                 recovery: "Sign in with authflow login --issuer URL --client-id ID\(name == "default" ? "" : " --profile \(name)").")
@@ -161,15 +169,7 @@ struct Profile: Codable {
     }
 
     /// The credentials, or `reauthentication_required` telling how to sign in again.
-    func signedInCredentials() throws -> OAuthCredentials {
-        guard let credentials else {
-            throw AuthFlowError(
-                .reauthenticationRequired, "profile \(name) is not signed in",
-                recovery:
-                    "Sign in again with authflow login\(name == "default" ? "" : " --profile \(name)") (the profile keeps its settings).")
-        }
-        return credentials
-    }
+    func signedInCredentials() throws -> OAuthCredentials { try signIn.signedInCredentials() }
 
     /// Seconds before expiry at which a token is refreshed (at most half its lifetime: ``TokenValidity``).
     static let leeway: TimeInterval = 60
@@ -238,6 +238,32 @@ struct Profile: Codable {
         case ("client_secret_post", let secret?): return .clientSecretPost(secret: secret)
         default: throw AuthFlowError(.configuration, "profile \(name) has client authentication \(clientAuthentication) without a secret")
         }
+    }
+}
+
+/// A profile's name and credentials, read from its file without the rest
+/// (``Profile/load(_:_:)``): `authflow token` needs no more while the
+/// stored token is valid. The rules on them are here, and ``Profile`` uses these.
+struct ProfileCredentials: Decodable {
+    var name: String
+    /// Nil when signed out.
+    var credentials: OAuthCredentials?
+
+    /// Whether the credentials held are DPoP-bound (the token type compared
+    /// case-insensitively, as RFC 6749 §5.1 has it).
+    var holdsDPoPToken: Bool {
+        credentials.map { $0.token.tokenType.caseInsensitiveCompare("DPoP") == .orderedSame } ?? false
+    }
+
+    /// The credentials, or `reauthentication_required` telling how to sign in again.
+    func signedInCredentials() throws -> OAuthCredentials {
+        guard let credentials else {
+            throw AuthFlowError(
+                .reauthenticationRequired, "profile \(name) is not signed in",
+                recovery:
+                    "Sign in again with authflow login\(name == "default" ? "" : " --profile \(name)") (the profile keeps its settings).")
+        }
+        return credentials
     }
 }
 

@@ -12,7 +12,14 @@ import Foundation
 struct Token: AsyncParsableCommand {
     // An explicit name spares ArgumentParser deriving it from the type name
     // through reflection, which is measurable in a command run this often.
-    static let configuration = CommandConfiguration(commandName: "token", abstract: "Print a fresh access token (refreshing when needed).")
+    // `authflow token` is parsed by this command alone (`Authflow.parseCommand`);
+    // naming `authflow` as its super-command skips ArgumentParser's check for
+    // `--generate-completion-script` there, two more commands' argument sets
+    // built by reflection. That check (and completion scripts, help, errors)
+    // is made from the root, which parses whatever this command alone does not
+    // accept, and whose own configuration has no super-command.
+    static let configuration = CommandConfiguration(
+        commandName: "token", _superCommandName: "authflow", abstract: "Print a fresh access token (refreshing when needed).")
 
     @OptionGroup var profileOption: ProfileOption
     @OptionGroup var storeOption: StoreOption
@@ -34,19 +41,20 @@ struct Token: AsyncParsableCommand {
     func run() async throws {
         do {
             if case .postgresql(let address) = try storeOption.kind() { return try await sharedToken(address) }
-            let profile = try Profile.load(profileOption.profile)
-            let credentials = try profile.signedInCredentials()
-            if profile.holdsDPoPToken {
+            // The common case, a token valid long enough, needs the name and
+            // the credentials only: no client, no session, no provider metadata.
+            let stored = try Profile.load(ProfileCredentials.self, profileOption.profile)
+            let credentials = try stored.signedInCredentials()
+            if stored.holdsDPoPToken {
                 throw AuthFlowError(
-                    .configuration, "profile \(profile.name) holds a DPoP-bound token, which is useless without a proof from its key",
+                    .configuration, "profile \(stored.name) holds a DPoP-bound token, which is useless without a proof from its key",
                     recovery: "use `authflow request [-X METHOD] URL` to send an authorized request with a fresh proof")
             }
-            // The common case, a token valid long enough, needs no client and no session.
             if !force, !TokenValidity.needsRefresh(credentials, minimumValidity: minTTL, leeway: Profile.leeway, now: Date()) {
                 Output.stdout(credentials.accessToken)
                 return
             }
-            let session = try profile.session(timeout: timeout, logger: verboseOption.makeLogger())
+            let session = try Profile.load(profileOption.profile).session(timeout: timeout, logger: verboseOption.makeLogger())
             let token = force ? try await session.refreshNow().accessToken : try await session.freshAccessToken(minimumValidity: minTTL)
             Output.stdout(token)
         } catch {
