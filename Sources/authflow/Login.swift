@@ -235,10 +235,17 @@ struct Login: AsyncParsableCommand {
     func finish(_ profile: Profile, client: OAuthClient) async throws {
         guard let credentials = profile.credentials else { return }
         let userInfo = try await fetchUserInfo(client: client, credentials: credentials)
-        if case .postgresql(let address) = try storeOption.kind() {
+        let kind = try storeOption.kind()
+        if case .postgresql(let address) = kind {
             return try await finishShared(profile, client: client, address: address, userInfo: userInfo)
         }
-        let path = try await ProfileStore(name: profile.name).lock.withLock { try profile.keepingCredentialSettings().save() }
+        var profile = profile
+        profile.credentialStore = Self.credentialStore(for: kind)
+        let toSave = profile.keepingCredentialSettings()
+        let path = try await ProfileStore(name: profile.name).lock.withLock {
+            Self.leaveKeyringIfMoving(toSave)
+            return try toSave.save()
+        }
         let summary = Summary(profile: profile, credentials: credentials, showTokens: showTokens, userInfo: userInfo)
         if json {
             Output.json(summary)

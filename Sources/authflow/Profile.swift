@@ -47,6 +47,12 @@ struct Profile: Codable {
     var credentialURLs: [String]?
     /// The username the git and Docker helpers answer with (default `oauth2`).
     var credentialUsername: String?
+    /// Where the credentials and the DPoP key live: nil for this file,
+    /// ``ProfileKeyring/storeName`` for the desktop keyring (``ProfileKeyring``).
+    var credentialStore: String?
+
+    /// Whether the secrets live in the desktop keyring rather than in this file.
+    var usesKeyring: Bool { credentialStore == ProfileKeyring.storeName }
 
     var issuer: String? { metadata.issuer }
 
@@ -85,6 +91,7 @@ struct Profile: Codable {
         case dpop, par
         case credentialURLs = "credential_urls"
         case credentialUsername = "credential_username"
+        case credentialStore = "credential_store"
     }
 
     /// Reads version 2, and version 1 (credentials required; no scopes,
@@ -116,6 +123,7 @@ struct Profile: Codable {
         par = try container.decodeIfPresent(Bool.self, forKey: .par) ?? false
         credentialURLs = try container.decodeIfPresent([String].self, forKey: .credentialURLs)
         credentialUsername = try container.decodeIfPresent(String.self, forKey: .credentialUsername)
+        credentialStore = try container.decodeIfPresent(String.self, forKey: .credentialStore)
     }
 
     /// Whether the credentials held are DPoP-bound (the token type compared
@@ -131,8 +139,20 @@ struct Profile: Codable {
         return url
     }
 
-    /// The profile, or nil when there is none.
+    /// The profile, or nil when there is none; with its secrets from the
+    /// keyring when it keeps them there.
     static func loadIfPresent(_ name: String) throws -> Profile? {
+        guard var profile = try loadSettingsIfPresent(name) else { return nil }
+        if profile.usesKeyring {
+            let secret = try ProfileKeyring.load(profile: name)
+            profile.credentials = secret?.credentials
+            profile.dpopKey = secret?.dpopKey
+        }
+        return profile
+    }
+
+    /// The profile as its file has it (no secrets from the keyring), or nil when there is none.
+    static func loadSettingsIfPresent(_ name: String) throws -> Profile? {
         let url = try url(for: name)
         guard let data = try ProfileFile.read(url) else { return nil }
         let found = try VersionedFile.version(of: data, path: url.path)
@@ -171,6 +191,13 @@ struct Profile: Codable {
         copy.savedAt = Date()
         // A key the tokens are not bound to is of no use and must not linger.
         if !copy.holdsDPoPToken { copy.dpopKey = nil }
+        if copy.usesKeyring {
+            // The secrets first: a file without them must not stand for a sign-in the keyring lacks.
+            try ProfileKeyring.save(
+                profile: name, copy.credentials.map { ProfileKeyring.Secret(credentials: $0, dpopKey: copy.dpopKey) })
+            copy.credentials = nil
+            copy.dpopKey = nil
+        }
         let url = try Profile.url(for: name)
         try ProfileFile.prepareDirectory(of: url)
         try AtomicFile.write(try VersionedFile.encode(copy), to: url)
@@ -180,6 +207,7 @@ struct Profile: Codable {
     /// Deletes the profile file and its lock files (refresh, and a credential helper's sign-in).
     static func forget(_ name: String) throws {
         let url = try url(for: name)
+        if let settings = try? loadSettingsIfPresent(name), settings.usesKeyring { try ProfileKeyring.delete(profile: name) }
         for file in [url, url.appendingPathExtension("lock"), url.appendingPathExtension("signin.lock")]
         where FileManager.default.fileExists(atPath: file.path) {
             do { try FileManager.default.removeItem(at: file) } catch {
