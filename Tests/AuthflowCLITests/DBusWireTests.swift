@@ -95,7 +95,7 @@ struct DBusWireTests {
     }
 
     @Test("signatures: too deep, a container as a dictionary key, unknown codes, empty structures")
-    func signatures() {
+    func signatures() throws {
         #expect(throws: DBusWireError.nestingTooDeep) { _ = try DBusType.parse(signature: String(repeating: "a", count: 33) + "y") }
         #expect(throws: DBusWireError.nestingTooDeep) {
             _ = try DBusType.parse(signature: String(repeating: "(", count: 33) + "y" + String(repeating: ")", count: 33))
