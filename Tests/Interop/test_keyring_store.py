@@ -94,6 +94,14 @@ def test_a_running_keyring_is_chosen_and_holds_the_secrets_until_logout(provider
     git = run(["credential", "git", "--profile", "work", "get"], env, input="protocol=https\nhost=forge.example.com\n\n")
     assert git.returncode == 0, git.stderr
     assert f"password={first['access_token']}" in git.stdout.splitlines()
+    # And the kubectl and Docker helpers.
+    exec_info = json.dumps({"kind": "ExecCredential", "apiVersion": "client.authentication.k8s.io/v1", "spec": {"interactive": False}})
+    kubectl = run(["credential", "kubectl", "--profile", "work"], {**env, "KUBERNETES_EXEC_INFO": exec_info})
+    assert kubectl.returncode == 0, kubectl.stderr
+    assert json.loads(kubectl.stdout)["status"]["token"] == first["access_token"]
+    docker = run(["credential", "docker", "--profile", "work", "get"], env, input="https://registry.example.com")
+    assert docker.returncode == 0, docker.stderr
+    assert json.loads(docker.stdout)["Secret"] == first["access_token"]
     out = run(["logout", "--profile", "work", "--no-browser"], env)
     assert out.returncode == 0, out.stderr
     assert bus.items("work") == [], "logout deletes the keyring item"
