@@ -107,6 +107,8 @@ struct Login: AsyncParsableCommand {
 
     func run() async throws {
         do {
+            // A keyring named but out of reach fails before the sign-in, not after it.
+            if case .secretService = try storeOption.kind() { try ProfileKeyring.checkReachable(profile: profileOption.profile) }
             try await signIn()
         } catch let error as ValidationError {
             throw error

@@ -81,6 +81,12 @@ enum ProfileKeyring {
         }
     }
 
+    /// Opens a session with the Secret Service (which the bus may start), or
+    /// throws the error a later read or write would.
+    static func checkReachable(profile name: String) throws {
+        try withClient(profile: name) { _ throws(SecretServiceError) in }
+    }
+
     static func label(_ name: String) -> String { "authflow: \(name)" }
 
     static func attributes(_ name: String) -> [(String, String)] {

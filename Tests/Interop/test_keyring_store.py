@@ -199,3 +199,6 @@ def test_an_explicit_keyring_without_a_bus_is_a_clear_error(provider, tmp_path):
     error = json.loads(result.stdout)["error"]
     assert error["category"] == "storage"
     assert "there is no session bus (DBUS_SESSION_BUS_ADDRESS)" in error["description"]
+    # Before the sign-in: no browser was sent to the provider, no profile written.
+    assert "Open this URL" not in result.stderr
+    assert not os.path.exists(os.path.join(env["XDG_CONFIG_HOME"], "authflow", "work.json"))
