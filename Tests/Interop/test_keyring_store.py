@@ -7,13 +7,15 @@ tokens, rotating refresh tokens) behind a proxy that counts refresh grants.
 The keyring is chosen automatically when a Secret Service runs on the
 session bus, or with `--store secret-service`; the profile file then holds
 the settings only. Without a bus, or on a bus without a Secret Service, the
-credentials go to the 0600 profile file, said once at sign-in. A locked
+credentials go to the 0600 profile file, said once at sign-in; a bus that
+never answers is given up on. A locked
 collection is a clear error, since authflow shows no unlock prompt.
 """
 
 import datetime
 import json
 import os
+import socket
 import subprocess
 import time
 
@@ -154,6 +156,21 @@ def test_a_bus_without_a_secret_service_means_the_file(provider, tmp_path):
         assert "credentials" in json.loads(profile_text(env))
     finally:
         bus.close()
+
+
+def test_a_bus_that_never_answers_does_not_hang_the_sign_in(provider, tmp_path):
+    # A socket that accepts connections and never says a word: the probe gives up (2 s), the file is used.
+    path = str(tmp_path / "hung-bus")
+    hung = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        hung.bind(path)
+        hung.listen(8)
+        env = environment(tmp_path, extra={"DBUS_SESSION_BUS_ADDRESS": f"unix:path={path},guid=0123"})
+        first, stderr = login(provider, env)
+        assert stderr.count(NOTICE) == 1
+        assert first["store"] == "file"
+    finally:
+        hung.close()
 
 
 def test_an_explicit_file_store_wins_over_a_running_keyring(provider, bus, tmp_path):
