@@ -15,6 +15,7 @@ collection is a clear error, since authflow shows no unlock prompt.
 import datetime
 import json
 import os
+import signal
 import socket
 import subprocess
 import time
@@ -22,7 +23,7 @@ import time
 import pytest
 
 from keyring_fixtures import SessionBus, have_keyring_tools
-from test_postgres_store import provider  # noqa: F401  (the embedded provider behind the counting proxy)
+from test_postgres_store import TokenProxy, provider  # noqa: F401  (the embedded provider, 5-second tokens, counting proxy)
 
 AUTHFLOW_BIN = os.environ.get("AUTHFLOW_BIN")
 NOTICE = "No desktop keyring (Secret Service) is running on the session bus"
@@ -31,6 +32,28 @@ pytestmark = [
     pytest.mark.skipif(not AUTHFLOW_BIN, reason="AUTHFLOW_BIN is not set"),
     pytest.mark.skipif(not have_keyring_tools(), reason="dbus-daemon, dbus-send or gnome-keyring-daemon is missing"),
 ]
+
+
+@pytest.fixture(scope="module")
+def lasting_provider(tmp_path_factory):
+    """The embedded provider with its default token lifetimes (an hour), for
+    tests that compare tokens across several commands."""
+    config = tmp_path_factory.mktemp("keyring-provider") / "provider.json"
+    config.write_text(json.dumps({"sign_in": "automatic"}))
+    process = subprocess.Popen([AUTHFLOW_BIN, "provider", "serve", "--config", str(config)], stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, text=True, stdin=subprocess.DEVNULL)
+    issuer = None
+    for line in process.stdout:
+        if line.startswith("issuer: "):
+            issuer = line.split(": ", 1)[1].strip()
+        if line.startswith("ready"):
+            break
+    assert issuer, "the provider did not start"
+    proxy = TokenProxy(issuer + "/token")
+    yield {"issuer": issuer, "proxy": proxy}
+    proxy.close()
+    process.send_signal(signal.SIGTERM)
+    process.wait(timeout=10)
 
 
 @pytest.fixture
@@ -75,9 +98,9 @@ def status(env, profile="work"):
     return result.returncode, json.loads(result.stdout)
 
 
-def test_a_running_keyring_is_chosen_and_holds_the_secrets_until_logout(provider, bus, tmp_path):
+def test_a_running_keyring_is_chosen_and_holds_the_secrets_until_logout(lasting_provider, bus, tmp_path):
     env = environment(tmp_path, bus)
-    first, stderr = login(provider, env)
+    first, stderr = login(lasting_provider, env)
     assert NOTICE not in stderr
     assert first["store"] == "secret-service"
     text = profile_text(env)
@@ -134,9 +157,9 @@ def test_twenty_token_processes_refresh_once_through_the_keyring(provider, bus, 
     assert len(bus.items("work")) == 1
 
 
-def test_without_a_bus_the_file_is_used_and_said_once(provider, tmp_path):
+def test_without_a_bus_the_file_is_used_and_said_once(lasting_provider, tmp_path):
     env = environment(tmp_path)
-    first, stderr = login(provider, env)
+    first, stderr = login(lasting_provider, env)
     assert stderr.count(NOTICE) == 1
     assert first["store"] == "file"
     assert json.loads(profile_text(env))["credentials"]["token"]["accessToken"] == first["access_token"]
@@ -146,11 +169,11 @@ def test_without_a_bus_the_file_is_used_and_said_once(provider, tmp_path):
     assert status(env)[1]["store"] == "file"
 
 
-def test_a_bus_without_a_secret_service_means_the_file(provider, tmp_path):
+def test_a_bus_without_a_secret_service_means_the_file(lasting_provider, tmp_path):
     bus = SessionBus(tmp_path, keyring=False)
     try:
         env = environment(tmp_path, bus)
-        first, stderr = login(provider, env)
+        first, stderr = login(lasting_provider, env)
         assert stderr.count(NOTICE) == 1
         assert first["store"] == "file"
         assert "credentials" in json.loads(profile_text(env))
@@ -158,7 +181,7 @@ def test_a_bus_without_a_secret_service_means_the_file(provider, tmp_path):
         bus.close()
 
 
-def test_a_bus_that_never_answers_does_not_hang_the_sign_in(provider, tmp_path):
+def test_a_bus_that_never_answers_does_not_hang_the_sign_in(lasting_provider, tmp_path):
     # A socket that accepts connections and never says a word: the probe gives up (2 s), the file is used.
     path = str(tmp_path / "hung-bus")
     hung = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -166,35 +189,35 @@ def test_a_bus_that_never_answers_does_not_hang_the_sign_in(provider, tmp_path):
         hung.bind(path)
         hung.listen(8)
         env = environment(tmp_path, extra={"DBUS_SESSION_BUS_ADDRESS": f"unix:path={path},guid=0123"})
-        first, stderr = login(provider, env)
+        first, stderr = login(lasting_provider, env)
         assert stderr.count(NOTICE) == 1
         assert first["store"] == "file"
     finally:
         hung.close()
 
 
-def test_an_explicit_file_store_wins_over_a_running_keyring(provider, bus, tmp_path):
+def test_an_explicit_file_store_wins_over_a_running_keyring(lasting_provider, bus, tmp_path):
     for name, extra, variables in (("flag", ["--store", "file"], None), ("variable", [], {"AUTHFLOW_STORE": "file"})):
         env = environment(tmp_path, bus, variables)
-        first, stderr = login(provider, env, *extra, profile=name)
+        first, stderr = login(lasting_provider, env, *extra, profile=name)
         assert NOTICE not in stderr
         assert first["store"] == "file"
         assert json.loads(profile_text(env, name))["credentials"]["token"]["accessToken"] == first["access_token"]
         assert bus.items(name) == []
 
 
-def test_signing_in_again_into_the_file_removes_the_keyring_item(provider, bus, tmp_path):
+def test_signing_in_again_into_the_file_removes_the_keyring_item(lasting_provider, bus, tmp_path):
     env = environment(tmp_path, bus)
-    login(provider, env)
+    login(lasting_provider, env)
     assert len(bus.items("work")) == 1
-    login(provider, env, "--store", "file")
+    login(lasting_provider, env, "--store", "file")
     assert bus.items("work") == []
     assert "credentials" in json.loads(profile_text(env))
 
 
-def test_a_locked_keyring_is_a_clear_error(provider, bus, tmp_path):
+def test_a_locked_keyring_is_a_clear_error(lasting_provider, bus, tmp_path):
     env = environment(tmp_path, bus)
-    first, _ = login(provider, env)
+    first, _ = login(lasting_provider, env)
     bus.lock_login_collection()
     token = run(["token", "--profile", "work"], env)
     assert token.returncode == 1, token.stderr
@@ -206,16 +229,16 @@ def test_a_locked_keyring_is_a_clear_error(provider, bus, tmp_path):
     assert first["access_token"] not in token.stderr + json.dumps(shown)
 
 
-def test_an_explicit_keyring_without_a_bus_is_a_clear_error(provider, tmp_path):
+def test_an_explicit_keyring_without_a_bus_is_a_clear_error(lasting_provider, tmp_path):
     env = environment(tmp_path)
-    issuer = provider["issuer"]
-    result = run(["login", "--authorization-endpoint", issuer + "/authorize", "--token-endpoint", provider["proxy"].url,
+    issuer = lasting_provider["issuer"]
+    result = run(["login", "--authorization-endpoint", issuer + "/authorize", "--token-endpoint", lasting_provider["proxy"].url,
                   "--jwks-uri", issuer + "/jwks", "--id-token-issuer", issuer, "--client-id", "authflow-demo",
                   "--scope", "openid offline_access", "--profile", "work", "--store", "secret-service", "--json"], env)
     assert result.returncode == 1, result.stderr
     error = json.loads(result.stdout)["error"]
     assert error["category"] == "storage"
     assert "there is no session bus (DBUS_SESSION_BUS_ADDRESS)" in error["description"]
-    # Before the sign-in: no browser was sent to the provider, no profile written.
+    # Before the sign-in: no browser was sent to the lasting_provider, no profile written.
     assert "Open this URL" not in result.stderr
     assert not os.path.exists(os.path.join(env["XDG_CONFIG_HOME"], "authflow", "work.json"))

@@ -1,9 +1,11 @@
 #if CLI // the CLI package trait
 /// The calls of the Secret Service API (freedesktop.org, "Secret Service
 /// API Draft" 0.2) that a credential store needs, over a ``DBusConnection``:
-/// a session with the `plain` algorithm (the secret travels over the
-/// private, already authenticated session bus), search by attributes,
-/// unlock without a prompt, read, create-or-replace, and delete.
+/// a session that encrypts the secrets (`dh-ietf1024-sha256_aes128-cbc-pkcs7`,
+/// ``SecretTransport``), or, with a service that offers only that, `plain`
+/// (the secret then travels over the private, already authenticated session
+/// bus); search by attributes, unlock without a prompt, read,
+/// create-or-replace, and delete.
 ///
 /// A step that needs a prompt (a locked collection) is not shown: the
 /// command may run without a desktop. It fails with ``SecretServiceError/locked``.
@@ -17,14 +19,30 @@ struct SecretServiceClient {
     let connection: DBusConnection
     /// The session object the secrets are exchanged in.
     let session: String
+    /// How secrets are sealed in it.
+    let transport: SecretTransport
 
-    /// Opens a `plain` session with the Secret Service on `connection`.
+    /// Opens an encrypted session with the Secret Service on `connection`,
+    /// or a `plain` one when the service does not support the encryption.
     init(connection: DBusConnection) throws(SecretServiceError) {
         self.connection = connection
-        let reply = try Self.call(
-            connection, Self.servicePath, Self.serviceInterface, "OpenSession", [.string("plain"), .variant(.string(""))])
-        guard reply.count == 2, case .objectPath(let session) = reply[1] else { throw .unexpectedReply("OpenSession") }
-        self.session = session
+        let keys = SecretTransport.dhKeyPair()
+        do throws(SecretServiceError) {
+            let reply = try Self.call(
+                connection, Self.servicePath, Self.serviceInterface, "OpenSession",
+                [.string(SecretTransport.dhAlgorithm), .variant(.bytes(keys.publicValue))])
+            guard reply.count == 2, let servicePublic = reply[0].variantValue?.byteArray, case .objectPath(let session) = reply[1],
+                let transport = SecretTransport.aes(privateExponent: keys.privateExponent, servicePublicValue: servicePublic)
+            else { throw .unexpectedReply("OpenSession") }
+            self.session = session
+            self.transport = transport
+        } catch .bus(.remote(let name, _)) where name == "org.freedesktop.DBus.Error.NotSupported" {
+            let reply = try Self.call(
+                connection, Self.servicePath, Self.serviceInterface, "OpenSession", [.string("plain"), .variant(.string(""))])
+            guard reply.count == 2, case .objectPath(let session) = reply[1] else { throw .unexpectedReply("OpenSession") }
+            self.session = session
+            transport = .plain
+        }
     }
 
     /// Whether a Secret Service owns its name on the bus now (the bus does
@@ -57,10 +75,13 @@ struct SecretServiceClient {
     func secret(of item: String) throws(SecretServiceError) -> [UInt8] {
         let reply = try call(item, Self.itemInterface, "GetSecret", [.objectPath(session)])
         // (oayays): the session, the algorithm's parameters, the value, its content type.
-        guard let fields = reply.first?.structureFields, fields.count == 4, let value = fields[2].byteArray else {
+        guard let fields = reply.first?.structureFields, fields.count == 4, let parameters = fields[1].byteArray,
+            let value = fields[2].byteArray
+        else {
             throw .unexpectedReply("GetSecret")
         }
-        return value
+        guard let secret = transport.open(parameters: parameters, value: value) else { throw .unexpectedReply("GetSecret") }
+        return secret
     }
 
     /// The collection secrets go in by default (the `default` alias), unlocked.
@@ -82,7 +103,8 @@ struct SecretServiceClient {
                 .dictEntry(.string("org.freedesktop.Secret.Item.Label"), .variant(.string(label))),
                 .dictEntry(.string("org.freedesktop.Secret.Item.Attributes"), .variant(.stringDictionary(attributes))),
             ])
-        let value: DBusValue = .structure([.objectPath(session), .bytes([]), .bytes(secret), .string(contentType)])
+        guard let sealed = try? transport.seal(secret) else { throw .unexpectedReply("CreateItem") }
+        let value: DBusValue = .structure([.objectPath(session), .bytes(sealed.parameters), .bytes(sealed.value), .string(contentType)])
         let reply = try call(collection, Self.collectionInterface, "CreateItem", [properties, value, .boolean(true)])
         guard reply.count == 2, let prompt = reply[1].stringValue else { throw .unexpectedReply("CreateItem") }
         guard prompt == "/" else { throw .locked }
