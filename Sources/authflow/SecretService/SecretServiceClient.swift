@@ -1,7 +1,7 @@
 #if CLI // the CLI package trait
 /// The calls of the Secret Service API (freedesktop.org, "Secret Service
 /// API Draft" 0.2) that a credential store needs, over a ``DBusConnection``:
-/// a session that encrypts the secrets (`dh-ietf1024-sha256_aes128-cbc-pkcs7`,
+/// a session that encrypts the secrets (`dh-ietf1024-sha256-aes128-cbc-pkcs7`,
 /// ``SecretTransport``), or, with a service that offers only that, `plain`
 /// (the secret then travels over the private, already authenticated session
 /// bus); search by attributes, unlock without a prompt, read,

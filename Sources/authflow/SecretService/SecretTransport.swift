@@ -4,7 +4,7 @@ import _CryptoExtras
 import Foundation
 
 /// How secrets travel in a Secret Service session: `plain`, or
-/// `dh-ietf1024-sha256_aes128-cbc-pkcs7` (the Secret Service API's
+/// `dh-ietf1024-sha256-aes128-cbc-pkcs7` (the Secret Service API's
 /// "Transfer of Secrets"): a Diffie–Hellman exchange in the 1024-bit MODP
 /// group of RFC 2409, HKDF-SHA256 of the shared value (no salt, no info) to
 /// an AES-128 key, and each secret AES-128-CBC with PKCS #7 padding under a
@@ -13,7 +13,7 @@ enum SecretTransport {
     case plain
     case aes(SymmetricKey)
 
-    static let dhAlgorithm = "dh-ietf1024-sha256_aes128-cbc-pkcs7"
+    static let dhAlgorithm = "dh-ietf1024-sha256-aes128-cbc-pkcs7"
 
     /// A private exponent and the public value to send. 256 random bits:
     /// twice the strength of the 1024-bit group (about 80 bits), and a
