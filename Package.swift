@@ -143,6 +143,9 @@ let package = Package(
                 .target(name: "LibcurlOnDemand", condition: .when(platforms: [.linux])),
                 "AuthFlowProvider",
                 "AuthFlowPostgres",
+                // The Secret Service's encrypted session (HKDF, AES-CBC); already linked through AuthFlow.
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CLI"])),
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "Logging", package: "swift-log"),

@@ -118,12 +118,14 @@ enum PastedLines {
 }
 
 extension Login {
-    /// In a headless session (not with `--no-browser` alone, and not with a
-    /// fixed `--port`, which is kept for a forwarded port), the device grant
-    /// when the provider publishes its endpoint and accepts it for this
-    /// client; nil to go on with the printed URL and the paste.
+    /// In a headless session or with `--no-browser` (not with a fixed
+    /// `--port`, which is kept for a forwarded port), the device grant when
+    /// the provider publishes its endpoint and accepts it for this client;
+    /// nil to go on with the printed URL and the paste.
     func headlessDeviceSignIn(client: OAuthClient, scopes: [String], port: Int) async throws -> OAuthCredentials? {
-        guard !noBrowser, port == 0, let reason = HeadlessSignIn.reason(), client.metadata.deviceAuthorizationEndpoint != nil else {
+        guard port == 0, let reason = noBrowser ? "--no-browser" : HeadlessSignIn.reason(),
+            client.metadata.deviceAuthorizationEndpoint != nil
+        else {
             return nil
         }
         let pending: PendingDeviceAuthorization

@@ -111,6 +111,8 @@ struct Login: AsyncParsableCommand {
 
     func run() async throws {
         do {
+            // A keyring named but out of reach fails before the sign-in, not after it.
+            if case .secretService = try storeOption.kind() { try ProfileKeyring.checkReachable(profile: profileOption.profile) }
             try await signIn()
         } catch let error as ValidationError {
             throw error
@@ -243,10 +245,17 @@ struct Login: AsyncParsableCommand {
     func finish(_ profile: Profile, client: OAuthClient) async throws {
         guard let credentials = profile.credentials else { return }
         let userInfo = try await fetchUserInfo(client: client, credentials: credentials)
-        if case .postgresql(let address) = try storeOption.kind() {
+        let kind = try storeOption.kind()
+        if case .postgresql(let address) = kind {
             return try await finishShared(profile, client: client, address: address, userInfo: userInfo)
         }
-        let path = try await ProfileStore(name: profile.name).lock.withLock { try profile.keepingCredentialSettings().save() }
+        var profile = profile
+        profile.credentialStore = Self.credentialStore(for: kind)
+        let toSave = profile.keepingCredentialSettings()
+        let path = try await ProfileStore(name: profile.name).lock.withLock {
+            Self.leaveKeyringIfMoving(toSave)
+            return try toSave.save()
+        }
         let summary = Summary(profile: profile, credentials: credentials, showTokens: showTokens, userInfo: userInfo)
         if json {
             Output.json(summary)

@@ -59,7 +59,8 @@ extension Login {
     /// `authflow login` prints and saves, and what a credential helper saves quietly.
     func signedInAgain(logger: Logger) async throws -> (Profile, OAuthClient) {
         let name = profileOption.profile
-        guard let stored = try Profile.loadIfPresent(name) else {
+        // The settings only: a new sign-in needs none of the old secrets (wherever they are kept).
+        guard let stored = try Profile.loadSettingsIfPresent(name) else {
             throw AuthFlowError(
                 .configuration, "there is no profile \(name) to sign in again with",
                 recovery:

@@ -54,6 +54,12 @@ struct Profile: Codable {
     /// by the next `login --resource` for the same issuer. Its secret, if any,
     /// is as private as the tokens beside it.
     var registration: ClientRegistration?
+    /// Where the credentials and the DPoP key live: nil for this file,
+    /// ``ProfileKeyring/storeName`` for the desktop keyring (``ProfileKeyring``).
+    var credentialStore: String?
+
+    /// Whether the secrets live in the desktop keyring rather than in this file.
+    var usesKeyring: Bool { credentialStore == ProfileKeyring.storeName }
 
     var issuer: String? { metadata.issuer }
 
@@ -93,6 +99,7 @@ struct Profile: Codable {
         case credentialURLs = "credential_urls"
         case credentialUsername = "credential_username"
         case resource, registration
+        case credentialStore = "credential_store"
     }
 
     /// Reads version 2, and version 1 (credentials required; no scopes,
@@ -126,6 +133,7 @@ struct Profile: Codable {
         credentialUsername = try container.decodeIfPresent(String.self, forKey: .credentialUsername)
         resource = try container.decodeIfPresent(ResourceIdentifier.self, forKey: .resource)
         registration = try container.decodeIfPresent(ClientRegistration.self, forKey: .registration)
+        credentialStore = try container.decodeIfPresent(String.self, forKey: .credentialStore)
     }
 
     /// Whether the credentials held are DPoP-bound (``ProfileCredentials/holdsDPoPToken``).
@@ -142,12 +150,35 @@ struct Profile: Codable {
         return url
     }
 
-    /// The profile, or nil when there is none.
-    static func loadIfPresent(_ name: String) throws -> Profile? { try loadIfPresent(Profile.self, name) }
+    /// The profile, or nil when there is none; with its secrets from the
+    /// keyring when it keeps them there.
+    static func loadIfPresent(_ name: String) throws -> Profile? {
+        guard var profile = try loadSettingsIfPresent(name) else { return nil }
+        if profile.usesKeyring {
+            let secret = try ProfileKeyring.load(profile: name)
+            profile.credentials = secret?.credentials
+            profile.dpopKey = secret?.dpopKey
+        }
+        return profile
+    }
+
+    /// The profile as its file has it (no secrets from the keyring), or nil when there is none.
+    static func loadSettingsIfPresent(_ name: String) throws -> Profile? { try loadFile(Profile.self, name) }
+
+    /// The name and credentials alone, which is all `authflow token` reads
+    /// while the stored token is valid; from the keyring when the profile
+    /// keeps them there. `reauthentication_required` when there is no profile.
+    static func loadCredentials(_ name: String) throws -> ProfileCredentials {
+        guard var stored = try loadFile(ProfileCredentials.self, name) else { throw missing(name) }
+        if stored.credentialStore == ProfileKeyring.storeName {
+            stored.credentials = try ProfileKeyring.load(profile: name)?.credentials
+        }
+        return stored
+    }
 
     /// The profile file read as `type` (``Profile``, or ``ProfileCredentials``
     /// for its name and credentials alone), or nil when there is none.
-    static func loadIfPresent<Part: Decodable>(_ type: Part.Type, _ name: String) throws -> Part? {
+    private static func loadFile<Part: Decodable>(_ type: Part.Type, _ name: String) throws -> Part? {
         let url = try url(for: name)
         guard let data = try ProfileFile.read(url) else { return nil }
         let found = try VersionedFile.version(of: data, path: url.path)
@@ -156,16 +187,17 @@ struct Profile: Codable {
             path: url.path)
     }
 
-    static func load(_ name: String) throws -> Profile { try load(Profile.self, name) }
-
-    /// The profile file read as `type`; `reauthentication_required` when there is none.
-    static func load<Part: Decodable>(_ type: Part.Type, _ name: String) throws -> Part {
-        guard let profile = try loadIfPresent(Part.self, name) else {
-            throw AuthFlowError(
-                .reauthenticationRequired, "there is no profile \(name)",
-                recovery: "Sign in with authflow login --issuer URL --client-id ID\(name == "default" ? "" : " --profile \(name)").")
-        }
+    /// The profile (secrets from the keyring when it keeps them there);
+    /// `reauthentication_required` when there is none.
+    static func load(_ name: String) throws -> Profile {
+        guard let profile = try loadIfPresent(name) else { throw missing(name) }
         return profile
+    }
+
+    private static func missing(_ name: String) -> AuthFlowError {
+        AuthFlowError(
+            .reauthenticationRequired, "there is no profile \(name)",
+            recovery: "Sign in with authflow login --issuer URL --client-id ID\(name == "default" ? "" : " --profile \(name)").")
     }
 
     /// The credentials, or `reauthentication_required` telling how to sign in again.
@@ -181,6 +213,13 @@ struct Profile: Codable {
         copy.savedAt = Date()
         // A key the tokens are not bound to is of no use and must not linger.
         if !copy.holdsDPoPToken { copy.dpopKey = nil }
+        if copy.usesKeyring {
+            // The secrets first: a file without them must not stand for a sign-in the keyring lacks.
+            try ProfileKeyring.save(
+                profile: name, copy.credentials.map { ProfileKeyring.Secret(credentials: $0, dpopKey: copy.dpopKey) })
+            copy.credentials = nil
+            copy.dpopKey = nil
+        }
         let url = try Profile.url(for: name)
         try ProfileFile.prepareDirectory(of: url)
         try AtomicFile.write(try VersionedFile.encode(copy), to: url)
@@ -190,6 +229,7 @@ struct Profile: Codable {
     /// Deletes the profile file and its lock files (refresh, and a credential helper's sign-in).
     static func forget(_ name: String) throws {
         let url = try url(for: name)
+        if let settings = try? loadSettingsIfPresent(name), settings.usesKeyring { try ProfileKeyring.delete(profile: name) }
         for file in [url, url.appendingPathExtension("lock"), url.appendingPathExtension("signin.lock")]
         where FileManager.default.fileExists(atPath: file.path) {
             do { try FileManager.default.removeItem(at: file) } catch {
@@ -248,6 +288,19 @@ struct ProfileCredentials: Decodable {
     var name: String
     /// Nil when signed out.
     var credentials: OAuthCredentials?
+    /// Where the credentials live (``Profile/credentialStore``).
+    var credentialStore: String?
+
+    init(name: String, credentials: OAuthCredentials?, credentialStore: String? = nil) {
+        self.name = name
+        self.credentials = credentials
+        self.credentialStore = credentialStore
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case name, credentials
+        case credentialStore = "credential_store"
+    }
 
     /// Whether the credentials held are DPoP-bound (the token type compared
     /// case-insensitively, as RFC 6749 §5.1 has it).

@@ -20,7 +20,7 @@ extension Login {
         withoutCredentials.credentials = nil
         let settings = withoutCredentials
         try await ProfileStore(name: profile.name).lock.withLock { _ = try settings.save() }
-        let summary = Summary(profile: profile, credentials: credentials, showTokens: showTokens, userInfo: userInfo)
+        let summary = Summary(profile: profile, credentials: credentials, showTokens: showTokens, userInfo: userInfo, store: "postgresql")
         if json {
             Output.json(summary)
         } else {

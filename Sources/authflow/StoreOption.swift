@@ -5,7 +5,14 @@ import Foundation
 
 /// `--store` (or `AUTHFLOW_STORE`): where a profile's credentials live.
 ///
-/// - `file` (the default): in the profile's file, as always.
+/// - `file`: in the profile's file (mode 0600).
+/// - `secret-service`: in the desktop keyring (GNOME Keyring, KWallet)
+///   through the Secret Service API on the session bus; the profile file
+///   keeps the settings only (``ProfileKeyring``).
+/// - neither given: at sign-in, the keyring when a Secret Service is running
+///   on the session bus, else the file (said once, on stderr). The choice is
+///   kept in the profile, and `token`, `logout`, `status` and the credential
+///   helpers follow it.
 /// - `postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?table=NAME&sslmode=disable|prefer|require]`:
 ///   in a table shared by every machine that names it; the session ID is the
 ///   profile name. The password comes from the URL, else from the file named
@@ -20,7 +27,7 @@ struct StoreOption: ParsableArguments {
     @Option(
         name: .customLong("store"),
         help: ArgumentHelp(
-            "Where the credentials live: file (the profile, default) or postgresql://USER@HOST[:PORT]/DATABASE (also AUTHFLOW_STORE).",
+            "Where the credentials live: file (the profile), secret-service (the desktop keyring) or postgresql://USER@HOST[:PORT]/DATABASE (also AUTHFLOW_STORE; default: the keyring when one runs, else the file).",
             valueName: "store"))
     var store: String?
 
@@ -28,22 +35,29 @@ struct StoreOption: ParsableArguments {
         _ = try kind()
     }
 
-    /// The store named by `--store`, else `AUTHFLOW_STORE`, else the profile file.
+    /// The store named by `--store`, else `AUTHFLOW_STORE`, else ``StoreKind/automatic``.
     func kind(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> StoreKind {
         let text = store ?? environment["AUTHFLOW_STORE"].flatMap { $0.isEmpty ? nil : $0 }
-        guard let text, text != "file" else { return .file }
+        guard let text else { return .automatic }
+        if text == "file" { return .file }
+        if text == ProfileKeyring.storeName { return .secretService }
         let source = store == nil ? "AUTHFLOW_STORE" : "--store"
         if text.lowercased().hasPrefix("postgresql://") || text.lowercased().hasPrefix("postgres://") {
             return .postgresql(try PostgresStoreAddress(text, source: source))
         }
-        throw ValidationError("\(source) takes file or a postgresql:// URL")
+        throw ValidationError("\(source) takes file, secret-service or a postgresql:// URL")
     }
 }
 
 /// The kinds of credential store the CLI can use.
 enum StoreKind {
+    /// Not named: at sign-in, the keyring when a Secret Service runs, else
+    /// the file; afterwards, where the profile says.
+    case automatic
     /// The profile's own file (with its lock).
     case file
+    /// The desktop keyring (the Secret Service API); the profile's file lock still serializes refreshes.
+    case secretService
     /// A shared PostgreSQL table.
     case postgresql(PostgresStoreAddress)
 }

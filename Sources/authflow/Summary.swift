@@ -17,12 +17,15 @@ struct Summary: Encodable {
     let expired: Bool?
     let tokens: (access: String, refresh: String?, id: String?)?
     let userInfo: OpenIDUserInfo?
+    /// Where the credentials live: `file`, `secret-service` or `postgresql`.
+    let store: String
 
     init(
         profile: Profile, credentials: OAuthCredentials, showTokens: Bool, userInfo: OpenIDUserInfo? = nil, includeExpired: Bool = false,
-        now: Date = Date()
+        now: Date = Date(), store: String? = nil
     ) {
         self.userInfo = userInfo
+        self.store = store ?? (profile.usesKeyring ? ProfileKeyring.storeName : "file")
         self.profile = profile.name
         issuer = profile.issuer
         resource = profile.resource?.description
@@ -37,7 +40,7 @@ struct Summary: Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case profile, issuer, resource, subject, scope, expired
+        case profile, issuer, resource, subject, scope, expired, store
         case expiresAt = "expires_at"
         case tokenType = "token_type"
         case hasRefreshToken = "has_refresh_token"
@@ -60,6 +63,7 @@ struct Summary: Encodable {
         try container.encode(hasRefreshToken, forKey: .hasRefreshToken)
         try container.encode(idTokenClaims, forKey: .idTokenClaims)
         try container.encodeIfPresent(expired, forKey: .expired)
+        try container.encode(store, forKey: .store)
         try container.encodeIfPresent(userInfo?.all, forKey: .userInfo)
         if let tokens {
             try container.encode(tokens.access, forKey: .accessToken)
@@ -95,6 +99,11 @@ struct Summary: Encodable {
         let expiry = expiresAt.map { ISO8601DateFormatter().string(from: $0) } ?? "(not given)"
         lines.append("  expires:  \(expiry)\(expired == true ? " (expired)" : "")")
         lines.append("  refresh:  \(hasRefreshToken ? "yes" : "no")")
+        switch store {
+        case ProfileKeyring.storeName: lines.append("  store:    the desktop keyring (secret-service)")
+        case "file": lines.append("  store:    the profile file (file)")
+        default: lines.append("  store:    \(store)")
+        }
         if let claims = idTokenClaims {
             lines.append("  verified ID token claims:")
             for (name, value) in claims.sorted(by: { $0.key < $1.key }) {

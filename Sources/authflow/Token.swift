@@ -43,7 +43,7 @@ struct Token: AsyncParsableCommand {
             if case .postgresql(let address) = try storeOption.kind() { return try await sharedToken(address) }
             // The common case, a token valid long enough, needs the name and
             // the credentials only: no client, no session, no provider metadata.
-            let stored = try Profile.load(ProfileCredentials.self, profileOption.profile)
+            let stored = try Profile.loadCredentials(profileOption.profile)
             let credentials = try stored.signedInCredentials()
             if stored.holdsDPoPToken {
                 throw AuthFlowError(

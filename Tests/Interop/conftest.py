@@ -12,6 +12,12 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+# The CLI keeps credentials in the desktop keyring when a Secret Service runs
+# on the session bus. The tests read and edit profile files, so they run
+# without the desktop's bus; the keyring tests start a private one
+# (keyring_fixtures.py).
+os.environ.pop("DBUS_SESSION_BUS_ADDRESS", None)
+
 from interop_helpers import load_config, start_servers_for_tests, stop_servers_for_tests  # noqa: E402
 
 SERVER_NAMES = ["dot", "authlib"]

@@ -309,7 +309,8 @@ def test_token_for_unknown_profile_fails(cli):
 # --------------------------------------------------------------------------- failures
 
 def test_browser_timeout(cli, server):
-    proc = cli.login(server, "--no-browser", "--browser-timeout", "2", "--json")
+    # A browser that opens nothing (--no-browser would take the device grant where the provider offers it).
+    proc = cli.login(server, "--browser-timeout", "2", "--json", env={"BROWSER": "true"})
     assert_failure(proc, 5, "timeout")
     assert server["authorization_endpoint"] in proc.stderr
 

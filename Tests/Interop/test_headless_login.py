@@ -122,3 +122,20 @@ def test_a_pasted_url_of_another_sign_in_is_ignored_until_the_timeout(provider, 
     assert returncode == 5, describe(subprocess.CompletedProcess([], returncode, stdout, stderr))
     assert json.loads(stdout)["error"]["category"] == "timeout"
     assert "That is not the address this sign-in was sent back to" in stderr
+
+
+def test_no_browser_uses_the_device_grant_when_the_provider_offers_it_even_with_a_display(provider, tmp_path):
+    env = headless_env(tmp_path, DISPLAY=":0", BROWSER="true")
+    env.pop("SSH_CONNECTION")
+    process = start_login(provider, env, "cli-device", "--no-browser")
+    seen = []
+    read_until(process, lambda line: "enter the code" in line, seen)
+    code = read_until(process, lambda line: line.strip() != "", seen)
+    approval = urllib.request.Request(provider["issuer"] + "/device", method="POST",
+                                      data=urlencode({"user_code": code, "decision": "allow"}).encode())
+    with urllib.request.urlopen(approval, timeout=10) as answer:
+        assert answer.status == 200
+    returncode, stdout, stderr = finish(process, seen)
+    assert returncode == 0, stderr
+    assert json.loads(stdout)["subject"] == "alice-1"
+    assert "No browser will open here (--no-browser): sign in on another device." in stderr

@@ -88,7 +88,7 @@ struct CredentialHostsCommand: AsyncParsableCommand {
         let names = profile.map { [$0] } ?? CredentialProfiles.names()
         var rows: [Row] = []
         for name in names {
-            guard let profile = try Profile.loadIfPresent(name) else { continue }
+            guard let profile = try Profile.loadSettingsIfPresent(name) else { continue }
             for url in profile.credentialURLs ?? [] {
                 rows.append(Row(url: url, profile: name, username: CredentialProfiles.username(of: profile)))
             }

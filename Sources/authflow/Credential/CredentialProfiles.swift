@@ -34,7 +34,8 @@ enum CredentialProfiles {
         for name in names() {
             let profile: Profile
             do {
-                guard let loaded = try Profile.loadIfPresent(name) else { continue }
+                // The URLs are settings: no profile's secrets are read (from the keyring) to choose one.
+                guard let loaded = try Profile.loadSettingsIfPresent(name) else { continue }
                 profile = loaded
             } catch {
                 Output.stderr("warning: profile \(name) is skipped: \(error)")

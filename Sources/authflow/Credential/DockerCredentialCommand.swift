@@ -16,11 +16,10 @@ struct DockerCredentialCommand: AsyncParsableCommand {
 
     @Argument(help: "The operation Docker asks for: get, store, erase, list or version.")
     var operation: String
-    @Option(help: "The profile to answer with (default: the profile whose credential URLs serve the registry).")
-    var profile: String?
-    @Option(help: "Seconds each network request may take.")
-    var timeout: Double = 30
-    @OptionGroup var verboseOption: VerboseOption
+    @OptionGroup var options: CredentialHelperOptions
+    private var profile: String? { options.profile }
+    private var timeout: Double { options.timeout }
+    private var verboseOption: VerboseOption { options.verboseOption }
 
     /// What `version` prints, as the reference helpers do.
     static var versionLine: String { "docker-credential-authflow (authflow) \(Authflow.version)" }

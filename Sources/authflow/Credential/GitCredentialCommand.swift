@@ -26,11 +26,10 @@ struct GitCredentialCommand: AsyncParsableCommand {
 
     @Argument(help: "The operation git asks for: get, store or erase.")
     var operation: String
-    @Option(help: "The profile to answer with (default: the profile whose credential URLs serve the URL).")
-    var profile: String?
-    @Option(help: "Seconds each network request may take.")
-    var timeout: Double = 30
-    @OptionGroup var verboseOption: VerboseOption
+    @OptionGroup var options: CredentialHelperOptions
+    private var profile: String? { options.profile }
+    private var timeout: Double { options.timeout }
+    private var verboseOption: VerboseOption { options.verboseOption }
 
     func run() async throws {
         guard ["get", "store", "erase"].contains(operation) else { return }

@@ -19,12 +19,9 @@ struct KubectlCredentialCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kubectl", abstract: "kubectl's exec credential plugin (client.authentication.k8s.io v1 and v1beta1).")
 
-    @OptionGroup var profileOption: ProfileOption
+    @OptionGroup var options: CredentialHelperOptions
     @Option(help: "The token to hand out: access, or id for Kubernetes' OIDC authenticator.")
     var token: HelperTokenKind = .access
-    @Option(help: "Seconds each network request may take.")
-    var timeout: Double = 30
-    @OptionGroup var verboseOption: VerboseOption
 
     func run() async throws {
         do {
@@ -32,9 +29,9 @@ struct KubectlCredentialCommand: AsyncParsableCommand {
             // Without spec.interactive (older kubectl), a terminal on stdin means someone is there.
             let interactive = request.interactive ?? (isatty(STDIN_FILENO) == 1)
             let source = HelperTokenSource(
-                profileName: profileOption.profile, interactive: interactive,
-                nonInteractiveReason: "kubectl asked for a non-interactive credential", timeout: timeout,
-                logger: verboseOption.makeLogger())
+                profileName: options.profile ?? "default", interactive: interactive,
+                nonInteractiveReason: "kubectl asked for a non-interactive credential", timeout: options.timeout,
+                logger: options.makeLogger())
             let fresh = try await source.token(token)
             try FileHandle.standardOutput.write(
                 contentsOf: request.response(token: fresh.value, expiresAt: fresh.expiresAt) + Data("\n".utf8))
