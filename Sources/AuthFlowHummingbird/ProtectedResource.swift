@@ -35,7 +35,7 @@ public final class ProtectedResource: Sendable {
     ///   - options: what else to check; introspection needs ``ProtectedResourceOptions/introspectionClient``.
     ///   - transport: how to reach the authorization server.
     ///   - logger: where to log (never a token).
-    /// - Throws: ``AuthFlowError`` when discovery fails, when the issuer has no
+    /// - Throws: `AuthFlowError` when discovery fails, when the issuer has no
     ///   `jwks_uri`, or introspection is asked for and it has no `introspection_endpoint`.
     public static func discover(
         issuer: URL, resource: URL, options: ProtectedResourceOptions = ProtectedResourceOptions(),
