@@ -75,6 +75,19 @@ struct IntrospectionTests {
         }
     }
 
+    @Test("an introspection answer is reused until its maximum age: a token revoked meanwhile passes while cached, not after")
+    func cache() async throws {
+        for (maximumAge, statusAfterRevocation) in [(300.0, 200), (0.0, 401)] {
+            try await TestAPI.with(TestAPI.Changes(introspectionCacheMaximumAge: maximumAge)) { api in
+                let client = try await Self.client(api)
+                let token = try await client.clientCredentials(scopes: ["read", "write"]).accessToken
+                #expect(try await api.send(authorization: "Bearer \(token)").status == 200)
+                try await client.revoke(token, hint: .accessToken)
+                #expect(try await api.send(authorization: "Bearer \(token)").status == statusAfterRevocation, "max age \(maximumAge)")
+            }
+        }
+    }
+
     @Test("without introspection credentials an opaque token is refused")
     func noIntrospection() async throws {
         try await TestAPI.with(TestAPI.Changes(introspects: false)) { api in

@@ -55,6 +55,7 @@ final class TestAPI: Sendable {
         var requiresDPoP = false
         var dpopNonceLifetime: TimeInterval?
         var introspects = true
+        var introspectionCacheMaximumAge: TimeInterval = 300
     }
 
     static func start(_ changes: Changes) async throws -> TestAPI {
@@ -98,6 +99,7 @@ final class TestAPI: Sendable {
         options.requiresDPoP = changes.requiresDPoP
         options.dpopNonceLifetime = changes.dpopNonceLifetime
         if !changes.introspects { options.introspectionClient = nil }
+        options.introspectionCacheMaximumAge = changes.introspectionCacheMaximumAge
         let resource = try await ProtectedResource.discover(issuer: provider.issuer, resource: resourceURL, options: options)
         box.withLock { $0 = resource }
         return TestAPI(provider: provider, resource: resource, base: base, logouts: logouts, group: group, running: running)
