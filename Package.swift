@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "AuthFlowProvider", targets: ["AuthFlowProvider"]),
         // A CredentialStore shared by many instances (built with the PostgreSQL trait).
         .library(name: "AuthFlowPostgres", targets: ["AuthFlowPostgres"]),
+        // Middleware for APIs on Hummingbird: access tokens, DPoP, RFC 9728, back-channel logout (Hummingbird trait).
+        .library(name: "AuthFlowHummingbird", targets: ["AuthFlowHummingbird"]),
         // The command-line tool, one file to install (built with the CLI trait).
         .executable(name: "authflow", targets: ["authflow"]),
     ],
@@ -37,9 +39,14 @@ let package = Package(
             description: "A CredentialStore in PostgreSQL shared by many instances (AuthFlowPostgres); adds postgres-nio."
         ),
         .trait(
+            name: "Hummingbird",
+            description: "Middleware that protects an API on Hummingbird 2 (AuthFlowHummingbird); adds Hummingbird and SwiftNIO."
+        ),
+        .trait(
             name: "CLI",
-            description: "The authflow command-line tool; adds swift-argument-parser, the embedded provider and the PostgreSQL store.",
-            enabledTraits: ["EmbeddedProvider", "PostgreSQL"]
+            description:
+                "The authflow command-line tool; adds swift-argument-parser, the embedded provider, the PostgreSQL store and the API middleware.",
+            enabledTraits: ["EmbeddedProvider", "PostgreSQL", "Hummingbird"]
         ),
         .default(enabledTraits: []),
     ],
@@ -115,6 +122,20 @@ let package = Package(
             dependencies: [
                 "AuthFlow",
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // Middleware for APIs (access tokens, DPoP proofs, RFC 9728 metadata,
+        // back-channel logout); its files compile to nothing without the Hummingbird trait.
+        .target(
+            name: "AuthFlowHummingbird",
+            dependencies: [
+                "AuthFlow",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Hummingbird"])),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -209,6 +230,20 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
+        // A real Hummingbird API on 127.0.0.1 with the middleware, tokens from the embedded provider and from a test issuer.
+        .testTarget(
+            name: "AuthFlowHummingbirdTests",
+            dependencies: [
+                "AuthFlow", "AuthFlowHummingbird", "AuthFlowProvider",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

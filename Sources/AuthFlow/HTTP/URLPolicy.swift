@@ -1,7 +1,7 @@
-import Foundation
+package import Foundation
 
 /// Rules for the URLs AuthFlow talks to.
-enum URLPolicy {
+package enum URLPolicy {
     /// True for 127.0.0.0/8, ::1 and localhost.
     static func isLoopback(_ url: URL) -> Bool {
         guard let host = url.host?.lowercased() else { return false }
@@ -13,7 +13,7 @@ enum URLPolicy {
     }
 
     /// Requires https, or http on a loopback host (for development).
-    static func requireSecure(_ url: URL, _ what: String) throws {
+    package static func requireSecure(_ url: URL, _ what: String) throws {
         guard let scheme = url.scheme?.lowercased(), url.host?.isEmpty == false else {
             throw AuthFlowError(
                 .configuration, "\(what) is not an absolute URL",

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// A JSON value, for members AuthFlow keeps without knowing their meaning
 /// (unknown token-response members, extra claims, extra metadata).
@@ -69,14 +69,14 @@ public enum JSONMemberValue: Sendable, Hashable, Codable {
 
     /// Parses a JSON object with ``JSONParser`` (strict RFC 8259, duplicate
     /// member names refused); nil if `data` is not one.
-    static func object(from data: Data) -> [String: JSONMemberValue]? {
+    package static func object(from data: Data) -> [String: JSONMemberValue]? {
         // JSONParser reads bytes in place (the ID-token path, docs/performance.md): Data viewed, not copied (fuzzed: Fuzz/json.swift).
         data.withUnsafeBytes { raw in JSONParser.object(raw.assumingMemoryBound(to: UInt8.self)) }
     }
 
     /// Parses a JSON object with ``JSONParser`` (strict RFC 8259, duplicate
     /// member names refused); nil if `bytes` is not one.
-    static func object(from bytes: [UInt8]) -> [String: JSONMemberValue]? {
+    package static func object(from bytes: [UInt8]) -> [String: JSONMemberValue]? {
         // The array viewed for JSONParser without a copy (fuzzed: Fuzz/json.swift).
         bytes.withUnsafeBufferPointer { JSONParser.object($0) }
     }

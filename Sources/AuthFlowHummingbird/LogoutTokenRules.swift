@@ -1,0 +1,57 @@
+#if Hummingbird // the Hummingbird package trait
+import AuthFlow
+import Foundation
+
+/// OpenID Connect Back-Channel Logout 1.0 §2.6: the logout token's
+/// signature with the issuer's JWK Set, `iss`, `aud` = the client ID, `exp`,
+/// `iat`, `typ` `logout+jwt` when present, the `events` member with the
+/// back-channel logout event (an object), `sid` and/or `sub`, no `nonce`,
+/// and a `jti` not seen before.
+struct LogoutTokenRules: Sendable {
+    static let event = "http://schemas.openid.net/event/backchannel-logout"
+
+    let verifier: JWTVerifier
+    let replayCache: any ReplayCache
+
+    /// Why a logout token was refused; the description has no secrets.
+    struct Refusal: Error, Sendable, Equatable {
+        let description: String
+    }
+
+    func verify(_ token: String, now: Date = Date()) async throws(Refusal) -> BackChannelLogoutRequest {
+        let jwt: VerifiedJWT
+        do {
+            jwt = try await verifier.verify(token, now: now)
+        } catch let error as AuthFlowError {
+            throw Refusal(description: error.message)
+        } catch {
+            throw Refusal(description: "the logout token could not be verified")
+        }
+        if let typ = jwt.header["typ"] {
+            guard let value = typ.stringValue?.lowercased(), value == "logout+jwt" || value == "application/logout+jwt" else {
+                throw Refusal(description: "the logout token's typ is not logout+jwt")
+            }
+        }
+        let claims = jwt.claims
+        guard let iat = claims["iat"]?.numberValue else { throw Refusal(description: "the logout token has no iat") }
+        guard let events = claims["events"]?.objectValue else { throw Refusal(description: "the logout token has no events member") }
+        guard events[Self.event]?.objectValue != nil else {
+            throw Refusal(description: "the logout token's events member has no back-channel logout event")
+        }
+        guard claims["nonce"] == nil else { throw Refusal(description: "a logout token must not carry a nonce") }
+        let subject = claims["sub"]?.stringValue
+        let sessionID = claims["sid"]?.stringValue
+        guard subject != nil || sessionID != nil else { throw Refusal(description: "the logout token names neither sub nor sid") }
+        guard let jti = claims["jti"]?.stringValue, !jti.isEmpty else { throw Refusal(description: "the logout token has no jti") }
+        let firstUse: Bool
+        do {
+            firstUse = try await replayCache.firstUse(of: "logout " + jti, until: jwt.expiresAt.addingTimeInterval(verifier.leeway + 1))
+        } catch {
+            throw Refusal(description: "the logout replay store failed")
+        }
+        guard firstUse else { throw Refusal(description: "the logout token was already used (jti replay)") }
+        return BackChannelLogoutRequest(
+            issuer: jwt.issuer, subject: subject, sessionID: sessionID, tokenID: jti, issuedAt: Date(timeIntervalSince1970: iat))
+    }
+}
+#endif

@@ -1,0 +1,45 @@
+#if Hummingbird // the Hummingbird package trait
+public import Foundation
+
+/// How a ``ProtectedResource`` checks requests, beyond its issuer and
+/// resource identifier. The defaults accept Bearer and DPoP-bound JWT
+/// access tokens signed with RS256, PS256, ES256 or EdDSA.
+public struct ProtectedResourceOptions: Sendable {
+    /// The API's own client credentials at the authorization server, for
+    /// introspecting opaque tokens (RFC 7662, `client_secret_basic`). Without
+    /// them only JWT access tokens are accepted.
+    public var introspectionClient: (id: String, secret: String)?
+    /// The longest an introspection answer is reused (it is never reused past the token's `exp`).
+    public var introspectionCacheMaximumAge: TimeInterval = 300
+    /// The most introspection answers kept.
+    public var introspectionCacheCapacity: Int = 10_000
+    /// The algorithms a JWT access token may be signed with.
+    public var tokenAlgorithms: Set<String> = ["RS256", "PS256", "ES256", "EdDSA"]
+    /// The algorithms a DPoP proof may be signed with (`dpop_signing_alg_values_supported`).
+    public var dpopAlgorithms: Set<String> = ["ES256", "RS256", "PS256", "EdDSA"]
+    /// Whether only DPoP-bound tokens are accepted (`dpop_bound_access_tokens_required`, RFC 9728 §2).
+    public var requiresDPoP: Bool = false
+    /// When set, every DPoP proof must carry a server nonce (RFC 9449 §9) that
+    /// changes this often, in seconds; a proof without the current one is
+    /// answered with `use_dpop_nonce` and a `DPoP-Nonce` field.
+    public var dpopNonceLifetime: TimeInterval?
+    /// How far a DPoP proof's `iat` may be from now, either way.
+    public var dpopProofMaximumSkew: TimeInterval = 60
+    /// Where used DPoP proof identifiers are remembered; share one store
+    /// between instances that serve the same API.
+    public var replayCache: any ReplayCache = MemoryReplayCache()
+    /// Clock skew allowed on `exp`, `nbf` and `iat`, in seconds.
+    public var leeway: TimeInterval = 60
+    /// The scopes the API publishes (`scopes_supported`).
+    public var scopesSupported: [String] = []
+    /// A name for people (`resource_name`).
+    public var resourceName: String?
+    /// The `realm` of the challenges, when set.
+    public var realm: String?
+    /// The longest a request to the authorization server may take, in seconds.
+    public var timeout: TimeInterval = 10
+
+    /// The defaults.
+    public init() {}
+}
+#endif

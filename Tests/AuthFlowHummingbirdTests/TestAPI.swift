@@ -1,0 +1,175 @@
+#if Hummingbird && EmbeddedProvider
+import AuthFlow
+import AuthFlowHummingbird
+import AuthFlowProvider
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// A real Hummingbird API on 127.0.0.1 behind the middleware, and the
+/// embedded provider that issues its tokens. The API starts first (its
+/// port makes the resource identifier); the provider registers the API as
+/// a confidential client (its introspection credentials, and a client whose
+/// `aud` is the resource), then the middleware discovers the provider.
+final class TestAPI: Sendable {
+    let provider: EmbeddedProvider
+    let resource: ProtectedResource
+    let base: URL
+    let logouts: LockedValue<[BackChannelLogoutRequest]>
+    private let group: ServiceGroup
+    private let running: Task<Void, Never>
+
+    static let apiSecret = "api-secret"
+    var resourceURL: URL { resource.resource }
+    var items: URL { base.appending(path: "api/items") }
+
+    private init(
+        provider: EmbeddedProvider, resource: ProtectedResource, base: URL, logouts: LockedValue<[BackChannelLogoutRequest]>,
+        group: ServiceGroup, running: Task<Void, Never>
+    ) {
+        self.provider = provider
+        self.resource = resource
+        self.base = base
+        self.logouts = logouts
+        self.group = group
+        self.running = running
+    }
+
+    /// Runs `body` with a started API and provider, and stops both.
+    static func with<T>(_ changes: Changes = Changes(), _ body: (TestAPI) async throws -> T) async throws -> T {
+        let api = try await start(changes)
+        do {
+            let value = try await body(api)
+            await api.stop()
+            return value
+        } catch {
+            await api.stop()
+            throw error
+        }
+    }
+
+    /// What a test changes in the API's options.
+    struct Changes {
+        var requiresDPoP = false
+        var dpopNonceLifetime: TimeInterval?
+        var introspects = true
+        var introspectionCacheMaximumAge: TimeInterval = 300
+    }
+
+    static func start(_ changes: Changes) async throws -> TestAPI {
+        let box = LockedValue<ProtectedResource?>(nil)
+        let logouts = LockedValue<[BackChannelLogoutRequest]>([])
+        let router = Router(context: ProtectedRequestContext.self)
+        router.group("api")
+            .add(middleware: Deferred(box: box, scopes: ["read"]))
+            .get("items") { _, context in Self.describe(context.accessToken) }
+        router.group("api")
+            .add(middleware: Deferred(box: box, scopes: ["read", "write"]))
+            .post("items") { _, context in Self.describe(context.accessToken) }
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        var logger = Logger(label: "test-api")
+        logger.logLevel = .error
+        let application = Application(
+            responder: LateResponder(box: box, api: router.buildResponder(), logouts: logouts),
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in
+                continuation.yield(channel.localAddress?.port ?? 0)
+                continuation.finish()
+            }, logger: logger)
+        let group = ServiceGroup(services: [application], logger: logger)
+        let running = Task {
+            do { try await group.run() } catch {}
+        }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw TestAPIError.notStarted }
+        let base = URL(string: "http://127.0.0.1:\(port)")!
+        let resourceURL = base.appending(path: "api")
+        var configuration = ProviderConfiguration.demo
+        configuration.signingKeys = TestKeys.signingKeys
+        configuration.clients.append(
+            ProviderClient(
+                id: resourceURL.absoluteString, secret: apiSecret, authentication: .clientSecretBasic,
+                grantTypes: [GrantType.clientCredentials], scopes: ["read", "write"]))
+        let provider = try await EmbeddedProvider.start(configuration)
+        var options = ProtectedResourceOptions()
+        options.introspectionClient = (resourceURL.absoluteString, apiSecret)
+        options.scopesSupported = ["read", "write"]
+        options.requiresDPoP = changes.requiresDPoP
+        options.dpopNonceLifetime = changes.dpopNonceLifetime
+        if !changes.introspects { options.introspectionClient = nil }
+        options.introspectionCacheMaximumAge = changes.introspectionCacheMaximumAge
+        let resource = try await ProtectedResource.discover(issuer: provider.issuer, resource: resourceURL, options: options)
+        box.withLock { $0 = resource }
+        return TestAPI(provider: provider, resource: resource, base: base, logouts: logouts, group: group, running: running)
+    }
+
+    func stop() async {
+        await group.triggerGracefulShutdown()
+        await running.value
+        await provider.stop()
+    }
+
+    /// What a route saw: the verified token, as JSON.
+    static func describe(_ token: VerifiedAccessToken?) -> String {
+        guard let token else { return "{}" }
+        let members: [String: JSONMemberValue] = [
+            "sub": token.subject.map(JSONMemberValue.string) ?? .null,
+            "client_id": token.clientID.map(JSONMemberValue.string) ?? .null,
+            "scopes": .array(token.scopes.sorted().map(JSONMemberValue.string)),
+            "jkt": token.dpopThumbprint.map(JSONMemberValue.string) ?? .null,
+            "source": .string(token.source == .jwt ? "jwt" : "introspection"),
+            "email": token.claims.string("email").map(JSONMemberValue.string) ?? .null,
+        ]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return String(decoding: (try? encoder.encode(members)) ?? Data(), as: UTF8.self)
+    }
+}
+
+enum TestAPIError: Error {
+    case notStarted
+}
+
+/// The middleware, once the resource exists (it needs the API's port).
+struct Deferred: RouterMiddleware {
+    typealias Context = ProtectedRequestContext
+    let box: LockedValue<ProtectedResource?>
+    let scopes: [String]
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let resource = box.withLock({ $0 }) else { return Response(status: .serviceUnavailable) }
+        return try await AccessTokenMiddleware<Context>(resource, requiredScopes: scopes).handle(request, context: context, next: next)
+    }
+}
+
+/// The API's routes, with the metadata and logout routes added once the resource exists.
+struct LateResponder<API: HTTPResponder<ProtectedRequestContext>>: HTTPResponder {
+    typealias Context = ProtectedRequestContext
+    let box: LockedValue<ProtectedResource?>
+    let api: API
+    let logouts: LockedValue<[BackChannelLogoutRequest]>
+    let late = LockedValue<RouterResponder<ProtectedRequestContext>?>(nil)
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        guard request.uri.path.hasPrefix("/.well-known/") || request.uri.path == "/backchannel-logout" else {
+            return try await api.respond(to: request, context: context)
+        }
+        guard let resource = box.withLock({ $0 }) else { return Response(status: .serviceUnavailable) }
+        let responder = late.withLock { existing in
+            if let existing { return existing }
+            let router = Router(context: ProtectedRequestContext.self)
+            router.addProtectedResourceMetadata(resource)
+            router.addBackChannelLogout("backchannel-logout", resource: resource, clientID: "authflow-demo-backend") { [logouts] logout in
+                if logout.subject == "refuse-me" { throw TestAPIError.notStarted }
+                logouts.withLock { $0.append(logout) }
+            }
+            let built = router.buildResponder()
+            existing = built
+            return built
+        }
+        return try await responder.respond(to: request, context: context)
+    }
+}
+#endif
