@@ -9,11 +9,12 @@ import Testing
 /// introspection endpoint (RFC 7662) with the API's client credentials.
 @Suite("Opaque tokens by introspection")
 struct IntrospectionTests {
-    /// A client-credentials token from the provider for the client whose id is the API's resource URL (its `aud`).
+    /// A client-credentials token from the provider for the API (RFC 8707 `resource`: the introspected `aud`).
     static func client(_ api: TestAPI, dpop: DPoPKey? = nil) async throws -> OAuthClient {
         var client = try await OAuthClient(
             issuer: api.provider.issuer, clientID: api.resourceURL.absoluteString,
             authentication: .clientSecretBasic(secret: TestAPI.apiSecret))
+        client.resource = try ResourceIdentifier(api.resourceURL)
         if let dpop { client.dpop = DPoPBinding(key: dpop) }
         return client
     }
@@ -49,7 +50,7 @@ struct IntrospectionTests {
                 #expect(response.status == 401)
                 #expect(TestAPI.challenges(response) == api.expected(error: "invalid_token", description: "the token is not active"))
             }
-            // The demo backend's token: the provider reports its aud as that client, not this API.
+            // The demo backend's token, asked for no resource: its aud is the provider's userinfo endpoint, not this API.
             let other = try await OAuthClient(
                 issuer: api.provider.issuer, clientID: "authflow-demo-backend", authentication: .clientSecretBasic(secret: "demo-secret"))
             let otherToken = try await other.clientCredentials().accessToken

@@ -88,6 +88,9 @@ final class TestAPI: Sendable {
         let resourceURL = base.appending(path: "api")
         var configuration = ProviderConfiguration.demo
         configuration.signingKeys = TestKeys.signingKeys
+        // Opaque tokens, so the introspection path has some to check (the JWT
+        // suites sign their own with the provider's keys).
+        configuration.issuesOpaqueAccessTokens = true
         configuration.clients.append(
             ProviderClient(
                 id: resourceURL.absoluteString, secret: apiSecret, authentication: .clientSecretBasic,

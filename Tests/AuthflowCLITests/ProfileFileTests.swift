@@ -107,9 +107,8 @@ struct ProfileFileTests {
         let url = try Self.profile(directory: 0o777)
         #expect(Self.refusal(url) != nil)
         try ProfileFile.prepareDirectory(of: url)
-        var info = stat()
-        #expect(stat(url.deletingLastPathComponent().path, &info) == 0)
-        #expect(info.st_mode & 0o777 == 0o700)
+        let attributes = try FileManager.default.attributesOfItem(atPath: url.deletingLastPathComponent().path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o700)
         #expect(try ProfileFile.read(url) == Data("{}".utf8))
     }
 }

@@ -43,30 +43,5 @@ struct TokenCommandLineTests {
             #expect(throws: (any Error).self, "\(refused)") { try Authflow.parseCommand(refused) }
         }
     }
-
-    @Test("help and completion-script requests after `token` are answered as the root answers them")
-    func helpAndCompletions() throws {
-        for arguments in [
-            ["token", "--help"], ["token", "-h"], ["token", "--generate-completion-script", "bash"],
-            ["token", "--generate-completion-script"], ["--generate-completion-script", "zsh"],
-        ] {
-            let fast = try #require(failure { try Authflow.parseCommand(arguments) }, "\(arguments)")
-            let root = try #require(failure { try Authflow.parseAsRoot(arguments) }, "\(arguments)")
-            #expect(Authflow.fullMessage(for: fast) == Authflow.fullMessage(for: root), "\(arguments)")
-            #expect(Authflow.exitCode(for: fast) == Authflow.exitCode(for: root), "\(arguments)")
-        }
-        let help = try #require(failure { try Authflow.parseCommand(["token", "--help"]) })
-        #expect(Authflow.fullMessage(for: help).contains("USAGE: authflow token"))
-        #expect(Authflow.exitCode(for: help) == .success)
-    }
-
-    private func failure(_ parse: () throws -> any ParsableCommand) -> (any Error)? {
-        do {
-            _ = try parse()
-            return nil
-        } catch {
-            return error
-        }
-    }
 }
 #endif

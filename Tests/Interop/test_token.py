@@ -136,6 +136,12 @@ def test_usage_version_help_and_errors(cli, dot, tmp_path):
     for args in (["--help"], ["token", "--help"], ["help", "token"]):
         shown = run(copy, *args, env=env)
         assert shown.returncode == 0 and b"USAGE: authflow" in shown.stdout and b"authflow-core" not in shown.stdout, describe(shown)
+    # `token` is parsed on a fast path of its own: help and completion-script
+    # requests after it are answered exactly as the root answers them.
+    for fast, root in ((["token", "-h"], ["help", "token"]), (["token", "--help"], ["help", "token"]),
+                       (["token", "--generate-completion-script", "bash"], ["--generate-completion-script", "bash"])):
+        a, b = run(copy, *fast, env=env), run(copy, *root, env=env)
+        assert (a.returncode, a.stdout) == (b.returncode, b.stdout) and a.returncode == 0 and a.stdout, f"{fast}: {describe(a)}"
     for args in (["token", "--bogus"], ["token", "--min-ttl", "-1"], ["token", "--profile", "p", "--force", "--min-ttl", "5"],
                  ["token", "extra"], ["bogus"], ["token", "--timeout", "0"], ["token", "--min-ttl", "nan"]):
         usage = run(copy, *args, env=env)

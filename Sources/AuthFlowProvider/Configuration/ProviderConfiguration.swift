@@ -41,6 +41,10 @@ public struct ProviderConfiguration: Sendable {
     /// listener (``ProviderProtectedResource``). Every client may ask for
     /// their scopes.
     public var protectedResources: [ProviderProtectedResource] = []
+    /// Whether access tokens are RFC 9068 JWTs (`typ` `at+jwt`, the default)
+    /// or opaque random strings that an API can only check by introspection
+    /// (RFC 7662), as many providers issue them.
+    public var issuesOpaqueAccessTokens = false
 
     /// Creates a configuration.
     public init(

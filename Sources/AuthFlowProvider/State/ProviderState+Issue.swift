@@ -10,7 +10,8 @@ extension ProviderState {
     /// to be signed: the signature is CPU work that need not hold the actor.
     ///
     /// The access token is a JWT (RFC 9068, `typ` `at+jwt`, signed with the
-    /// ES256 key) whose `aud` is `resource`, else the grant's resource, else
+    /// ES256 key; or an opaque string with ``ProviderConfiguration/issuesOpaqueAccessTokens``)
+    /// whose `aud` is `resource`, else the grant's resource, else
     /// the provider's userinfo endpoint. It is also remembered, so that
     /// userinfo, introspection and revocation find it by its text.
     func issueTokens(
@@ -24,9 +25,12 @@ extension ProviderState {
         let scopes = narrowed ?? grant.scopes
         let audience = resource ?? grant.resource ?? issuer + EndpointPaths.userinfo
         let expiresAt = now.addingTimeInterval(lifetimes.accessToken)
-        let accessToken = try JWSSigner.sign(
-            accessTokenClaims(grant: grant, scopes: scopes, audience: audience, expiresAt: expiresAt, now: now),
-            with: keys.signer(for: .es256), type: "at+jwt")
+        let accessToken =
+            configuration.issuesOpaqueAccessTokens
+            ? RandomToken.make()
+            : try JWSSigner.sign(
+                accessTokenClaims(grant: grant, scopes: scopes, audience: audience, expiresAt: expiresAt, now: now),
+                with: keys.signer(for: .es256), type: "at+jwt")
         accessTokens[accessToken] = AccessTokenRecord(
             grantID: grantID, scopes: scopes, audience: audience, issuedAt: now, expiresAt: expiresAt)
         var response: [String: JSONMemberValue] = [
