@@ -11,7 +11,7 @@ import Testing
 
 /// The backend-for-frontend example (Examples/Backend) as it is deployed:
 /// two instances, each with its own PostgreSQL pool, behind one table, the
-/// embedded provider issuing 5-second access tokens and rotating refresh
+/// embedded provider issuing 20-second access tokens and rotating refresh
 /// tokens, and a client that holds nothing but the session cookie.
 @Suite("Backend for frontend: two instances, one PostgreSQL", .enabled(if: TestDatabase.available, TestDatabase.skipReason))
 struct SessionBackendTests {
@@ -20,7 +20,7 @@ struct SessionBackendTests {
     @Test("a sign-in on one instance serves the other; concurrent calls on both make one refresh; a sign-out on one ends it on both")
     func twoInstances() async throws {
         var configuration = ProviderConfiguration.demo
-        configuration.lifetimes.accessToken = 5
+        configuration.lifetimes.accessToken = 20
         configuration.clients.append(
             ProviderClient(id: "com.example.bff", secret: "bff-secret", authentication: .clientSecretBasic, redirectURIs: [Self.redirect]))
         let provider = try await EmbeddedProvider.start(configuration)
@@ -42,6 +42,7 @@ struct SessionBackendTests {
                     let setCookie = try #require(signIn.header("Set-Cookie"))
                     #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Lax"))
                     let cookie = String(try #require(setCookie.split(separator: ";").first))
+                    let signedInAt = Date()
                     #expect(!String(decoding: signIn.body, as: UTF8.self).contains("access_token"))
 
                     // The other instance serves the session.
@@ -50,8 +51,10 @@ struct SessionBackendTests {
                     #expect(String(decoding: first.body, as: UTF8.self).contains("\"sub\""))
                     #expect(counter.refreshes == 0)
 
-                    // Once the token has expired: ten calls on each instance at once.
-                    try await Task.sleep(nanoseconds: 5_500_000_000)
+                    // Once less than half of the 20-second token is left (a refresh is
+                    // due): ten calls on each instance at once.
+                    let due = signedInAt.addingTimeInterval(10.5).timeIntervalSinceNow
+                    if due > 0 { try await Task.sleep(nanoseconds: UInt64(due * 1_000_000_000)) }
                     let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
                         for index in 0..<20 {
                             let url = (index % 2 == 0 ? urlA : urlB).appending(path: "api/userinfo")
