@@ -40,6 +40,12 @@ public struct HandoffBackend: Sendable {
 
     /// Redeems `grant` and reads userinfo (its `sub` checked against the ID token's).
     public func complete(_ grant: AuthorizationGrant) async throws -> SignedInUser {
+        try await redeem(grant).user
+    }
+
+    /// ``complete(_:)`` with the credentials beside the user, for a backend
+    /// that keeps the session (``SessionBackend``).
+    public func redeem(_ grant: AuthorizationGrant) async throws -> (credentials: OAuthCredentials, user: SignedInUser) {
         let credentials = try await client.exchange(grant)
         guard let subject = credentials.subject else {
             throw AuthFlowError(.invalidResponse, "the provider issued no ID token")
@@ -48,7 +54,7 @@ public struct HandoffBackend: Sendable {
         if client.metadata.userinfoEndpoint != nil {
             info = try await client.userInfo(accessToken: credentials.accessToken, expectedSubject: subject)
         }
-        return SignedInUser(subject: subject, name: info?.name, email: info?.email, scopes: credentials.scopes)
+        return (credentials, SignedInUser(subject: subject, name: info?.name, email: info?.email, scopes: credentials.scopes))
     }
 
     /// The routes of the backend.
@@ -64,7 +70,7 @@ public struct HandoffBackend: Sendable {
             do {
                 return Self.json(.ok, try await complete(grant))
             } catch let error as AuthFlowError {
-                return Self.json(Self.status(for: error), ["error": error.category.rawValue, "oauth_error": error.oauth?.error ?? ""])
+                return Self.refusal(error)
             }
         }
         return router
@@ -79,6 +85,11 @@ public struct HandoffBackend: Sendable {
         Application(
             router: router(), configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "handoff-backend"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) }, logger: logger)
+    }
+
+    /// The answer to a sign-in that failed: its category and OAuth error, with ``status(for:)``.
+    static func refusal(_ error: AuthFlowError) -> Response {
+        json(status(for: error), ["error": error.category.rawValue, "oauth_error": error.oauth?.error ?? ""])
     }
 
     static func status(for error: AuthFlowError) -> HTTPResponse.Status {

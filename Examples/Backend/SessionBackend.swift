@@ -45,18 +45,10 @@ public struct SessionBackend: Sendable {
 
     /// Redeems `grant`, stores the session, and returns the user and the new session ID.
     public func signIn(_ grant: AuthorizationGrant) async throws -> (user: SignedInUser, sessionID: String) {
-        let client = handoff.client
-        let credentials = try await client.exchange(grant)
-        guard let subject = credentials.subject else {
-            throw AuthFlowError(.invalidResponse, "the provider issued no ID token")
-        }
+        let (credentials, user) = try await handoff.redeem(grant)
         let sessionID = SecureSessionID.make()
-        let session = try await AuthSession.start(client: client, credentials: credentials, store: try store(for: sessionID))
-        var info: OpenIDUserInfo?
-        if client.metadata.userinfoEndpoint != nil {
-            info = try await client.userInfo(accessToken: try await session.freshAccessToken(), expectedSubject: subject)
-        }
-        return (SignedInUser(subject: subject, name: info?.name, email: info?.email, scopes: credentials.scopes), sessionID)
+        _ = try await AuthSession.start(client: handoff.client, credentials: credentials, store: try store(for: sessionID))
+        return (user, sessionID)
     }
 
     /// The stored session of `sessionID`, or nil when there is none (never
@@ -80,8 +72,7 @@ public struct SessionBackend: Sendable {
                 response.headers[.setCookie] = cookie(sessionID, maxAge: nil)
                 return response
             } catch let error as AuthFlowError {
-                return HandoffBackend.json(
-                    HandoffBackend.status(for: error), ["error": error.category.rawValue, "oauth_error": error.oauth?.error ?? ""])
+                return HandoffBackend.refusal(error)
             }
         }
         router.get("/api/userinfo") { request, _ -> Response in
