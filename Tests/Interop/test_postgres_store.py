@@ -11,6 +11,7 @@ and the encryption key never appear in any output.
 """
 
 import base64
+import contextlib
 import datetime
 import http.server
 import json
@@ -88,6 +89,19 @@ class TokenProxy:
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/token"
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
+    @contextlib.contextmanager
+    def holding_refresh(self):
+        """Holds the next refresh grants until the block ends (then forwards them)."""
+        self.arrived.clear()
+        self.release.clear()
+        self.forwarded.clear()
+        self.hold = True
+        try:
+            yield
+        finally:
+            self.hold = False
+            self.release.set()
+
     def close(self):
         self.server.shutdown()
 
@@ -144,6 +158,12 @@ def login(provider, env, store, profile):
                   "--scope", "openid offline_access", "--profile", profile, "--store", store, "--json", "--show-tokens"], env)
     assert result.returncode == 0, result.stderr[-2000:]
     return json.loads(result.stdout)
+
+
+def forced_token(profile, env):
+    """`authflow token --force` over the shared store, started and not waited for (text output)."""
+    return subprocess.Popen([AUTHFLOW_BIN, "token", "--profile", profile, "--store", POSTGRES_URL, "--force"], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
 
 
 def password():
@@ -246,20 +266,11 @@ def test_an_instance_killed_mid_refresh_ends_the_session_for_the_next_without_a_
     profile = "killed-" + secrets.token_hex(4)
     login(provider, machine_env(tmp_path, "k0"), POSTGRES_URL, profile)
     proxy = provider["proxy"]
-    proxy.arrived.clear()
-    proxy.release.clear()
-    proxy.forwarded.clear()
-    proxy.hold = True
-    try:
-        victim = subprocess.Popen([AUTHFLOW_BIN, "token", "--profile", profile, "--store", POSTGRES_URL, "--force"],
-                                  env=machine_env(tmp_path, "k1"), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                  stdin=subprocess.DEVNULL)
+    with proxy.holding_refresh():
+        victim = forced_token(profile, machine_env(tmp_path, "k1"))
         assert proxy.arrived.wait(30), "the refresh request never reached the provider"
         victim.kill()
         victim.wait(timeout=10)
-    finally:
-        proxy.hold = False
-        proxy.release.set()
     assert proxy.forwarded.wait(30), "the held refresh was not forwarded"
     before = proxy.refreshes
     after = run(["token", "--profile", profile, "--store", POSTGRES_URL, "--force"], machine_env(tmp_path, "k2"))
@@ -283,21 +294,12 @@ def test_a_postgresql_restart_while_the_refresh_is_out_loses_no_write(provider, 
     profile = "restart-" + secrets.token_hex(4)
     login(provider, machine_env(tmp_path, "r0"), POSTGRES_URL, profile)
     proxy = provider["proxy"]
-    proxy.arrived.clear()
-    proxy.release.clear()
-    proxy.forwarded.clear()
-    proxy.hold = True
-    try:
-        instance = subprocess.Popen([AUTHFLOW_BIN, "token", "--profile", profile, "--store", POSTGRES_URL, "--force"],
-                                    env=machine_env(tmp_path, "r1"), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                    text=True, stdin=subprocess.DEVNULL)
+    with proxy.holding_refresh():
+        instance = forced_token(profile, machine_env(tmp_path, "r1"))
         assert proxy.arrived.wait(30), "the refresh request never reached the provider"
         restarted = subprocess.run([script, "restart"], capture_output=True, text=True, timeout=60,
                                    env=dict(os.environ, AUTHFLOW_TEST_POSTGRES_DIR=pg_dir))
         assert restarted.returncode == 0, restarted.stderr[-2000:]
-    finally:
-        proxy.hold = False
-        proxy.release.set()
     out, err = instance.communicate(timeout=60)
     assert instance.returncode == 0, err[-2000:]
     assert_no_secrets(out, err)
