@@ -3,6 +3,7 @@ import AuthFlow
 import ArgumentParser
 import AuthFlowLoopback
 import Foundation
+import Logging
 
 /// `authflow logout`: revoke (refresh token, then access token), end the
 /// provider's session when it has an end-session endpoint, and forget the
@@ -60,16 +61,26 @@ struct Logout: AsyncParsableCommand {
         let result = try await session.signOut()
         if forget { try Profile.forget(name) }
         let what = forget ? "profile \(name) deleted" : "credentials of profile \(name) deleted (its settings stay)"
-        let hasRevocation = session.client.metadata.revocationEndpoint != nil
-        if !hasRevocation {
-            Output.stderr("Signed out; \(what). The provider has no revocation endpoint, so the tokens stay valid until they expire.")
-        } else if result.revocationFailures.isEmpty {
-            Output.stderr("Tokens revoked; \(what).")
-        } else {
-            Output.stderr("Signed out locally; \(what).")
+        try await report(result, session: session, idToken: credentials.token.idToken, port: profile.port, logger: logger) { revoked in
+            switch revoked {
+            case nil: "Signed out; \(what). The provider has no revocation endpoint, so the tokens stay valid until they expire."
+            case true?: "Tokens revoked; \(what)."
+            case false?: "Signed out locally; \(what)."
+            }
         }
+    }
+
+    /// After a sign-out, in whichever store: says what it did (`said`: nil
+    /// without a revocation endpoint, else whether revocation succeeded),
+    /// ends the provider's session, fails when revocation failed, and prints
+    /// the JSON report when asked.
+    func report(
+        _ result: SignOutResult, session: AuthSession, idToken: String?, port: Int, logger: Logger, said: (Bool?) -> String
+    ) async throws {
+        let hasRevocation = session.client.metadata.revocationEndpoint != nil
+        Output.stderr(said(hasRevocation ? result.revocationFailures.isEmpty : nil))
         let ending = EndProviderSession(
-            client: session.client, idToken: credentials.token.idToken, port: profile.port,
+            client: session.client, idToken: idToken, port: port,
             browserTimeout: browserTimeout, noBrowser: noBrowser, showTokens: showTokens, logger: logger)
         let endSession = await ending.run(fallbackURL: result.endSessionURL)
         if let failure = result.revocationFailures.first {
@@ -77,7 +88,9 @@ struct Logout: AsyncParsableCommand {
             throw failure
         }
         if json {
-            Output.json(LogoutReport(profile: name, signedIn: true, revoked: hasRevocation, profileDeleted: forget, endSession: endSession))
+            Output.json(
+                LogoutReport(
+                    profile: profileOption.profile, signedIn: true, revoked: hasRevocation, profileDeleted: forget, endSession: endSession))
         }
     }
 }

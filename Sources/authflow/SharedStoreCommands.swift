@@ -79,25 +79,12 @@ extension Logout {
             let session = try await shared.session(record, profile: name, timeout: timeout, logger: logger)
             let result = try await session.signOut()
             if forget, try Profile.loadIfPresent(name) != nil { try Profile.forget(name) }
-            let hasRevocation = session.client.metadata.revocationEndpoint != nil
-            if !hasRevocation {
-                Output.stderr("Signed out everywhere. The provider has no revocation endpoint, so the tokens stay valid until they expire.")
-            } else if result.revocationFailures.isEmpty {
-                Output.stderr("Tokens revoked; signed out everywhere.")
-            } else {
-                Output.stderr("Signed out everywhere (locally).")
-            }
-            let ending = EndProviderSession(
-                client: session.client, idToken: record.credentials.token.idToken, port: 0,
-                browserTimeout: browserTimeout, noBrowser: noBrowser, showTokens: showTokens, logger: logger)
-            let endSession = await ending.run(fallbackURL: result.endSessionURL)
-            if let failure = result.revocationFailures.first {
-                Output.stderr("Revocation failed, so the provider may accept the tokens until they expire:")
-                throw failure
-            }
-            if json {
-                Output.json(
-                    LogoutReport(profile: name, signedIn: true, revoked: hasRevocation, profileDeleted: forget, endSession: endSession))
+            try await report(result, session: session, idToken: record.credentials.token.idToken, port: 0, logger: logger) { revoked in
+                switch revoked {
+                case nil: "Signed out everywhere. The provider has no revocation endpoint, so the tokens stay valid until they expire."
+                case true?: "Tokens revoked; signed out everywhere."
+                case false?: "Signed out everywhere (locally)."
+                }
             }
         }
     }
