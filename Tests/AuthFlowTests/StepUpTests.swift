@@ -52,32 +52,16 @@ import Testing
     @Test func aSecond403IsAnInsufficientScopeErrorAfterOneStepUp() async throws {
         let server = try Self.resource(always403: true)
         defer { server.stop() }
-        let session = try await Self.session(server, store: MemoryCredentialStore())
-        let calls = Locked(0)
-        let error = await expectError(.oauthError) {
-            try await session.send(HTTPTransportRequest(method: "GET", url: server.url("/api"))) { scopes in
-                calls.withLock { $0 += 1 }
-                return try Self.credentials("strong", scopes: scopes)
-            }
-        }
-        #expect(error?.oauth?.error == "insufficient_scope")
-        #expect(calls.current == 1)
+        let calls = try await Self.refusedStepUps(server)
+        #expect(calls == 1)
         #expect(server.requests.count == 2)
     }
 
     @Test func scopesGrantedAlreadyAreNotAskedForAgain() async throws {
         let server = try Self.resource(scope: "read")
         defer { server.stop() }
-        let session = try await Self.session(server, store: MemoryCredentialStore())
-        let calls = Locked(0)
-        let error = await expectError(.oauthError) {
-            try await session.send(HTTPTransportRequest(method: "GET", url: server.url("/api"))) { scopes in
-                calls.withLock { $0 += 1 }
-                return try Self.credentials("strong", scopes: scopes)
-            }
-        }
-        #expect(error?.oauth?.error == "insufficient_scope")
-        #expect(calls.current == 0)
+        let calls = try await Self.refusedStepUps(server)
+        #expect(calls == 0)
     }
 
     @Test(arguments: ["read \"write", String(repeating: "s ", count: 65)])
@@ -127,5 +111,20 @@ import Testing
             return try Self.credentials("strong", scopes: scopes)
         }
         #expect(response.status == 403)
+    }
+
+    /// Sends one request that ends in an `insufficient_scope` error, and
+    /// returns how many times the session asked to step up on the way.
+    private static func refusedStepUps(_ server: LocalHTTPServer) async throws -> Int {
+        let session = try await session(server, store: MemoryCredentialStore())
+        let calls = Locked(0)
+        let error = await expectError(.oauthError) {
+            try await session.send(HTTPTransportRequest(method: "GET", url: server.url("/api"))) { scopes in
+                calls.withLock { $0 += 1 }
+                return try credentials("strong", scopes: scopes)
+            }
+        }
+        #expect(error?.oauth?.error == "insufficient_scope")
+        return calls.current
     }
 }

@@ -60,8 +60,8 @@ def finish(process, seen, timeout=60):
     return process.returncode, stdout, "".join(seen) + stderr
 
 
-def test_over_ssh_the_device_grant_is_used_when_the_provider_offers_it(provider, tmp_path):
-    process = start_login(provider, headless_env(tmp_path), "cli-device")
+def approve_device_sign_in(provider, process):
+    """Reads the user code the login prints, approves it on the provider's device page, and waits for the login."""
     seen = []
     read_until(process, lambda line: "enter the code" in line, seen)
     code = read_until(process, lambda line: line.strip() != "", seen)
@@ -69,7 +69,12 @@ def test_over_ssh_the_device_grant_is_used_when_the_provider_offers_it(provider,
                                       data=urlencode({"user_code": code, "decision": "allow"}).encode())
     with urllib.request.urlopen(approval, timeout=10) as answer:
         assert answer.status == 200
-    returncode, stdout, stderr = finish(process, seen)
+    return finish(process, seen)
+
+
+def test_over_ssh_the_device_grant_is_used_when_the_provider_offers_it(provider, tmp_path):
+    process = start_login(provider, headless_env(tmp_path), "cli-device")
+    returncode, stdout, stderr = approve_device_sign_in(provider, process)
     assert returncode == 0, stderr
     assert json.loads(stdout)["subject"] == "alice-1"
     assert "No browser will open here (this is an SSH session): sign in on another device." in stderr
@@ -128,14 +133,7 @@ def test_no_browser_uses_the_device_grant_when_the_provider_offers_it_even_with_
     env = headless_env(tmp_path, DISPLAY=":0", BROWSER="true")
     env.pop("SSH_CONNECTION")
     process = start_login(provider, env, "cli-device", "--no-browser")
-    seen = []
-    read_until(process, lambda line: "enter the code" in line, seen)
-    code = read_until(process, lambda line: line.strip() != "", seen)
-    approval = urllib.request.Request(provider["issuer"] + "/device", method="POST",
-                                      data=urlencode({"user_code": code, "decision": "allow"}).encode())
-    with urllib.request.urlopen(approval, timeout=10) as answer:
-        assert answer.status == 200
-    returncode, stdout, stderr = finish(process, seen)
+    returncode, stdout, stderr = approve_device_sign_in(provider, process)
     assert returncode == 0, stderr
     assert json.loads(stdout)["subject"] == "alice-1"
     assert "No browser will open here (--no-browser): sign in on another device." in stderr
