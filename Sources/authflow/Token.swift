@@ -56,6 +56,10 @@ struct Token: AsyncParsableCommand {
             }
             let session = try Profile.load(profileOption.profile).session(timeout: timeout, logger: verboseOption.makeLogger())
             let token = force ? try await session.refreshNow().accessToken : try await session.freshAccessToken(minimumValidity: minTTL)
+            // A refresh whose result the profile could not take (a full disk,
+            // a read-only directory): one more try, else fail rather than
+            // print a token whose rotated refresh token dies with this process.
+            try await session.savePendingCredentials()
             Output.stdout(token)
         } catch {
             throw Output.fail(error, json: false)

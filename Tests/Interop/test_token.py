@@ -259,3 +259,33 @@ def test_dpop_bound_token_is_refused_whatever_the_case_of_its_type(tmp_path):
     finally:
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=10)
+
+
+def test_a_refresh_that_cannot_be_saved_fails_instead_of_printing_a_token(tmp_path):
+    """The profile directory made immutable: the refresh rotates the refresh
+    token but cannot store it. `token` says so and prints nothing, rather than
+    hand out a token whose rotated refresh token dies with the process."""
+    from test_provider import start
+
+    config = tmp_path / "provider.json"
+    config.write_text(json.dumps(DPOP_CONFIG))
+    process, issuer, _ = start(str(config))
+    directory = tmp_path / "config" / "authflow"
+    try:
+        browser = f"{sys.executable} {os.path.join(os.path.dirname(os.path.abspath(__file__)), 'provider_fixtures', 'browser.py')}"
+        env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "config"), HOME=str(tmp_path), BROWSER=browser)
+        signed_in = run(AUTHFLOW_BIN, "login", "--issuer", issuer, "--client-id", "cli-public", "--scope", "openid offline_access",
+                        "--browser-timeout", "20", "--json", env=env)
+        assert signed_in.returncode == 0, describe(signed_in)
+        with open(directory / "default.json", encoding="utf-8") as f:
+            before = json.load(f)["credentials"]["token"]
+        if subprocess.run(["chattr", "+i", str(directory)], capture_output=True).returncode != 0:
+            pytest.skip("chattr +i is not supported on this file system")
+        result = run(AUTHFLOW_BIN, "token", "--force", env=env)
+        assert result.returncode == 1 and result.stdout == b"", describe(result)
+        assert result.stderr.decode().startswith("error: storage: "), describe(result)
+        assert before["refreshToken"].encode() not in result.stderr
+    finally:
+        subprocess.run(["chattr", "-i", str(directory)], capture_output=True)
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=10)
