@@ -77,7 +77,10 @@ struct HelperTokenSource {
             if !TokenValidity.needsRefresh(credentials, minimumValidity: nil, leeway: Profile.leeway, now: Date()) {
                 return HelperToken(value: credentials.accessToken, expiresAt: credentials.expiresAt)
             }
-            let refreshed = try await profile.session(timeout: timeout, logger: logger).freshCredentials()
+            let session = try profile.session(timeout: timeout, logger: logger)
+            let refreshed = try await session.freshCredentials()
+            // As `authflow token`: no token whose rotated refresh token the profile could not take.
+            try await session.savePendingCredentials()
             return HelperToken(value: refreshed.accessToken, expiresAt: refreshed.expiresAt)
         case .id:
             if let token = Self.validIDToken(credentials) { return token }
@@ -87,7 +90,9 @@ struct HelperTokenSource {
                     recovery: "Sign in with the openid scope: authflow login --profile \(profile.name) --scope \"openid offline_access\"")
             }
             // Refreshed even when the access token is still valid: the ID token is what expires.
-            let refreshed = try await profile.session(timeout: timeout, logger: logger).freshCredentials(rejecting: credentials.accessToken)
+            let session = try profile.session(timeout: timeout, logger: logger)
+            let refreshed = try await session.freshCredentials(rejecting: credentials.accessToken)
+            try await session.savePendingCredentials()
             if let token = Self.validIDToken(refreshed) { return token }
             throw AuthFlowError(
                 .reauthenticationRequired, "the provider sent no new ID token when refreshing profile \(profile.name)",
