@@ -72,8 +72,10 @@ import Testing
             outcome = .failure(error)
         }
         let elapsed = ContinuousClock.now - start
-        // Nothing hangs: the slowest case is two 1 s attempts (a refresh retries once) plus polling.
-        #expect(elapsed < .seconds(15), "\(endpoint) / \(faultName) took \(elapsed)")
+        // Nothing hangs: the slowest case is two 1 s attempts (a refresh retries
+        // once) plus polling, a few seconds; the bound is a hang detector, wide
+        // enough for a loaded machine (84 cases run in parallel), not a speed test.
+        #expect(elapsed < .seconds(60), "\(endpoint) / \(faultName) took \(elapsed)")
         #expect(!server.requests.contains { $0.target.hasPrefix("/elsewhere") }, "a redirect was followed")
         switch (outcome, Self.expected(endpoint, faultName)) {
         case (.success, nil):
