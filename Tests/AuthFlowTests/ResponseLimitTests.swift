@@ -102,7 +102,7 @@ import Testing
         defer { server.stop() }
         let start = ContinuousClock.now
         let error = await expectError(.timeout) { try await get(server, timeout: 1) }
-        #expect(ContinuousClock.now - start < .seconds(10))
+        #expect(ContinuousClock.now - start < .seconds(30), "the 1 s limit ends the wait (margin for loaded machines)")
         #expect(error?.message == "the discovery document from http://127.0.0.1:\(server.port)/doc did not arrive within 1 s")
     }
 
