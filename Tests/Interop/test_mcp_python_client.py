@@ -148,10 +148,11 @@ def test_the_python_mcp_client_registers_signs_in_and_calls_a_tool(mcp_service):
     # The sign-in: PKCE S256 (the verifier sent to the token endpoint matches the challenge) and the resource.
     url = browser.authorization_urls[0]
     query = parse_qs(urlsplit(url).query)
-    codes = [(status, answer, parse_qs(body.decode())) for body, status, answer in recorder.to(mcp_service.issuer + "/token")]
+    exchanges = [(status, parse_qs(body.decode())) for body, status, _ in recorder.to(mcp_service.issuer + "/token")]
+    codes = [(status, form) for status, form in exchanges if form["grant_type"] == ["authorization_code"]]
     assert len(codes) == 1
-    status, answer, form = codes[0]
-    assert status == 200 and form["grant_type"] == ["authorization_code"]
+    status, form = codes[0]
+    assert status == 200
     assert query["code_challenge_method"] == ["S256"]
     assert query["code_challenge"] == [b64url_sha256(form["code_verifier"][0])]
     assert query["resource"] == [mcp_service.resource] and form["resource"] == [mcp_service.resource]
