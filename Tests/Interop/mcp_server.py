@@ -50,13 +50,13 @@ BASE_SCOPE = "mcp:tools"
 ADMIN_SCOPE = "mcp:admin"
 # The scopes each tool needs; a tool not listed needs BASE_SCOPE.
 TOOL_SCOPES = {"echo": [BASE_SCOPE], "admin_echo": [BASE_SCOPE, ADMIN_SCOPE]}
-MAX_BODY = 1 << 20
+MAX_BODY = 4 << 20  # the transport's own limit (DEFAULT_MAX_REQUEST_BODY_SIZE)
 ALGORITHMS = ["ES256", "ES384", "ES512", "RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "EdDSA"]
 
 
 def fetch_json(url, timeout=10):
     with urllib.request.urlopen(url, timeout=timeout) as answer:  # noqa: S310 - loopback test server
-        return json.loads(answer.read(MAX_BODY))
+        return json.loads(answer.read(1 << 20))
 
 
 class JWTAccessTokenVerifier:
@@ -129,24 +129,30 @@ class ToolScopes:
         user = scope.get("user")
         if scope["type"] != "http" or scope["method"] != "POST" or not isinstance(user, AuthenticatedUser):
             return await self.app(scope, receive, send)
-        messages, body, more = [], b"", True
-        while more and len(body) <= MAX_BODY:
+        messages, body = [], b""
+        while True:
             message = await receive()
             messages.append(message)
             if message["type"] != "http.request":
                 break
             body += message.get("body", b"")
-            more = message.get("more_body", False)
+            if len(body) > MAX_BODY:  # never pass on a body whose calls were not read
+                return await self.answer(send, 413, {"error": "request_too_large"})
+            if not message.get("more_body", False):
+                break
 
         async def replay():
             if messages:
                 return messages.pop(0)
             return await receive()
 
-        needed = self.needed_scopes(body) if not more else []
-        missing = [s for s in needed if s not in user.scopes]
-        if missing:
-            return await self.refuse(send, needed)
+        needed = self.needed_scopes(body)
+        if any(s not in user.scopes for s in needed):
+            challenge = (f'Bearer error="insufficient_scope", scope="{" ".join(needed)}", '
+                         f'resource_metadata="{self.metadata_url}"')
+            return await self.answer(send, 403, {"error": "insufficient_scope",
+                                                 "error_description": "this tool needs scope " + " ".join(needed)},
+                                     challenge)
         await self.app(scope, replay, send)
 
     @staticmethod
@@ -158,19 +164,19 @@ class ToolScopes:
         needed = []
         for call in request if isinstance(request, list) else [request]:
             if isinstance(call, dict) and call.get("method") == "tools/call" and isinstance(call.get("params"), dict):
-                for scope in TOOL_SCOPES.get(call["params"].get("name"), [BASE_SCOPE]):
+                name = call["params"].get("name")
+                for scope in TOOL_SCOPES.get(name, [BASE_SCOPE]) if isinstance(name, str) else [BASE_SCOPE]:
                     if scope not in needed:
                         needed.append(scope)
         return needed
 
-    async def refuse(self, send, needed):
-        body = json.dumps({"error": "insufficient_scope",
-                           "error_description": "this tool needs scope " + " ".join(needed)}).encode()
-        challenge = (f'Bearer error="insufficient_scope", scope="{" ".join(needed)}", '
-                     f'resource_metadata="{self.metadata_url}"')
-        await send({"type": "http.response.start", "status": 403,
-                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                                (b"www-authenticate", challenge.encode())]})
+    @staticmethod
+    async def answer(send, status, value, challenge=None):
+        body = json.dumps(value).encode()
+        headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+        if challenge:
+            headers.append((b"www-authenticate", challenge.encode()))
+        await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": body})
 
 
