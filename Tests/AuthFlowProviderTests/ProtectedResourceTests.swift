@@ -177,5 +177,51 @@ struct ProtectedResourceTests {
             #expect(switched.status == 400 && Wire.json(switched)["error"] == .string("invalid_target"))
         }
     }
+
+    @Test("the login page posts resource back: the code is bound to it, with or without resource at the token endpoint")
+    func loginPageKeepsTheResource() async throws {
+        var configuration = Self.configuration()
+        configuration.signIn = .loginPage
+        try await Fixture.with(configuration) { provider in
+            let wire = Wire(provider: provider)
+            let resource = provider.identifier(of: Self.api).absoluteString
+            let redirect = "http://127.0.0.1:9/callback"
+            /// Signs in as a browser does: the page's hidden fields, the user's name, password and decision.
+            func code(_ pkce: AuthorizationRequest.PKCE) async throws -> String {
+                let page = try await wire.get(
+                    "/authorize",
+                    [
+                        ("response_type", "code"), ("client_id", "authflow-demo"), ("redirect_uri", redirect), ("scope", "openid api.read"),
+                        ("state", "s"), ("code_challenge", pkce.challenge), ("code_challenge_method", "S256"), ("resource", resource),
+                    ])
+                let hidden = PARTests.hiddenFields(page)
+                #expect(hidden.contains { $0 == ("resource", resource) })
+                let answer = try await wire.post(
+                    "/authorize", hidden + [("username", "demo"), ("password", "demo"), ("decision", "allow")])
+                let location = try #require(answer.header("Location").flatMap(URL.init(string:)))
+                return try #require(Wire.parameters(of: location)["code"])
+            }
+            func redeem(_ code: String, _ pkce: AuthorizationRequest.PKCE, _ extra: [(String, String)]) async throws
+                -> HTTPTransportResponse
+            {
+                try await wire.post(
+                    "/token",
+                    [
+                        ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirect), ("client_id", "authflow-demo"),
+                        ("code_verifier", pkce.verifier),
+                    ] + extra)
+            }
+            // No resource at the token endpoint: the token is for the resource of the authorization request.
+            let first = AuthorizationRequest.PKCE()
+            let token = Wire.json(try await redeem(try await code(first), first, []))
+            let access = try #require(token["access_token"]?.stringValue)
+            #expect(try Self.parts(access).claims["aud"] == .string(resource))
+            #expect(try await Self.call(provider, access).status == 200)
+            // Another resource at the token endpoint than the one authorized: invalid_target.
+            let second = AuthorizationRequest.PKCE()
+            let switched = try await redeem(try await code(second), second, [("resource", "https://other.example.com/api")])
+            #expect(switched.status == 400 && Wire.json(switched)["error"] == .string("invalid_target"))
+        }
+    }
 }
 #endif

@@ -1,10 +1,12 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 /// The login and consent page of the authorization endpoint: it posts the
 /// authorization request back with the user's name, password and decision.
+/// Every parameter the endpoint reads goes back, `resource` (RFC 8707)
+/// included, so that the code is bound to the resource asked for.
 enum LoginPage {
     static let carried = [
         "response_type", "client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge",
-        "code_challenge_method", "prompt", "max_age", "login_hint", "dpop_jkt",
+        "code_challenge_method", "prompt", "max_age", "login_hint", "dpop_jkt", "resource",
     ]
     /// What the page adds to the request: taken from the posted form only,
     /// never from pushed parameters.
