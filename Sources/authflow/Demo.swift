@@ -14,9 +14,17 @@ struct Demo: AsyncParsableCommand {
             Starts a provider on 127.0.0.1 (ephemeral port) and runs the real client \
             code path against it: discovery, authorization request, sign-in through \
             the loopback redirect, code exchange, ID-token verification, userinfo, \
-            refresh and revocation. Nothing is stored.
+            refresh and revocation. With --resource it starts from a protected API's URL \
+            instead: the API's 401 challenge, its protected-resource metadata, the \
+            authorization server's metadata, dynamic client registration, sign-in with the \
+            RFC 8707 resource, and the API called with a token whose audience is the API. \
+            Nothing is stored.
             """)
 
+    @Flag(help: "Start from a protected API's URL: its metadata names the provider, and the client registers itself.")
+    var resource = false
+    @Flag(help: "Print one JSON object (the steps and the sign-in's outcome) instead of the steps as they run.")
+    var json = false
     @OptionGroup var verboseOption: VerboseOption
 
     func run() async throws {
@@ -25,9 +33,14 @@ struct Demo: AsyncParsableCommand {
             throw ExitCode(1)
         }
         do {
-            try await DemoRun(logger: verboseOption.makeLogger()).run()
+            let logger = verboseOption.makeLogger()
+            if resource {
+                try await DemoResourceRun(logger: logger, json: json).run()
+            } else {
+                try await DemoRun(logger: logger, json: json).run()
+            }
         } catch {
-            throw Output.fail(error, json: false)
+            throw Output.fail(error, json: json)
         }
     }
 }
@@ -36,17 +49,18 @@ struct Demo: AsyncParsableCommand {
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 struct DemoRun {
     let logger: Logger
+    var json = false
     static let scopes = ["openid", "profile", "email", "offline_access"]
 
     func run() async throws {
-        var printer = StepPrinter()
-        Output.stdout("AuthFlow demo: the authorization code flow with PKCE against an embedded OpenID Provider\n")
+        var printer = StepPrinter(printsLines: !json)
+        if !json { Output.stdout("AuthFlow demo: the authorization code flow with PKCE against an embedded OpenID Provider\n") }
         let provider = try await printer.step("start provider") {
             try await EmbeddedProvider.start(.demo)
         } detail: {
             "\($0.issuer.absoluteString) (user \(DemoValues.user.username), client \(DemoValues.publicClient.id))"
         }
-        let result: (claims: [String: JSONMemberValue], info: OpenIDUserInfo)
+        let result: (credentials: OAuthCredentials, info: OpenIDUserInfo)
         do {
             result = try await signIn(provider, printer: &printer)
         } catch {
@@ -58,16 +72,24 @@ struct DemoRun {
         } detail: {
             "graceful shutdown"
         }
+        if json {
+            Output.json(
+                DemoReport(
+                    issuer: provider.issuer, clientID: DemoValues.publicClient.id, credentials: result.credentials, printer: printer,
+                    userInfo: result.info))
+            return
+        }
         Output.stdout(String(format: "\ntotal %.1f ms", printer.total))
+        let claims = result.credentials.idToken?.all ?? [:]
         Output.stdout("\nverified ID-token claims:")
-        for name in result.claims.keys.sorted() {
-            Output.stdout("  \(name.padding(toLength: 20, withPad: " ", startingAt: 0)) \(DemoRun.show(result.claims[name]!, claim: name))")
+        for name in claims.keys.sorted() {
+            Output.stdout("  \(name.padding(toLength: 20, withPad: " ", startingAt: 0)) \(DemoRun.show(claims[name]!, claim: name))")
         }
         Output.stdout("userinfo: \(result.info.name ?? "-") <\(result.info.email ?? "-")>")
     }
 
     private func signIn(_ provider: EmbeddedProvider, printer: inout StepPrinter) async throws -> (
-        claims: [String: JSONMemberValue], info: OpenIDUserInfo
+        credentials: OAuthCredentials, info: OpenIDUserInfo
     ) {
         let client = try await printer.step("discovery") {
             try await OAuthClient(issuer: provider.issuer, clientID: DemoValues.publicClient.id, logger: logger)
@@ -125,7 +147,7 @@ struct DemoRun {
             "refresh + access token revoked (RFC 7009); refreshing again → \($0)"
         }
         guard refusal == "invalid_grant" else { throw AuthFlowError(.invalidResponse, "the revoked refresh token still worked") }
-        return (credentials.idToken?.all ?? [:], info)
+        return (credentials, info)
     }
 
     /// A claim for the terminal; the nonce is never printed (it is one of the

@@ -12,11 +12,11 @@ extension ProviderCommand {
 
         @Option(help: "The port on 127.0.0.1 (0: any free port; overrides the config file).")
         var port: Int?
-        @Option(help: "A JSON configuration file (clients, users, lifetimes, keys).")
+        @Option(help: "A JSON configuration file (clients, users, lifetimes, keys, resources, registration).")
         var config: String?
         @Option(
             help: ArgumentHelp(
-                "Also serve a demo protected resource (an API) at this path, or at this URL on the provider's own listener.",
+                "Also serve a demo protected resource (an API) at this path, or at this URL on the provider's own listener (replaces the config file's protected_resources).",
                 valueName: "URL|PATH"))
         var resource: String?
         @Option(
@@ -43,7 +43,7 @@ extension ProviderCommand {
             }
             if let port { configuration.port = port }
             configuration.logger = verboseOption.makeLogger()
-            configuration.clientIDMetadataDocuments.allowsLoopbackHTTP = allowHTTPClientMetadata
+            if allowHTTPClientMetadata { configuration.clientIDMetadataDocuments.allowsLoopbackHTTP = true }
             if let resource {
                 do {
                     let path = try Self.resourcePath(resource, port: configuration.port)
@@ -93,17 +93,11 @@ extension ProviderCommand {
         /// the provider's own listener (`http://127.0.0.1:PORT/…`, the port
         /// that of `--port` or the config file).
         static func resourcePath(_ value: String, port: Int) throws -> String {
-            if value.hasPrefix("/") { return value }
-            guard let components = URLComponents(string: value), components.scheme == "http", components.host == "127.0.0.1",
-                components.query == nil, components.fragment == nil, !components.path.isEmpty
-            else {
-                throw ValidationError("--resource must be a path such as /api, or http://127.0.0.1:PORT/api on the provider's own listener")
+            do {
+                return try ProviderProtectedResource.path(of: value, port: port, name: "--resource", portSource: "--port")
+            } catch let error as ProviderConfigurationError {
+                throw ValidationError(error.description)
             }
-            guard components.port == port, port != 0 else {
-                throw ValidationError(
-                    "--resource \(value) names port \(components.port.map(String.init) ?? "80"); give the same --port, or only the path")
-            }
-            return components.path
         }
     }
 }

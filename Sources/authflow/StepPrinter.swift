@@ -1,11 +1,32 @@
 #if CLI // the CLI package trait
 import Foundation
 
-/// Prints numbered steps with their durations.
+/// Prints numbered steps with their durations, or, for `--json`, keeps
+/// them for the one JSON object printed at the end.
 struct StepPrinter {
+    /// One step as `--json` reports it.
+    struct Step: Encodable {
+        let name: String
+        let milliseconds: Double
+        let detail: String
+
+        enum CodingKeys: String, CodingKey {
+            case name = "step"
+            case milliseconds = "ms"
+            case detail
+        }
+    }
+
     private var count = 0
     private(set) var total = 0.0
+    private(set) var steps: [Step] = []
     private let clock = ContinuousClock()
+    /// Whether each step is printed when it ends (else only kept).
+    let printsLines: Bool
+
+    init(printsLines: Bool = true) {
+        self.printsLines = printsLines
+    }
 
     mutating func step<T>(_ name: String, _ body: () async throws -> T, detail: (T) -> String) async throws -> T {
         let start = clock.now
@@ -14,10 +35,14 @@ struct StepPrinter {
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         count += 1
         total += milliseconds
-        let number = String(count).leftPadded(2)
-        Output.stdout(
-            "\(number). \(name.padding(toLength: 26, withPad: " ", startingAt: 0)) \(String(format: "%7.1f", milliseconds)) ms  \(detail(value))"
-        )
+        let text = detail(value)
+        steps.append(Step(name: name, milliseconds: (milliseconds * 10).rounded() / 10, detail: text))
+        if printsLines {
+            let number = String(count).leftPadded(2)
+            Output.stdout(
+                "\(number). \(name.padding(toLength: 26, withPad: " ", startingAt: 0)) \(String(format: "%7.1f", milliseconds)) ms  \(text)"
+            )
+        }
         return value
     }
 

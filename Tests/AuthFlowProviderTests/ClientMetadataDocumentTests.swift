@@ -8,10 +8,11 @@ import Testing
 /// (http allowed for loopback by the provider's test setting).
 @Suite("Client ID metadata documents")
 struct ClientMetadataDocumentTests {
-    static func configuration(loopbackHTTP: Bool = true) -> ProviderConfiguration {
+    static func configuration(loopbackHTTP: Bool = true, maximumBytes: Int = 64 << 10) -> ProviderConfiguration {
         var configuration = Fixture.configuration()
         configuration.clientIDMetadataDocuments.allowsLoopbackHTTP = loopbackHTTP
         configuration.clientIDMetadataDocuments.timeout = 2
+        configuration.clientIDMetadataDocuments.maximumBytes = maximumBytes
         return configuration
     }
 
@@ -25,10 +26,14 @@ struct ClientMetadataDocumentTests {
             ])
     }
 
-    static func withServer(loopbackHTTP: Bool = true, _ body: (EmbeddedProvider, DocumentServer) async throws -> Void) async throws {
+    static func withServer(
+        loopbackHTTP: Bool = true, maximumBytes: Int = 64 << 10, _ body: (EmbeddedProvider, DocumentServer) async throws -> Void
+    ) async throws {
         let documents = try await DocumentServer.start()
         do {
-            try await Fixture.with(configuration(loopbackHTTP: loopbackHTTP)) { try await body($0, documents) }
+            try await Fixture.with(configuration(loopbackHTTP: loopbackHTTP, maximumBytes: maximumBytes)) {
+                try await body($0, documents)
+            }
             await documents.stop()
         } catch {
             await documents.stop()
@@ -77,6 +82,17 @@ struct ClientMetadataDocumentTests {
                 "/token", [("grant_type", "authorization_code"), ("code", "x"), ("redirect_uri", "http://127.0.0.1/cb"), ("client_id", id)])
             #expect(token.status == 400 && Wire.json(token)["error"] == .string("invalid_client"))
             #expect(Wire.json(token)["error_description"]?.stringValue?.contains(words) == true)
+            #expect(await provider.cachedClientIDMetadataDocuments == 0)
+        }
+    }
+
+    @Test("the configured size limit applies: a document over it is refused with invalid_client and not kept")
+    func configuredSizeLimit() async throws {
+        try await Self.withServer(maximumBytes: 100) { provider, documents in
+            let id = await documents.url("/client.json")
+            let page = try await Self.authorizePage(provider, clientID: id)
+            let text = String(decoding: page.body, as: UTF8.self)
+            #expect(page.status == 400 && text.contains("invalid_client") && text.contains("larger than 100 bytes"), "\(text)")
             #expect(await provider.cachedClientIDMetadataDocuments == 0)
         }
     }

@@ -105,6 +105,13 @@ import Testing
         await expectError(.invalidResponse) { try await Self.register(.json(body, status: 201)) }
     }
 
+    @Test func anAnswerWithoutAClientIDIsRefused() async {
+        let error = await expectError(.invalidResponse) {
+            try await Self.register(.json(#"{"client_name":"Tool","redirect_uris":["http://127.0.0.1/callback"]}"#, status: 201))
+        }
+        #expect(error?.message == "client registration response: client_id is missing")
+    }
+
     @Test func aHugeAnswerIsRefusedAtTheLimit() async {
         let body = #"{"client_id":"c","client_name":""# + String(repeating: "a", count: 200_000) + #""}"#
         let error = await expectError(.invalidResponse) { try await Self.register(.json(body, status: 201)) }

@@ -109,12 +109,13 @@ import Testing
             try ProtectedResourceMetadata(
                 json: json(Self.document(resource: "https://api.example.com", servers: ["http://id.example.com"])))
         }
-        #expect(error?.message.contains("must use https") == true)
+        #expect(error?.message == "an authorization server of the resource must use https (http is allowed only for loopback hosts)")
     }
 
     @Test func aResourceThatNamesNoAuthorizationServerCannotBeSignedInTo() throws {
         let metadata = try ProtectedResourceMetadata(json: json(Self.document(resource: "https://api.example.com", servers: [])))
-        expectError(.configuration) { try metadata.authorizationServer() }
+        let error = expectError(.configuration) { try metadata.authorizationServer() }
+        #expect(error?.message == "the protected resource https://api.example.com names no authorization server")
     }
 
     // MARK: discovery against a real server on 127.0.0.1
@@ -272,6 +273,35 @@ import Testing
             server.requests.map(\.target).prefix(2) == [
                 "/.well-known/oauth-authorization-server/tenant1", "/.well-known/openid-configuration/tenant1",
             ])
+    }
+
+    @Test func aHugeDocumentIsRefusedAtTheLimitWithoutTryingFurther() async throws {
+        let server = try LocalHTTPServer { _ in
+            .init(status: 200, headers: [("Content-Type", "application/json")], body: Data(repeating: 0x20, count: 3 << 20))
+        }
+        defer { server.stop() }
+        var limits = ResponseLimits()
+        limits.discovery = 64 << 10
+        let error = await expectError(.invalidResponse) {
+            try await ProviderMetadata.discover(
+                authorizationServer: server.url("/tenant1"), transport: URLSessionTransport(limits: limits), timeout: 5)
+        }
+        #expect(
+            error?.message
+                == "the discovery document from http://127.0.0.1:\(server.port)/.well-known/oauth-authorization-server/tenant1 is larger than 64 KiB (Content-Length 3145728)"
+        )
+        #expect(server.requests.count == 1)
+    }
+
+    @Test func aSlowDocumentTimesOut() async throws {
+        let server = try LocalHTTPServer { _ in
+            Thread.sleep(forTimeInterval: 3)
+            return .json(DiscoveryTests.document(issuer: "http://127.0.0.1/tenant1"))
+        }
+        defer { server.stop() }
+        await expectError(.timeout) {
+            try await ProviderMetadata.discover(authorizationServer: server.url("/tenant1"), transport: URLSessionTransport(), timeout: 0.5)
+        }
     }
 
     @Test func anotherIssuerInTheDocumentIsAMismatch() async throws {

@@ -11,6 +11,7 @@ import base64
 import hashlib
 import json
 import os
+import re
 import secrets
 import signal
 import sys
@@ -215,6 +216,46 @@ def test_demo_runs_every_step():
         assert step in result.stdout
     assert "refreshing again → invalid_grant" in result.stdout
     assert "sub                  demo" in result.stdout
+
+
+def demo(*args):
+    return subprocess.run([AUTHFLOW_BIN, "demo", *args], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+
+
+def test_demo_resource_starts_from_the_apis_url():
+    result = demo("--resource")
+    assert result.returncode == 0, result.stderr
+    names = [match.group(1).strip() for match in re.finditer(r"^ ?\d+\. (.{26}) ", result.stdout, re.MULTILINE)]
+    assert names == ["start provider + API", "API without a token", "resource metadata", "authorization server",
+                     "client registration", "loopback listener", "authorization request", "browser sign-in",
+                     "callback validation", "code exchange + ID token", "API with the token", "stop provider"], names
+    api = re.search(r"API (http://127\.0\.0\.1:\d+/api) ", result.stdout).group(1)
+    issuer = api[: -len("/api")]
+    assert f'GET → 401, WWW-Authenticate: Bearer resource_metadata="{issuer}/.well-known/oauth-protected-resource/api"' in result.stdout
+    assert f"resource {api} covers the API; authorization server {issuer}" in result.stdout
+    assert f"resource {api}; scope openid api.read" in result.stdout
+    assert f"access token at+jwt with aud {api}" in result.stdout
+    client = re.search(r"RFC 7591: client_id (\S+) \(native, none\)", result.stdout).group(1)
+    assert client != "authflow-demo"
+    assert f"the API saw sub demo, client {client}" in result.stdout
+    assert "eyJ" not in result.stdout
+
+
+def test_demo_json_is_one_object_with_the_steps():
+    result = demo("--resource", "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    api = report["resource"]
+    assert api == report["issuer"] + "/api" and report["access_token_audience"] == api
+    assert report["api_response"]["client_id"] == report["client_id"] != "authflow-demo"
+    assert report["api_response"]["sub"] == report["subject"] == "demo"
+    assert report["scope"].split() == ["openid", "api.read"] and report["token_type"] == "Bearer"
+    assert report["id_token_claims"]["nonce"] == "<verified, not shown>"
+    assert [step["step"] for step in report["steps"]][4] == "client registration"
+    assert all(step["ms"] >= 0 for step in report["steps"]) and "eyJ" not in result.stdout
+    plain = json.loads(demo("--json").stdout)
+    assert plain["client_id"] == "authflow-demo" and plain["userinfo"]["sub"] == "demo" and "resource" not in plain
+    assert [step["step"] for step in plain["steps"]][-2:] == ["revocation", "stop provider"]
 
 
 @pytest.mark.skipif(not (os.path.exists("/usr/bin/chromium") and os.path.exists("/usr/bin/chromedriver")),

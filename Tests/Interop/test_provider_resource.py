@@ -9,6 +9,7 @@ registration, so the refresh is invalid_client.
 """
 
 import base64
+import json
 import hashlib
 import os
 import re
@@ -27,9 +28,9 @@ AUTHFLOW_BIN = os.environ.get("AUTHFLOW_BIN")
 pytestmark = pytest.mark.skipif(not AUTHFLOW_BIN, reason="AUTHFLOW_BIN is not set")
 
 
-def start():
+def start(*arguments):
     process = subprocess.Popen(
-        [AUTHFLOW_BIN, "provider", "serve", "--resource", "/api", "--resource-scope", "api.read"],
+        [AUTHFLOW_BIN, "provider", "serve", *(arguments or ("--resource", "/api", "--resource-scope", "api.read"))],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
     lines = []
     deadline = time.monotonic() + 30
@@ -107,3 +108,32 @@ def test_resource_chain():
     finally:
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=10) == 0
+
+
+def test_the_configuration_file_serves_resources_and_turns_registration_off(tmp_path):
+    config = tmp_path / "provider.json"
+    config.write_text(json.dumps({
+        "protected_resources": [{"resource": "/files", "scopes": ["files.read"], "scopes_supported": ["files.read", "files.write"]}],
+        "dynamic_client_registration": False,
+        "client_id_metadata_documents": {"enabled": False}}))
+    process, listing = start("--config", str(config))
+    try:
+        issuer = listing["issuer"]
+        assert listing["resource"] == f"{issuer}/files (requires scope files.read)" and "registration" not in listing
+        metadata = requests.get(issuer + "/.well-known/oauth-protected-resource/files", timeout=10).json()
+        assert metadata["scopes_supported"] == ["files.read", "files.write"]
+        server = requests.get(issuer + "/.well-known/oauth-authorization-server", timeout=10).json()
+        assert "registration_endpoint" not in server and server["client_id_metadata_document_supported"] is False
+        assert requests.post(issuer + "/register", json={"redirect_uris": ["http://127.0.0.1/callback"]}, timeout=10).status_code == 404
+    finally:
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=10) == 0
+
+
+def test_a_bad_configuration_value_is_exit_2_naming_the_member(tmp_path):
+    config = tmp_path / "provider.json"
+    config.write_text(json.dumps({"protected_resources": [{"resource": "/api", "scopes": []}]}))
+    result = subprocess.run([AUTHFLOW_BIN, "provider", "serve", "--config", str(config)], capture_output=True, text=True,
+                            timeout=60, stdin=subprocess.DEVNULL)
+    assert result.returncode == 2
+    assert result.stderr == "error: provider.json: protected_resources[0].scopes must name at least one scope (leave it out for api.read)\n"

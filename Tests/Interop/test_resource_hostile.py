@@ -1,8 +1,9 @@
 """`authflow login --resource` against hostile APIs: a small HTTP server on
 127.0.0.1 serves protected resource metadata that must be refused — it
 describes another resource, names no authorization server, names one on
-plain http off loopback, is far too large, or never finishes — and an
-authorization server whose registration answer has no client_id. Each is a
+plain http off loopback, is far too large, or never finishes — and
+authorization servers whose metadata is far too large or never finishes, or
+whose registration answer has no client_id. Each is a
 clear error with its category and exit code, within the timeout, and no
 profile is written."""
 
@@ -36,6 +37,26 @@ class Hostile(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
+    def send_huge(self):
+        body = b'{"issuer":"' + b"x" * (4 << 20) + b'"}'
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        try:
+            self.wfile.write(body)
+        except OSError:
+            pass
+
+    def send_slowly(self):
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", "1000")
+        self.end_headers()
+        self.wfile.write(b"{")
+        self.wfile.flush()
+        time.sleep(8)
+
     def do_GET(self):
         base = self.base()
         path = self.path
@@ -56,27 +77,16 @@ class Hostile(http.server.BaseHTTPRequestHandler):
             if case == "plain":
                 return self.send_json({"resource": f"{base}/plain", "authorization_servers": ["http://as.example.com"]})
             if case == "huge":
-                body = b'{"resource":"' + b"x" * (4 << 20) + b'"}'
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                try:
-                    self.wfile.write(body)
-                except OSError:
-                    pass
-                return
+                return self.send_huge()
             if case == "slow":
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", "1000")
-                self.end_headers()
-                self.wfile.write(b"{")
-                self.wfile.flush()
-                time.sleep(8)
-                return
-            if case == "noid":
-                return self.send_json({"resource": f"{base}/noid", "authorization_servers": servers})
+                return self.send_slowly()
+            if case in ("noid", "ashuge", "asslow"):
+                return self.send_json({"resource": f"{base}/{case}", "authorization_servers": servers})
+        # The authorization server's metadata: far too large, or never finished.
+        if path == "/.well-known/oauth-authorization-server/as-ashuge":
+            return self.send_huge()
+        if path == "/.well-known/oauth-authorization-server/as-asslow":
+            return self.send_slowly()
         if path == "/.well-known/oauth-authorization-server/as-noid":
             return self.send_json({
                 "issuer": f"{base}/as-noid", "authorization_endpoint": f"{base}/as-noid/authorize",
@@ -108,18 +118,24 @@ def login(tmp_path, resource):
                           env=env, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
 
 
-@pytest.mark.parametrize("case,code,category,words", [
-    ("other", 1, "invalid_response", "describes"),
-    ("empty", 1, "configuration", "names no authorization server"),
-    ("plain", 1, "configuration", "must use https"),
-    ("huge", 1, "invalid_response", "larger than"),
-    ("slow", 5, "timeout", ""),
-    ("noid", 1, "invalid_response", "client_id is missing"),
+@pytest.mark.parametrize("case,code,category,description", [
+    ("other", 1, "invalid_response",
+     "the protected resource metadata at {base}/.well-known/oauth-protected-resource/other describes {base}/elsewhere, not {base}/other"),
+    ("empty", 1, "configuration", "the protected resource {base}/empty names no authorization server"),
+    ("plain", 1, "configuration", "an authorization server of the resource must use https (http is allowed only for loopback hosts)"),
+    ("huge", 1, "invalid_response",
+     "the discovery document from {base}/.well-known/oauth-protected-resource/huge is larger than 1 MiB (Content-Length 4194317)"),
+    ("slow", 5, "timeout", "the discovery document from {base}/.well-known/oauth-protected-resource/slow did not arrive within 3 s"),
+    ("noid", 1, "invalid_response", "client registration response: client_id is missing"),
+    ("ashuge", 1, "invalid_response",
+     "the discovery document from {base}/.well-known/oauth-authorization-server/as-ashuge is larger than 1 MiB (Content-Length 4194317)"),
+    ("asslow", 5, "timeout",
+     "the discovery document from {base}/.well-known/oauth-authorization-server/as-asslow did not arrive within 3 s"),
 ])
-def test_hostile_resource_is_refused_and_nothing_is_stored(hostile, tmp_path, case, code, category, words):
+def test_hostile_resource_is_refused_and_nothing_is_stored(hostile, tmp_path, case, code, category, description):
     result = login(tmp_path, f"{hostile}/{case}")
     assert result.returncode == code, (result.stdout, result.stderr[-2000:])
     error = json.loads(result.stdout)["error"]
     assert error["category"] == category, error
-    assert words in error["description"], error
+    assert error["description"] == description.format(base=hostile), error
     assert not (tmp_path / "config" / "authflow" / "default.json").exists()

@@ -117,6 +117,7 @@ public struct ProviderConfiguration: Sendable {
                 throw ProviderConfigurationError("client \(client.id): unknown grant type \(grant)")
             }
         }
+        try clientIDMetadataDocuments.validate()
         var paths = Set<String>()
         for resource in protectedResources {
             try resource.validate()

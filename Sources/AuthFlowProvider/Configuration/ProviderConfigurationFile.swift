@@ -23,7 +23,12 @@ public import Foundation
 ///   "lifetimes": { "authorization_code": 60, "access_token": 3600, "id_token": 3600, "refresh_token": 2592000,
 ///                  "device_code": 600, "device_polling_interval": 5 },
 ///   "signing_keys": [{ "kid": "k1", "alg": "RS256", "pem_file": "rsa.pem" }],
-///   "token_endpoint_assertion_audience": false   // also accept <issuer>/token as a client assertion's aud
+///   "token_endpoint_assertion_audience": false,  // also accept <issuer>/token as a client assertion's aud
+///   "protected_resources": [{ "resource": "/api",  // or "http://127.0.0.1:9000/api" with "port": 9000
+///                             "scopes": ["api.read"], "scopes_supported": ["api.read", "api.write"] }],
+///   "dynamic_client_registration": true,
+///   "client_id_metadata_documents": { "enabled": true, "allow_loopback_http": false,
+///                                     "max_bytes": 65536, "timeout": 30, "cache_lifetime": 300 }
 /// }
 /// ```
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
@@ -91,6 +96,32 @@ public struct ProviderConfigurationFile: Decodable, Sendable {
         }
     }
 
+    struct Resource: Decodable, Sendable {
+        let resource: String
+        let scopes: [String]?
+        let scopesSupported: [String]?
+
+        enum CodingKeys: String, CodingKey {
+            case resource, scopes
+            case scopesSupported = "scopes_supported"
+        }
+    }
+
+    struct MetadataDocuments: Decodable, Sendable {
+        let enabled: Bool?
+        let allowLoopbackHTTP: Bool?
+        let maxBytes: Int?
+        let timeout: TimeInterval?
+        let cacheLifetime: TimeInterval?
+
+        enum CodingKeys: String, CodingKey {
+            case enabled, timeout
+            case allowLoopbackHTTP = "allow_loopback_http"
+            case maxBytes = "max_bytes"
+            case cacheLifetime = "cache_lifetime"
+        }
+    }
+
     let port: Int?
     let signIn: String?
     let automaticUser: String?
@@ -99,6 +130,9 @@ public struct ProviderConfigurationFile: Decodable, Sendable {
     let lifetimes: Lifetimes?
     let signingKeys: [Key]?
     let tokenEndpointAssertionAudience: Bool?
+    let protectedResources: [Resource]?
+    let dynamicClientRegistration: Bool?
+    let clientIDMetadataDocuments: MetadataDocuments?
 
     enum CodingKeys: String, CodingKey {
         case port
@@ -107,10 +141,17 @@ public struct ProviderConfigurationFile: Decodable, Sendable {
         case clients, users, lifetimes
         case signingKeys = "signing_keys"
         case tokenEndpointAssertionAudience = "token_endpoint_assertion_audience"
+        case protectedResources = "protected_resources"
+        case dynamicClientRegistration = "dynamic_client_registration"
+        case clientIDMetadataDocuments = "client_id_metadata_documents"
     }
 
     /// Reads and converts a configuration file; relative `pem_file` paths
-    /// are resolved against the file's directory.
+    /// are resolved against the file's directory. The result is checked as
+    /// ``EmbeddedProvider/start(_:)`` checks it.
+    ///
+    /// - Throws: ``ProviderConfigurationError`` naming the file and what is
+    ///   wrong (malformed JSON, a member of the wrong type, a bad value).
     public static func load(_ url: URL) throws -> ProviderConfiguration {
         let file: ProviderConfigurationFile
         do {
@@ -118,7 +159,13 @@ public struct ProviderConfigurationFile: Decodable, Sendable {
         } catch let error as DecodingError {
             throw ProviderConfigurationError("\(url.lastPathComponent): \(ProviderConfigurationFile.explain(error))")
         }
-        return try file.configuration(relativeTo: url.deletingLastPathComponent())
+        do {
+            let configuration = try file.configuration(relativeTo: url.deletingLastPathComponent())
+            try configuration.validate()
+            return configuration
+        } catch let error as ProviderConfigurationError {
+            throw ProviderConfigurationError("\(url.lastPathComponent): \(error.description)")
+        }
     }
 
     func configuration(relativeTo directory: URL) throws -> ProviderConfiguration {
@@ -159,6 +206,21 @@ public struct ProviderConfigurationFile: Decodable, Sendable {
                 refreshToken: lifetimes.refreshToken ?? defaults.refreshToken, deviceCode: lifetimes.deviceCode ?? defaults.deviceCode,
                 devicePollingInterval: lifetimes.devicePollingInterval ?? defaults.devicePollingInterval)
         }
+        if let protectedResources {
+            configuration.protectedResources = try protectedResources.enumerated().map { index, entry in
+                try entry.converted(index: index, port: configuration.port)
+            }
+        }
+        if let dynamicClientRegistration { configuration.allowsDynamicRegistration = dynamicClientRegistration }
+        if let documents = clientIDMetadataDocuments {
+            var settings = configuration.clientIDMetadataDocuments
+            if let enabled = documents.enabled { settings.isEnabled = enabled }
+            if let allowed = documents.allowLoopbackHTTP { settings.allowsLoopbackHTTP = allowed }
+            if let bytes = documents.maxBytes { settings.maximumBytes = bytes }
+            if let timeout = documents.timeout { settings.timeout = timeout }
+            if let lifetime = documents.cacheLifetime { settings.cacheLifetime = lifetime }
+            configuration.clientIDMetadataDocuments = settings
+        }
         configuration.signingKeys = try (signingKeys ?? []).map { key in
             let pem: String
             if let inline = key.pem {
@@ -173,16 +235,38 @@ public struct ProviderConfigurationFile: Decodable, Sendable {
         return configuration
     }
 
+    /// The member path of the resource at `index`, for messages.
+    static func resourceMember(_ index: Int, _ name: String) -> String { "protected_resources[\(index)].\(name)" }
+
     private static func explain(_ error: DecodingError) -> String {
         func path(_ context: DecodingError.Context) -> String {
-            context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+            context.codingPath.enumerated().map { offset, key in
+                key.intValue.map { "[\($0)]" } ?? (offset == 0 ? key.stringValue : "." + key.stringValue)
+            }.joined()
         }
         switch error {
         case .keyNotFound(let key, let context): return "\(path(context)) is missing \(key.stringValue)"
-        case .typeMismatch(_, let context), .valueNotFound(_, let context): return "\(path(context)): \(context.debugDescription)"
-        case .dataCorrupted(let context): return "\(path(context)): \(context.debugDescription)"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            let location = path(context)
+            return location.isEmpty ? context.debugDescription : "\(location): \(context.debugDescription)"
         @unknown default: return "invalid JSON"
         }
+    }
+}
+
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+extension ProviderConfigurationFile.Resource {
+    /// The resource this entry describes: `resource` a path or a URL on the
+    /// provider's listener at the file's `port`; `scopes` (the scopes it
+    /// requires) `api.read` when left out, never empty.
+    func converted(index: Int, port: Int) throws -> ProviderProtectedResource {
+        let path = try ProviderProtectedResource.path(
+            of: resource, port: port, name: ProviderConfigurationFile.resourceMember(index, "resource"), portSource: "port")
+        if let scopes, scopes.isEmpty {
+            throw ProviderConfigurationError(
+                "\(ProviderConfigurationFile.resourceMember(index, "scopes")) must name at least one scope (leave it out for api.read)")
+        }
+        return ProviderProtectedResource(path: path, requiredScopes: scopes ?? ["api.read"], scopesSupported: scopesSupported ?? [])
     }
 }
 #endif

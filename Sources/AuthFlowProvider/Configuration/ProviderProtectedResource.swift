@@ -44,6 +44,26 @@ public struct ProviderProtectedResource: Sendable, Equatable {
         requestPath == path || requestPath.hasPrefix(path + "/")
     }
 
+    /// The path of a resource given as a path (`/api`) or as a URL on the
+    /// provider's own listener (`http://127.0.0.1:PORT/api`, where `PORT` is
+    /// `port`, which must be fixed). `name` says where the value came from
+    /// (`--resource`, a configuration member) and `portSource` what sets
+    /// the port, for the messages.
+    package static func path(of value: String, port: Int, name: String, portSource: String) throws -> String {
+        if value.hasPrefix("/") { return value }
+        guard let components = URLComponents(string: value), components.scheme == "http", components.host == "127.0.0.1",
+            components.query == nil, components.fragment == nil, !components.path.isEmpty
+        else {
+            throw ProviderConfigurationError(
+                "\(name) must be a path such as /api, or http://127.0.0.1:PORT/api on the provider's own listener")
+        }
+        guard components.port == port, port != 0 else {
+            throw ProviderConfigurationError(
+                "\(name) \(value) names port \(components.port.map(String.init) ?? "80"); give the same \(portSource), or only the path")
+        }
+        return components.path
+    }
+
     func validate() throws {
         guard path.hasPrefix("/"), path.count > 1, !path.hasSuffix("/"),
             path.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") })
@@ -59,6 +79,9 @@ public struct ProviderProtectedResource: Sendable, Equatable {
         else {
             throw ProviderConfigurationError("the protected resource path \(path) collides with one of the provider's endpoints")
         }
+        guard !requiredScopes.isEmpty else {
+            throw ProviderConfigurationError("the protected resource \(path) must require at least one scope")
+        }
         for scope in requiredScopes + scopesSupported where scope.isEmpty || scope.contains(" ") || scope.contains("\"") {
             throw ProviderConfigurationError("the protected resource scope \"\(scope)\" is not a scope token")
         }
@@ -69,9 +92,9 @@ public struct ProviderProtectedResource: Sendable, Equatable {
 /// Metadata Document (draft-ietf-oauth-client-id-metadata-document, the
 /// Model Context Protocol's authorization specification).
 ///
-/// The provider fetches the URL with the limits the AuthFlow client itself
-/// applies to such documents (`ResponseLimits.registration` bytes,
-/// ``timeout`` seconds), requires the document's `client_id` to be the URL,
+/// The provider fetches the URL within ``maximumBytes`` bytes and
+/// ``timeout`` seconds (by default the limits the AuthFlow client itself
+/// applies to such documents), requires the document's `client_id` to be the URL,
 /// takes its `redirect_uris`, and keeps the answer for ``cacheLifetime``
 /// seconds. A document that is too large, too slow, malformed or names
 /// another client is refused with an OAuth error and not kept.
@@ -84,10 +107,28 @@ public struct ClientIDMetadataDocumentSettings: Sendable, Equatable {
     public var allowsLoopbackHTTP = false
     /// The bound on fetching one document, from start to last byte (seconds).
     public var timeout: TimeInterval = 30
+    /// The largest document accepted, in bytes (64 KiB by default); a
+    /// larger one is refused without being read further.
+    public var maximumBytes: Int = 64 << 10
+    /// The most ``maximumBytes`` may be (1 MiB).
+    public static let maximumBytesLimit = 1 << 20
     /// How long a fetched document is used before it is fetched again (seconds).
     public var cacheLifetime: TimeInterval = 300
 
-    /// The defaults: enabled, https only, 30 s, kept 5 minutes.
+    /// The defaults: enabled, https only, 64 KiB, 30 s, kept 5 minutes.
     public init() {}
+
+    func validate() throws {
+        guard timeout > 0, timeout.isFinite else {
+            throw ProviderConfigurationError("the client ID metadata document timeout must be a positive number of seconds")
+        }
+        guard (1...Self.maximumBytesLimit).contains(maximumBytes) else {
+            throw ProviderConfigurationError(
+                "the client ID metadata document size limit must be 1…\(Self.maximumBytesLimit) bytes, not \(maximumBytes)")
+        }
+        guard cacheLifetime >= 0, cacheLifetime.isFinite else {
+            throw ProviderConfigurationError("the client ID metadata document cache lifetime must be 0 or more seconds")
+        }
+    }
 }
 #endif

@@ -12,8 +12,8 @@ import Logging
 /// or dot segments (http on a loopback host only behind
 /// ``ClientIDMetadataDocumentSettings/allowsLoopbackHTTP``). The document
 /// is fetched without following redirects, within the AuthFlow client's
-/// own limits for such documents (`ResponseLimits.registration`
-/// bytes, ``ClientIDMetadataDocumentSettings/timeout`` seconds), must be a
+/// limits (``ClientIDMetadataDocumentSettings/maximumBytes`` bytes,
+/// ``ClientIDMetadataDocumentSettings/timeout`` seconds), must be a
 /// JSON object whose `client_id` is the URL exactly, must carry no secret,
 /// and is checked by ``ClientMetadataRules`` with `none` or
 /// `private_key_jwt` authentication only. Every failure is `invalid_client`
@@ -35,7 +35,8 @@ enum ClientMetadataDocument {
         do {
             response = try await URLSessionTransport().send(
                 HTTPTransportRequest(
-                    method: "GET", url: url, headers: [("Accept", "application/json")], timeout: settings.timeout, purpose: .registration))
+                    method: "GET", url: url, headers: [("Accept", "application/json")], timeout: settings.timeout, purpose: .registration,
+                    maxResponseBytes: settings.maximumBytes))
         } catch let error as AuthFlowError {
             logger.info("client ID metadata document refused", metadata: ["url": "\(id)", "category": "\(error.category)"])
             let seconds = settings.timeout.rounded() == settings.timeout ? "\(Int(settings.timeout))" : "\(settings.timeout)"

@@ -1,0 +1,194 @@
+"""`authflow request` and `authflow login --resource` when the authorization
+server has forgotten the client it registered (SIGUSR1 to `authflow provider
+serve`), and `authflow request` against an API that keeps asking for more
+scope. The provider signs in automatically (the fixture browser follows its
+redirect, no Chromium) and logs each registration (-v), so that the tests
+count registrations and browser sign-ins exactly."""
+
+import datetime
+import http.server
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+import requests
+
+AUTHFLOW_BIN = os.environ.get("AUTHFLOW_BIN")
+HERE = os.path.dirname(os.path.abspath(__file__))
+pytestmark = pytest.mark.skipif(not AUTHFLOW_BIN, reason="AUTHFLOW_BIN is not set")
+# Short enough that a token needs refreshing a second after it was issued
+# (the session refreshes within half a token's lifetime of its expiry).
+ACCESS_TOKEN_LIFETIME = 2
+
+
+@pytest.fixture(scope="module")
+def provider(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("provider")
+    config = directory / "provider.json"
+    config.write_text(json.dumps({"lifetimes": {"access_token": ACCESS_TOKEN_LIFETIME}}))
+    log = directory / "provider.log"
+    with open(log, "w") as stderr:
+        process = subprocess.Popen([AUTHFLOW_BIN, "provider", "serve", "-v", "--config", str(config), "--resource", "/api"],
+                                   stdout=subprocess.PIPE, stderr=stderr, text=True, stdin=subprocess.DEVNULL)
+    lines, deadline = [], time.monotonic() + 30
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if not line:
+            break
+        lines.append(line.strip())
+        if line.startswith("ready"):
+            break
+    found = {entry.split(": ", 1)[0]: entry.split(": ", 1)[1] for entry in lines if ": " in entry}
+    if "resource" not in found:
+        process.kill()
+        pytest.fail(f"provider did not start: {lines} {log.read_text()[-2000:]}")
+    yield {"issuer": found["issuer"], "api": found["resource"].split(" ")[0], "process": process, "log": log}
+    process.send_signal(signal.SIGTERM)
+    process.wait(timeout=10)
+
+
+def registrations(provider):
+    """How many clients the provider has registered so far (its -v log)."""
+    return provider["log"].read_text().count("client registered")
+
+
+class CLI:
+    def __init__(self, tmp_path):
+        self.tmp_path = tmp_path
+        browser = tmp_path / "browser.sh"
+        browser.write_text(f'#!/bin/sh\necho opened >> "{tmp_path}/browsers.log"\n'
+                           f'exec {sys.executable} {os.path.join(HERE, "provider_fixtures", "browser.py")} "$@"\n')
+        browser.chmod(0o755)
+        self.env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "config"), HOME=str(tmp_path), BROWSER=str(browser))
+
+    def run(self, *args):
+        return subprocess.run([AUTHFLOW_BIN, *args], env=self.env, capture_output=True, text=True, timeout=120,
+                              stdin=subprocess.DEVNULL)
+
+    def ok(self, *args):
+        result = self.run(*args)
+        assert result.returncode == 0, (args, result.stdout[-1000:], result.stderr[-2000:])
+        return result
+
+    def profile(self):
+        return json.loads((self.tmp_path / "config" / "authflow" / "default.json").read_text())
+
+    def browsers(self):
+        path = self.tmp_path / "browsers.log"
+        return len(path.read_text().splitlines()) if path.exists() else 0
+
+
+def forget(provider, client_id):
+    """SIGUSR1, then waits (bounded) until the provider's PAR endpoint no longer knows `client_id`."""
+    provider["process"].send_signal(signal.SIGUSR1)
+    metadata = requests.get(provider["issuer"] + "/.well-known/openid-configuration", timeout=10).json()
+    for _ in range(100):
+        answer = requests.post(metadata["pushed_authorization_request_endpoint"], timeout=10,
+                               data={"client_id": client_id, "response_type": "code", "redirect_uri": "http://127.0.0.1/callback",
+                                     "code_challenge": "x" * 43, "code_challenge_method": "S256"})
+        if answer.status_code in (400, 401) and answer.json().get("error") == "invalid_client":
+            return
+        time.sleep(0.05)
+    pytest.fail("the provider did not forget the client")
+
+
+def wait_until_stale(cli):
+    """Waits (bounded) until the profile's access token is due for a refresh: past the expiry `status`
+    shows (whole seconds, so up to a second before the real one, within the refresh margin)."""
+    expiry = datetime.datetime.fromisoformat(json.loads(cli.ok("status", "--json").stdout)["expires_at"].replace("Z", "+00:00"))
+    for _ in range(100):
+        if datetime.datetime.now(datetime.timezone.utc) > expiry:
+            return
+        time.sleep(0.05)
+    pytest.fail("the access token did not become due for a refresh")
+
+
+def test_request_whose_refresh_finds_the_client_forgotten_registers_and_signs_in_again_once(provider, tmp_path):
+    cli = CLI(tmp_path)
+    before = registrations(provider)
+    cli.ok("login", "--resource", provider["api"], "--json")
+    first = cli.profile()["client_id"]
+    assert registrations(provider) == before + 1 and cli.browsers() == 1
+    forget(provider, first)
+    wait_until_stale(cli)
+
+    # The refresh is invalid_client: the registration is replaced once, the user signs in once more,
+    # and the request goes through with the new client's token.
+    result = cli.ok("request", provider["api"])
+    assert "The authorization server no longer knows this client; signing in again." in result.stderr
+    second = cli.profile()["client_id"]
+    assert second != first and cli.profile()["registration"]["clientID"] == second
+    assert json.loads(result.stdout)["client_id"] == second
+    assert registrations(provider) == before + 2 and cli.browsers() == 2
+
+    # The new client refreshes normally: no further registration or sign-in.
+    wait_until_stale(cli)
+    assert json.loads(cli.ok("request", provider["api"]).stdout)["client_id"] == second
+    assert registrations(provider) == before + 2 and cli.browsers() == 2
+
+
+def test_login_again_after_the_client_was_forgotten_registers_exactly_once(provider, tmp_path):
+    cli = CLI(tmp_path)
+    before = registrations(provider)
+    cli.ok("login", "--resource", provider["api"], "--json")
+    first = cli.profile()["client_id"]
+    forget(provider, first)
+    result = cli.ok("login", "--resource", provider["api"], "--json")
+    assert "The authorization server had forgotten this client; it was registered again." in result.stderr
+    assert cli.profile()["client_id"] != first
+    # The forgotten client is found out by a pushed authorization request, before any browser opens.
+    assert registrations(provider) == before + 2 and cli.browsers() == 2
+
+
+class EndlessStepUp(http.server.BaseHTTPRequestHandler):
+    """An API that answers every request 403 insufficient_scope, asking for `email`
+    (at /more) or for `openid`, which the token has (at /granted)."""
+
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        self.server.hits += 1
+        scope = "openid email" if self.path == "/more" else "openid"
+        self.send_response(403)
+        self.send_header("WWW-Authenticate", f'Bearer error="insufficient_scope", scope="{scope}"')
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+
+@pytest.fixture(scope="module")
+def endless():
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), EndlessStepUp)
+    server.daemon_threads = True
+    server.hits = 0
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.shutdown()
+
+
+def test_an_api_that_keeps_asking_for_scope_gets_one_step_up_then_a_clear_error(provider, endless, tmp_path):
+    cli = CLI(tmp_path)
+    cli.ok("login", "--issuer", provider["issuer"], "--client-id", "authflow-demo", "--scope", "openid", "--json")
+    base = f"http://127.0.0.1:{endless.server_port}"
+
+    endless.hits = 0
+    result = cli.run("request", base + "/more")
+    assert result.returncode == 3, (result.stdout, result.stderr[-2000:])
+    assert "needs more scopes (openid email); signing in again" in result.stderr
+    assert ("error: oauth_error: insufficient_scope – needs scope openid email "
+            "[the resource still needs more scopes after authorizing again: openid email]\n" in result.stderr), result.stderr
+    assert endless.hits == 2 and cli.browsers() == 2
+
+    # Asking only for what the token has: no sign-in at all.
+    endless.hits = 0
+    result = cli.run("request", base + "/granted")
+    assert result.returncode == 3, (result.stdout, result.stderr[-2000:])
+    assert ("error: oauth_error: insufficient_scope – needs scope openid "
+            "[the resource asks for scopes that were granted already: openid]\n" in result.stderr), result.stderr
+    assert endless.hits == 1 and cli.browsers() == 2
