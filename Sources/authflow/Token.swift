@@ -54,8 +54,14 @@ struct Token: AsyncParsableCommand {
                 Output.stdout(credentials.accessToken)
                 return
             }
-            let session = try Profile.load(profileOption.profile).session(timeout: timeout, logger: verboseOption.makeLogger())
-            let token = force ? try await session.refreshNow().accessToken : try await session.freshAccessToken(minimumValidity: minTTL)
+            let profile = try Profile.load(profileOption.profile)
+            let session = try profile.session(timeout: timeout, logger: verboseOption.makeLogger())
+            let token: String
+            do {
+                token = force ? try await session.refreshNow().accessToken : try await session.freshAccessToken(minimumValidity: minTTL)
+            } catch let error as AuthFlowError where error.oauth?.error == "invalid_client" && profile.registration != nil {
+                throw Self.forgottenRegistration(profile, error)
+            }
             // A refresh whose result the profile could not take (a full disk,
             // a read-only directory): one more try, else fail rather than
             // print a token whose rotated refresh token dies with this process.
@@ -64,6 +70,16 @@ struct Token: AsyncParsableCommand {
         } catch {
             throw Output.fail(error, json: false)
         }
+    }
+
+    /// The server no longer knows the client this profile registered (RFC 7591):
+    /// a script cannot repair that, a sign-in can (it registers again).
+    static func forgottenRegistration(_ profile: Profile, _ error: AuthFlowError) -> AuthFlowError {
+        let resource = profile.resource.map { " --resource \($0.description)" } ?? ""
+        return AuthFlowError(
+            .reauthenticationRequired, "the authorization server no longer knows the client registered for profile \(profile.name)",
+            recovery: "Sign in again (it registers the client again): authflow login --profile \(profile.name)\(resource)",
+            underlyingError: error)
     }
 }
 #endif

@@ -192,3 +192,18 @@ def test_an_api_that_keeps_asking_for_scope_gets_one_step_up_then_a_clear_error(
     assert ("error: oauth_error: insufficient_scope – needs scope openid "
             "[the resource asks for scopes that were granted already: openid]\n" in result.stderr), result.stderr
     assert endless.hits == 1 and cli.browsers() == 2
+
+
+def test_token_whose_refresh_finds_the_client_forgotten_asks_for_a_sign_in(provider, tmp_path):
+    cli = CLI(tmp_path)
+    cli.ok("login", "--resource", provider["api"], "--json")
+    first = cli.profile()["client_id"]
+    forget(provider, first)
+    wait_until_stale(cli)
+    # A script cannot repair a forgotten registration: exit 6, the command that can.
+    result = cli.run("token")
+    assert result.returncode == 6 and result.stdout == "", (result.stdout, result.stderr[-2000:])
+    assert (f"error: reauthentication_required: the authorization server no longer knows the client registered for profile default\n"
+            f"hint: Sign in again (it registers the client again): authflow login --profile default --resource {provider['api']}\n"
+            in result.stderr), result.stderr
+    assert cli.browsers() == 1
