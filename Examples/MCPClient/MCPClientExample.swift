@@ -25,7 +25,8 @@ struct MCPClientExample {
             FileHandle.standardError.write(Data("error: \(error.message)\n\(ExampleOptions.usage)\n".utf8))
             exit(2)
         } catch let error as AuthFlowError {
-            FileHandle.standardError.write(Data("error: \(error.localizedDescription) [\(error.category.rawValue)]\n".utf8))
+            // The developer line (category, reason, message): never a secret.
+            FileHandle.standardError.write(Data("error: \(String(describing: error))\n".utf8))
             exit(1)
         } catch {
             FileHandle.standardError.write(Data("error: \(error.localizedDescription)\n".utf8))
