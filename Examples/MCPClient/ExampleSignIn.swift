@@ -16,8 +16,12 @@ enum ExampleSignIn {
     static func inBrowser(_ client: OAuthClient, _ scopes: [String]) async throws -> OAuthCredentials {
         let listener = try await LoopbackListener.start()
         let agent = LoopbackUserAgent(listener: listener, timeout: 120) { url in
-            FileHandle.standardError.write(Data("Open this URL in a browser to sign in:\n\(url.absoluteString)\n".utf8))
-            try SystemBrowser.open(url)
+            do {
+                try SystemBrowser.open(url)
+            } catch {
+                // The URL carries the request's state: shown only when no browser could take it.
+                FileHandle.standardError.write(Data("Open this URL in a browser to sign in:\n\(url.absoluteString)\n".utf8))
+            }
         }
         do {
             let credentials = try await client.signIn(redirectURI: listener.redirectURI, scopes: scopes, userAgent: agent)
