@@ -60,9 +60,9 @@ extension AuthSessionAuthorizer {
     }
 
     /// 401: refresh once when the session can; else (or when the refreshed
-    /// token is refused too) sign in by the server's URL. One interactive
-    /// sign-in per request: when its token is refused too, or the request
-    /// would need another, it fails instead of asking the user again.
+    /// token is refused too) sign in by the server's URL. A token refused
+    /// after the user signed in during this request ends it instead of
+    /// asking the user again.
     private func answerUnauthorized(_ response: HTTPTransportResponse, endpoint: URL, sent: String?) async throws -> Bool {
         let (signedInNow, refreshed) = fields.withLock { ($0.signedInDuringRequest, $0.refreshedAfterRefusal) }
         if let signedIn = try await restoredSession(for: endpoint), !signedInNow || sent == nil,

@@ -116,7 +116,8 @@ public final class AuthSessionAuthorizer: HTTPClientAuthorizer {
     }
 
     /// The session signed in (or restored) for the MCP server, nil before
-    /// the first request that needed one. Sign out with its
+    /// the first request that needed one; a step-up replaces it with the
+    /// session of the new credentials (in the same store). Sign out with its
     /// `AuthSession.signOut(postLogoutRedirectURI:)`.
     public var session: AuthSession? {
         fields.withLock { $0.session }
@@ -158,7 +159,8 @@ struct AuthorizerFields: Sendable {
     /// refused too, the session signs in again instead of refreshing again.
     var refreshedAfterRefusal: String?
     /// Whether the user signed in (or stepped up) during the current
-    /// request: a request asks the user once at most.
+    /// request: a token refused after that ends the request instead of
+    /// asking the user again.
     var signedInDuringRequest = false
     /// The scope sets already asked for in a step-up: asking again would not help.
     var steppedUp: [Set<String>] = []
