@@ -21,6 +21,8 @@ let package = Package(
         .library(name: "AuthFlowPostgres", targets: ["AuthFlowPostgres"]),
         // Middleware for APIs on Hummingbird: access tokens, DPoP, RFC 9728, back-channel logout (Hummingbird trait).
         .library(name: "AuthFlowHummingbird", targets: ["AuthFlowHummingbird"]),
+        // The Model Context Protocol swift-sdk's HTTP transport signed in by AuthFlow (MCP trait).
+        .library(name: "AuthFlowMCP", targets: ["AuthFlowMCP"]),
         // The command-line tool, one file to install (built with the CLI trait).
         .executable(name: "authflow", targets: ["authflow"]),
     ],
@@ -41,6 +43,11 @@ let package = Package(
         .trait(
             name: "Hummingbird",
             description: "Middleware that protects an API on Hummingbird 2 (AuthFlowHummingbird); adds Hummingbird and SwiftNIO."
+        ),
+        .trait(
+            name: "MCP",
+            description:
+                "An authorizer for the Model Context Protocol swift-sdk's HTTP client transport (AuthFlowMCP) and its example client; adds the swift-sdk."
         ),
         .trait(
             name: "CLI",
@@ -64,6 +71,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
         // The PostgreSQL store only (trait PostgreSQL).
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.0"),
+        // AuthFlowMCP only (trait MCP).
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk.git", from: "0.12.1"),
     ],
     targets: [
         .target(
@@ -139,6 +148,29 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strict
+        ),
+        // The MCP swift-sdk's HTTPClientAuthorizer on an AuthSession; its files
+        // compile to nothing without the MCP trait.
+        .target(
+            name: "AuthFlowMCP",
+            dependencies: [
+                "AuthFlow",
+                .product(name: "MCP", package: "swift-sdk", condition: .when(traits: ["MCP"])),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // An MCP client that signs in to a server by its URL alone (end-to-end
+        // tests, Tests/Interop/test_mcp_swift_client.py); MCP trait.
+        .executableTarget(
+            name: "authflow-mcp-example",
+            dependencies: [
+                "AuthFlow", "AuthFlowLoopback", "AuthFlowMCP",
+                .product(name: "MCP", package: "swift-sdk", condition: .when(traits: ["MCP"])),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Examples/MCPClient",
             swiftSettings: strict
         ),
         .target(
@@ -255,6 +287,21 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["EmbeddedProvider"])),
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // The swift-sdk's HTTP client transport against a protected MCP endpoint on
+        // 127.0.0.1, tokens from the embedded provider (traits MCP and EmbeddedProvider).
+        .testTarget(
+            name: "AuthFlowMCPTests",
+            dependencies: [
+                "AuthFlow", "AuthFlowMCP", "AuthFlowProvider", "AuthFlowHummingbird",
+                .product(name: "MCP", package: "swift-sdk", condition: .when(traits: ["MCP"])),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["EmbeddedProvider"])),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["EmbeddedProvider"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["EmbeddedProvider"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["EmbeddedProvider"])),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

@@ -60,8 +60,8 @@ extension AuthSession {
     }
 
     /// The scopes a 403 `insufficient_scope` challenge names, nil for any
-    /// other answer.
-    static func requiredScopes(in response: HTTPTransportResponse) throws -> [String]? {
+    /// other answer. Shared with AuthFlowMCP, whose transport sends the requests.
+    package static func requiredScopes(in response: HTTPTransportResponse) throws -> [String]? {
         guard response.status == 403, let challenge = ResourceChallenge(response), challenge.isInsufficientScope,
             let scopes = challenge.scopes
         else { return nil }
@@ -75,7 +75,9 @@ extension AuthSession {
         return scopes
     }
 
-    static func insufficientScope(_ scopes: [String], _ why: String) -> AuthFlowError {
+    /// The error of a step-up that cannot help (nothing new to ask for, or
+    /// still refused after asking).
+    package static func insufficientScope(_ scopes: [String], _ why: String) -> AuthFlowError {
         AuthFlowError(
             .oauthError, "\(why): \(scopes.joined(separator: " "))",
             oauth: OAuthErrorResponse(error: "insufficient_scope", errorDescription: "needs scope \(scopes.joined(separator: " "))"),
