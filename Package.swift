@@ -252,6 +252,9 @@ let package = Package(
             name: "AuthFlowPostgresTests",
             dependencies: [
                 "AuthFlow", "AuthFlowPostgres", "AuthFlowProvider", "ExampleBackend",
+                // Two API instances whose middleware share the PostgreSQL replay cache and end sessions on back-channel logout.
+                "AuthFlowHummingbird",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["EmbeddedProvider"])),
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -1,4 +1,5 @@
 #if Hummingbird // the Hummingbird package trait
+public import AuthFlow
 public import Foundation
 
 /// How a ``ProtectedResource`` checks requests, beyond its issuer and
