@@ -187,6 +187,21 @@ let package = Package(
             path: "Examples/Backend",
             swiftSettings: strict
         ),
+        // An API behind AuthFlowHummingbird's middleware, run by the interop tests
+        // (Tests/Interop/test_api_middleware.py); without the Hummingbird trait it says so.
+        .executableTarget(
+            name: "example-api",
+            dependencies: [
+                "AuthFlow", "AuthFlowHummingbird",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Examples/API",
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "authflow",
             dependencies: [
@@ -284,6 +299,9 @@ let package = Package(
             name: "AuthFlowPostgresTests",
             dependencies: [
                 "AuthFlow", "AuthFlowPostgres", "AuthFlowProvider", "ExampleBackend",
+                // Two API instances whose middleware share the PostgreSQL replay cache and end sessions on back-channel logout.
+                "AuthFlowHummingbird",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["EmbeddedProvider"])),
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -7,11 +7,15 @@ let package = Package(
     name: "AuthFlowBenchmarks",
     platforms: [.macOS(.v13)],
     dependencies: [
-        .package(name: "AuthFlow", path: ".."),
+        // The Hummingbird trait: the API middleware's benchmark (AccessTokenMiddleware).
+        .package(name: "AuthFlow", path: "..", traits: ["Hummingbird"]),
         // Only the malloc interposer trait: the Linux ARC runtime interposer is not needed here.
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.0.0", traits: ["FullFoundation"]),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
     ],
     targets: [
         // The ID token, keys and verifier both ID-token targets measure.
@@ -79,6 +83,25 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Benchmarks/DPoPProof",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // A JWT access token through the API middleware's rules and a request through the
+        // middleware, against the raw signature check of the same token.
+        .executableTarget(
+            name: "AccessTokenMiddleware",
+            dependencies: [
+                "BenchmarkFixtures",
+                .product(name: "AuthFlow", package: "AuthFlow"),
+                .product(name: "AuthFlowHummingbird", package: "AuthFlow"),
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Benchmarks/AccessTokenMiddleware",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ],

@@ -36,7 +36,8 @@ public final class ProtectedResource: Sendable {
     ///   - transport: how to reach the authorization server.
     ///   - logger: where to log (never a token).
     /// - Throws: `AuthFlowError` when discovery fails, when the issuer has no
-    ///   `jwks_uri`, or introspection is asked for and it has no `introspection_endpoint`.
+    ///   `jwks_uri`, or introspection is asked for and neither the options nor
+    ///   the metadata name an introspection endpoint, or it is not https (loopback excepted).
     public static func discover(
         issuer: URL, resource: URL, options: ProtectedResourceOptions = ProtectedResourceOptions(),
         transport: any HTTPTransport = URLSessionTransport(), logger: Logger = Logger(label: "AuthFlowHummingbird")
@@ -52,9 +53,10 @@ public final class ProtectedResource: Sendable {
         let keys = try KeySetCache(jwksURI: jwksURI, transport: transport, timeout: options.timeout, logger: logger)
         var introspection: TokenIntrospection?
         if let client = options.introspectionClient {
-            guard let endpoint = metadata.introspectionEndpoint else {
+            guard let endpoint = options.introspectionEndpoint ?? metadata.introspectionEndpoint else {
                 throw AuthFlowError(.configuration, "the issuer publishes no introspection_endpoint")
             }
+            try URLPolicy.requireSecure(endpoint, "introspection_endpoint")
             introspection = TokenIntrospection(
                 endpoint: endpoint, clientID: client.id, clientSecret: client.secret, issuer: issuer.absoluteString,
                 resource: resource.absoluteString, maximumAge: options.introspectionCacheMaximumAge, leeway: options.leeway,

@@ -1,4 +1,5 @@
 #if Hummingbird // the Hummingbird package trait
+public import AuthFlow
 public import Foundation
 
 /// How a ``ProtectedResource`` checks requests, beyond its issuer and
@@ -9,6 +10,10 @@ public struct ProtectedResourceOptions: Sendable {
     /// introspecting opaque tokens (RFC 7662, `client_secret_basic`). Without
     /// them only JWT access tokens are accepted.
     public var introspectionClient: (id: String, secret: String)?
+    /// The introspection endpoint, for an authorization server whose metadata
+    /// does not name its `introspection_endpoint` (Django OAuth Toolkit's
+    /// is `/o/introspect/`); by default the metadata's.
+    public var introspectionEndpoint: URL?
     /// The longest an introspection answer is reused (it is never reused past the token's `exp`).
     public var introspectionCacheMaximumAge: TimeInterval = 300
     /// The most introspection answers kept.

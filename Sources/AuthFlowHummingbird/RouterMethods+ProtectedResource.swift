@@ -1,5 +1,5 @@
 #if Hummingbird // the Hummingbird package trait
-import AuthFlow
+public import AuthFlow
 import Foundation
 import HTTPTypes
 import Logging

@@ -20,6 +20,10 @@ public struct PostgresCredentialStore: CredentialStore {
     public let table: PostgresSessionTable
     /// The session's ID.
     public let sessionID: String
+    /// The refreshes this store (and its copies) recorded as in flight whose
+    /// markers may still be in the table: its own, which a later holder of
+    /// this store finishes instead of taking them for a lost reply.
+    let ownRefreshes = LockedValue<Set<UUID>>([])
 
     init(table: PostgresSessionTable, sessionID: String) {
         self.table = table
@@ -34,7 +38,9 @@ public struct PostgresCredentialStore: CredentialStore {
     /// sending the request) ends the session when the provider rotates
     /// refresh tokens (or it is not known whether it does): the refresh
     /// token stored is the one the provider has replaced, and the reply that
-    /// held the new one is lost.
+    /// held the new one is lost. A refresh this store recorded itself is not
+    /// lost: its reply is in the memory of the session that sent it, which
+    /// saves it now (a save that failed, made again).
     ///
     /// - Throws: `AuthFlowError/Category/reauthenticationRequired` (reason
     ///   `AuthFlowError/Reason/refreshReplyLost`) for such a lost reply;
@@ -130,6 +136,7 @@ public struct PostgresCredentialStore: CredentialStore {
             throw DatabaseError.map(error, doing: "record the refresh of the session \(sessionID)")
         }
         lease.state.withLock { $0.attempt = attempt }
+        ownRefreshes.withLock { _ = $0.insert(attempt) }
     }
 
     // MARK: - Inside a lease
@@ -186,7 +193,7 @@ public struct PostgresCredentialStore: CredentialStore {
         } catch {
             outcome = .failure(error)
         }
-        let (lost, attempt, write) = lease.state.withLock { ($0.lost, $0.attempt, $0.write) }
+        let (lost, attempt, write, written) = lease.state.withLock { ($0.lost, $0.attempt, $0.write, $0.written) }
         guard !lost else { return outcome }
         do {
             if let attempt {
@@ -195,11 +202,24 @@ public struct PostgresCredentialStore: CredentialStore {
             _ = try await run("COMMIT")
         } catch {
             _ = try? await run("ROLLBACK")
-            guard let write, DatabaseError.isConnectionLost(error) else {
-                if write == nil { return outcome }
+            // A write that failed was reported to the body, which kept what it
+            // could not store (the refreshed credentials); only a write that
+            // was made and then not committed is this commit's failure.
+            guard let write, written, DatabaseError.isConnectionLost(error) else {
+                if write == nil || !written { return outcome }
                 throw error
             }
             try await replay(write, since: lease.startGeneration)
+            ownRefreshes.withLock { $0.removeAll() }
+            return outcome
+        }
+        // Committed: a write deleted every marker of the session; otherwise this lease's own marker went.
+        ownRefreshes.withLock { own in
+            if written {
+                own.removeAll()
+            } else if let attempt {
+                own.remove(attempt)
+            }
         }
         return outcome
     }
@@ -219,7 +239,11 @@ public struct PostgresCredentialStore: CredentialStore {
             defer { state.orphan = nil }
             return state.orphan
         }) {
-            if row?.sealed != nil, row?.refreshRotates == false {
+            if ownRefreshes.withLock({ $0.contains(orphan.attempt) }) {
+                // This store's own refresh, whose save failed: the session that sent it holds the reply and saves it now.
+                table.logger.debug(
+                    "a refresh of this store never stored its result; its session saves it", metadata: ["session": "\(sessionID)"])
+            } else if row?.sealed != nil, row?.refreshRotates == false {
                 table.logger.info(
                     "a refresh never stored its result; the provider does not rotate refresh tokens, so the stored one is used",
                     metadata: ["session": "\(sessionID)", "instance": "\(orphan.instance)"])
@@ -246,7 +270,10 @@ public struct PostgresCredentialStore: CredentialStore {
         if !lease.state.withLock({ $0.lost }) {
             do {
                 try await Self.apply(change, table: table, sessionID: sessionID, on: lease.connection)
-                lease.state.withLock { $0.attempt = nil }
+                lease.state.withLock { state in
+                    state.attempt = nil
+                    state.written = true
+                }
                 return
             } catch {
                 guard DatabaseError.isConnectionLost(error) else {
@@ -258,6 +285,7 @@ public struct PostgresCredentialStore: CredentialStore {
             }
         }
         try await replay(change, since: lease.startGeneration)
+        ownRefreshes.withLock { $0.removeAll() }
     }
 
     /// `change` in a transaction of its own, if the row's generation is still

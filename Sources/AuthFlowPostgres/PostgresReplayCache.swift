@@ -1,28 +1,39 @@
 #if PostgreSQL // the PostgreSQL package trait
-import AuthFlow
+public import AuthFlow
 import Crypto
 public import Foundation
 import PostgresNIO
 
-/// Identifiers that may be used once across every instance (a DPoP proof's
-/// `jti`, a logout token's `jti`), remembered in the `<table>_seen` table of
-/// a ``PostgresSessionTable`` until they expire.
+/// A `ReplayCache` shared by every instance: identifiers that may be used
+/// once (a DPoP proof's `jti`, a logout token's `jti`), remembered in the
+/// `<table>_seen` table of a ``PostgresSessionTable`` until they expire.
 ///
-/// Only SHA-256 of each identifier (with its scope) is stored.
-public struct PostgresReplayCache: Sendable {
+/// Give one to AuthFlowHummingbird's middleware
+/// (`ProtectedResourceOptions.replayCache`) and back-channel logout endpoint,
+/// and a proof or logout token used on one instance is refused on every
+/// other. Only SHA-256 of each identifier (with the cache's scope) is stored.
+public struct PostgresReplayCache: ReplayCache {
     /// The table whose `_seen` table holds the identifiers.
     public let table: PostgresSessionTable
+    /// Keeps this cache's identifiers apart from other caches' in the same table.
+    public let scope: String
 
     /// A cache in `table`'s database.
-    public init(table: PostgresSessionTable) {
+    /// - Parameters:
+    ///   - table: the table whose `_seen` table holds the identifiers.
+    ///   - scope: keeps this cache's identifiers apart from those of caches
+    ///     with another scope (another API, another use) in the same table.
+    public init(table: PostgresSessionTable, scope: String = "") {
         self.table = table
+        self.scope = scope
     }
 
-    /// True the first time `identifier` is seen in `scope` (until `expiresAt`),
-    /// false for a replay. An expired entry counts as unseen.
+    /// True the first time `identifier` is seen in this cache's scope (until
+    /// `expiresAt`), false for a replay, however many instances ask at the
+    /// same moment. An expired entry counts as unseen.
     ///
     /// - Throws: database failures as `network`, `timeout` or `storage`.
-    public func firstUse(of identifier: String, scope: String, expiresAt: Date) async throws -> Bool {
+    public func firstUse(of identifier: String, until expiresAt: Date) async throws -> Bool {
         try await table.prepared()
         let key = Data(SHA256.hash(data: Data("\(scope)\u{0}\(identifier)".utf8)))
         let doing = "record a one-time identifier in \(table.name)_seen"

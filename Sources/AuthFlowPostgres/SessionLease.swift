@@ -25,6 +25,8 @@ final class SessionLease: Sendable {
         var readRefreshToken: String??
         /// The last write, replayed in a new transaction when the connection is lost before the commit.
         var write: SessionWrite?
+        /// True once a write was made in the transaction (false when it failed).
+        var written = false
         /// True once the connection (and the transaction with it) was lost.
         var lost = false
     }

@@ -100,5 +100,26 @@ struct IntrospectionTests {
                         error: "invalid_token", description: "the access token is not a JWT and this API does not introspect tokens"))
         }
     }
+
+    @Test("an introspection endpoint given in the options is used only over https (or loopback http): the API's secret goes there")
+    func introspectionEndpointOption() async throws {
+        try await TestAPI.with { api in
+            var options = ProtectedResourceOptions()
+            options.introspectionClient = (api.resourceURL.absoluteString, TestAPI.apiSecret)
+            options.introspectionEndpoint = URL(string: "http://introspection.example/introspect")!
+            let error = await #expect(throws: AuthFlowError.self) {
+                try await ProtectedResource.discover(issuer: api.provider.issuer, resource: api.resourceURL, options: options)
+            }
+            #expect(error?.category == .configuration)
+            #expect(error?.message == "introspection_endpoint must use https (http is allowed only for loopback hosts)")
+            // The provider's own endpoint, named in the options instead of read from the metadata.
+            options.introspectionEndpoint = api.provider.issuer.appending(path: "introspect")
+            let resource = try await ProtectedResource.discover(issuer: api.provider.issuer, resource: api.resourceURL, options: options)
+            let missing = await #expect(throws: AccessTokenRefusal.self) {
+                try await resource.verify(authorization: "Bearer not-issued", method: "GET", path: "/api/items")
+            }
+            #expect(missing?.errorDescription == "the token is not active")
+        }
+    }
 }
 #endif

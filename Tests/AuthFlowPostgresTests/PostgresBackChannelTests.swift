@@ -60,24 +60,26 @@ struct PostgresBackChannelTests {
     func replayCache() async throws {
         try await TestDatabase.withClient { database in
             let table = try PostgresSessionTable(client: database, keys: TestDatabase.keys, name: TestDatabase.freshTable())
-            let cache = PostgresReplayCache(table: table)
+            let cache = PostgresReplayCache(table: table, scope: "dpop")
             let later = Date().addingTimeInterval(300)
-            #expect(try await cache.firstUse(of: "jti-1", scope: "dpop", expiresAt: later))
+            #expect(try await cache.firstUse(of: "jti-1", until: later))
             let replayedElsewhere = try await TestDatabase.withClient { other in
-                try await PostgresReplayCache(table: PostgresSessionTable(client: other, keys: TestDatabase.keys, name: table.name))
-                    .firstUse(of: "jti-1", scope: "dpop", expiresAt: later)
+                try await PostgresReplayCache(
+                    table: PostgresSessionTable(client: other, keys: TestDatabase.keys, name: table.name), scope: "dpop"
+                )
+                .firstUse(of: "jti-1", until: later)
             }
             #expect(!replayedElsewhere)
-            #expect(try await cache.firstUse(of: "jti-1", scope: "logout", expiresAt: later), "scopes are apart")
+            #expect(try await PostgresReplayCache(table: table, scope: "logout").firstUse(of: "jti-1", until: later), "scopes are apart")
             // Twenty instances at once: exactly one first use.
             let firsts = try await withThrowingTaskGroup(of: Bool.self) { group in
-                for _ in 0..<20 { group.addTask { try await cache.firstUse(of: "jti-2", scope: "dpop", expiresAt: later) } }
+                for _ in 0..<20 { group.addTask { try await cache.firstUse(of: "jti-2", until: later) } }
                 return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
             }
             #expect(firsts == 1)
-            #expect(try await cache.firstUse(of: "jti-3", scope: "dpop", expiresAt: Date().addingTimeInterval(-1)))
-            #expect(try await cache.firstUse(of: "jti-3", scope: "dpop", expiresAt: later), "an expired entry counts as unseen")
-            _ = try await cache.firstUse(of: "jti-4", scope: "dpop", expiresAt: Date().addingTimeInterval(-1))
+            #expect(try await cache.firstUse(of: "jti-3", until: Date().addingTimeInterval(-1)))
+            #expect(try await cache.firstUse(of: "jti-3", until: later), "an expired entry counts as unseen")
+            _ = try await cache.firstUse(of: "jti-4", until: Date().addingTimeInterval(-1))
             try await table.purgeExpired()
             let left = try await TestDatabase.texts(database, "SELECT count(*)::text FROM \(unescaped: table.name)_seen")
             #expect(left == ["4"])

@@ -109,6 +109,59 @@ struct PostgresStoreTests {
         }
     }
 
+    @Test("a refresh whose save failed is saved again by the session that sent it: its own in-flight marker is not a lost reply")
+    func ownPendingSaveIsNotALostReply() async throws {
+        try await ProviderSession.with { provider in
+            try await TestDatabase.withClient { database in
+                let table = try PostgresSessionTable(client: database, keys: TestDatabase.keys, name: TestDatabase.freshTable())
+                let store = try table.store(sessionID: "device-7")
+                let client = try await provider.client()
+                let credentials = try await provider.signIn(client)
+                let session = try await AuthSession.start(client: client, credentials: credentials, store: store, leeway: 0)
+                // Writes of a record fail while the flag table has a row (the database refuses them, the connection lives).
+                try await database.query("CREATE TABLE \(unescaped: table.name)_fail (flag int)")
+                try await database.query(
+                    """
+                    CREATE FUNCTION \(unescaped: table.name)_refuse() RETURNS trigger AS $$
+                    BEGIN
+                        IF EXISTS (SELECT 1 FROM \(unescaped: table.name)_fail) THEN RAISE EXCEPTION 'writes refused by the test'; END IF;
+                        RETURN NEW;
+                    END $$ LANGUAGE plpgsql
+                    """)
+                try await database.query(
+                    """
+                    CREATE TRIGGER refuse BEFORE UPDATE ON \(unescaped: table.name)
+                    FOR EACH ROW EXECUTE FUNCTION \(unescaped: table.name)_refuse()
+                    """)
+                let failName = table.name + "_fail"
+                provider.counter.beforeRefresh {
+                    // The refresh is recorded in flight (committed) by now; its save will fail.
+                    try await database.query("INSERT INTO \(unescaped: failName) VALUES (1)")
+                }
+                let refreshed = try await session.refreshNow()
+                #expect(provider.counter.refreshes == 1)
+                #expect(refreshed.accessToken != credentials.accessToken)
+                #expect(try await store.load()?.credentials.accessToken == credentials.accessToken, "the save failed")
+                let markers = try await TestDatabase.texts(database, "SELECT instance FROM \(unescaped: table.name)_refreshes")
+                #expect(markers.count == 1, "the refresh is still recorded in flight")
+
+                provider.counter.beforeRefresh {}
+                try await database.query("DELETE FROM \(unescaped: failName)")
+                try await session.savePendingCredentials()
+                #expect(try await store.load()?.credentials.accessToken == refreshed.accessToken)
+                #expect(try await TestDatabase.texts(database, "SELECT instance FROM \(unescaped: table.name)_refreshes").isEmpty)
+                let ended = try await TestDatabase.texts(
+                    database, "SELECT coalesce(ended_reason, '-') FROM \(unescaped: table.name)")
+                #expect(ended == ["-"])
+                // Another instance (another store) opens the saved session and refreshes with the new refresh token.
+                let other = try #require(
+                    try await AuthSession.restore(from: try table.store(sessionID: "device-7"), transport: provider.counter))
+                _ = try await other.refreshNow()
+                #expect(provider.counter.refreshes == 2)
+            }
+        }
+    }
+
     @Test("a row never holds a token in plain text: the record is sealed with AES-GCM under the key's ID")
     func encryptedAtRest() async throws {
         try await ProviderSession.with { provider in

@@ -53,6 +53,7 @@ from authlib.oauth2.rfc6749.errors import InvalidClientError  # noqa: E402
 from authlib.oauth2.rfc6750 import BearerTokenValidator  # noqa: E402
 from authlib.oauth2.rfc7009 import RevocationEndpoint  # noqa: E402
 from authlib.oauth2.rfc7636 import CodeChallenge  # noqa: E402
+from authlib.oauth2.rfc7662 import IntrospectionEndpoint  # noqa: E402
 from authlib.oauth2.rfc8628 import DeviceAuthorizationEndpoint, DeviceCodeGrant, DeviceCredentialDict  # noqa: E402
 from authlib.oauth2.rfc8628.device_code import DEVICE_CODE_GRANT_TYPE  # noqa: E402
 from authlib.oauth2.rfc9207 import IssuerParameter  # noqa: E402
@@ -479,6 +480,32 @@ class InteropRevocationEndpoint(RevocationEndpoint):
             token.revoked = True
 
 
+class InteropIntrospectionEndpoint(IntrospectionEndpoint):
+    """RFC 7662, for APIs that check Authlib's opaque access tokens
+    (AuthFlowHummingbird's middleware): any confidential client may ask."""
+
+    CLIENT_AUTH_METHODS = ["client_secret_basic"]
+
+    def query_token(self, token_string, token_type_hint):
+        with STORE.lock:
+            return STORE.access_tokens.get(token_string)
+
+    def check_permission(self, token, client, request):
+        return client.client_secret is not None
+
+    def introspect_token(self, token):
+        return {
+            "active": True,
+            "iss": ISSUER.value,
+            "client_id": token.client.client_id,
+            "token_type": "Bearer",
+            "scope": token.get_scope(),
+            "sub": token.user.get_user_id() if token.user else token.client.client_id,
+            "exp": int(token.issued_at + token.expires_in),
+            "iat": int(token.issued_at),
+        }
+
+
 class InteropUserInfoEndpoint(UserInfoEndpoint):
     def get_issuer(self):
         return ISSUER.value
@@ -652,6 +679,7 @@ def create_app(port):
     server.register_endpoint(InteropDeviceAuthorizationEndpoint)
     server.register_extension(InteropIssuerParameter())
     server.register_endpoint(InteropRevocationEndpoint)
+    server.register_endpoint(InteropIntrospectionEndpoint)
     protector = ResourceProtector()
     protector.register_token_validator(InteropBearerTokenValidator())
     server.register_endpoint(InteropUserInfoEndpoint(resource_protector=protector))
@@ -678,6 +706,7 @@ def create_app(port):
             "userinfo_endpoint": f"{base}/userinfo",
             "jwks_uri": f"{base}/jwks",
             "revocation_endpoint": f"{base}/revoke",
+            "introspection_endpoint": f"{base}/introspect",
             "scopes_supported": SCOPES,
             "response_types_supported": ["code"],
             "response_modes_supported": ["query"],
@@ -802,6 +831,10 @@ def create_app(port):
     @app.post("/revoke")
     def revoke():
         return server.create_endpoint_response(InteropRevocationEndpoint.ENDPOINT_NAME)
+
+    @app.post("/introspect")
+    def introspect():
+        return server.create_endpoint_response(InteropIntrospectionEndpoint.ENDPOINT_NAME)
 
     @app.route("/userinfo", methods=["GET", "POST"])
     def userinfo():

@@ -1,21 +1,8 @@
 #if Hummingbird // the Hummingbird package trait
+public import AuthFlow
 public import Foundation
 
-/// Remembers identifiers that may be used once (a DPoP proof's `jti`, a
-/// logout token's `jti`) until they could no longer be accepted anyway.
-///
-/// ``MemoryReplayCache`` serves one instance; instances behind a load
-/// balancer share one store, since a replay may reach any of them.
-public protocol ReplayCache: Sendable {
-    /// Records `identifier` until `expiresAt`; returns false when it was
-    /// already recorded and has not expired (a replay).
-    ///
-    /// An implementation that cannot record it (full, unreachable) throws:
-    /// the request is then refused, never let through.
-    func firstUse(of identifier: String, until expiresAt: Date) async throws -> Bool
-}
-
-/// A ``ReplayCache`` in memory, bounded: when it holds ``capacity``
+/// A `ReplayCache` in memory, for one instance, bounded: when it holds ``capacity``
 /// identifiers that have not expired, new ones are refused (it throws)
 /// rather than forgetting one that could still be replayed.
 public actor MemoryReplayCache: ReplayCache {

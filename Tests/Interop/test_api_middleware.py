@@ -1,0 +1,195 @@
+"""AuthFlowHummingbird's middleware protecting an API (`example-api`, built
+next to AUTHFLOW_BIN) against tokens that other servers issue, and DPoP
+proofs that another library makes.
+
+- Django OAuth Toolkit and Authlib issue opaque access tokens: the API
+  introspects them (RFC 7662) with the confidential client's credentials.
+  DOT does not list its introspection endpoint in its metadata, so the API is
+  told where it is; Authlib's test server lists it.
+- The embedded provider (`authflow provider serve`) issues DPoP-bound JWT
+  access tokens (RFC 9068) for the API's resource identifier: one to
+  AuthFlow's own client (`authflow login --dpop`, then `authflow request`),
+  one to a client whose proofs pydpop (PyPI) makes.
+"""
+
+import json
+import os
+import signal
+import subprocess
+import time
+
+import pytest
+import requests
+from pydpop import generate_key, generate_proof, jwk_thumbprint, public_jwk
+
+from test_cli import CLI, assert_success, describe
+from test_provider import start as start_provider
+
+AUTHFLOW_BIN = os.environ.get("AUTHFLOW_BIN")
+EXAMPLE_API = os.path.join(os.path.dirname(AUTHFLOW_BIN), "example-api") if AUTHFLOW_BIN else None
+HAVE_CHROMIUM = os.path.exists("/usr/bin/chromium") and os.path.exists("/usr/bin/chromedriver")
+pytestmark = pytest.mark.skipif(not (EXAMPLE_API and os.access(EXAMPLE_API, os.X_OK)),
+                                reason="AUTHFLOW_BIN is not set or example-api is not built next to it")
+
+
+def start_api(issuer, env=None, *args):
+    """Starts example-api for `issuer`; returns (process, resource URL)."""
+    process = subprocess.Popen([EXAMPLE_API, "--issuer", issuer, "--scope", "read", *args],
+                               env=dict(os.environ, **(env or {})), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, stdin=subprocess.DEVNULL)
+    lines, deadline = [], time.monotonic() + 30
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if not line:
+            break
+        lines.append(line.strip())
+        if line.startswith("ready"):
+            resource = next(entry.split(": ", 1)[1] for entry in lines if entry.startswith("resource: "))
+            return process, resource
+    process.kill()
+    pytest.fail(f"example-api did not start: {lines} {process.stderr.read()[-2000:]}")
+
+
+def stop(process):
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=10)
+
+
+def challenges(response):
+    return response.headers.get("WWW-Authenticate", "")
+
+
+# --------------------------------------------------------------- DOT and Authlib
+
+
+@pytest.fixture
+def introspecting_api(server, server_name):
+    env = {"EXAMPLE_API_CLIENT_ID": server["confidential_client_id"],
+           "EXAMPLE_API_CLIENT_SECRET": server["confidential_client_secret"]}
+    if server_name == "dot":
+        env["EXAMPLE_API_INTROSPECTION_ENDPOINT"] = server["issuer"] + "/introspect/"
+    process, resource = start_api(server["issuer"], env)
+    yield resource
+    stop(process)
+
+
+@pytest.mark.skipif(not HAVE_CHROMIUM, reason="headless Chromium is not installed")
+def test_opaque_tokens_are_introspected(interop_config, tmp_path, server, server_name, introspecting_api):
+    cli = CLI(interop_config, tmp_path / "xdg")
+    (tmp_path / "xdg").mkdir()
+    out = assert_success(cli.login(server, "--scope", "openid read", "--json", "--show-tokens"))
+    token = out["access_token"]
+    assert token.count(".") != 2, "an opaque token, checked by introspection"
+    me = introspecting_api + "/me"
+
+    answer = requests.get(me, headers={"Authorization": "Bearer " + token}, timeout=10)
+    assert answer.status_code == 200, (answer.status_code, challenges(answer))
+    seen = answer.json()
+    assert seen["source"] == "introspection"
+    assert seen["client_id"] == server["public_client_id"]
+    assert "read" in seen["scopes"] and seen["jkt"] is None
+
+    # AuthFlow's own client sends it too.
+    request = cli.run("request", "--profile", "p", me)
+    assert request.returncode == 0, describe(request)
+    assert json.loads(request.stdout)["source"] == "introspection"
+
+    # A token the server never issued is inactive.
+    made_up = requests.get(me, headers={"Authorization": "Bearer not-issued-by-" + server_name}, timeout=10)
+    assert made_up.status_code == 401
+    assert challenges(made_up).startswith('Bearer error="invalid_token", error_description="the token is not active"')
+
+    # No token: the challenges, without an error.
+    no_token = requests.get(me, timeout=10)
+    assert no_token.status_code == 401 and 'error=' not in challenges(no_token)
+
+
+# ------------------------------------------------- DPoP: AuthFlow's client and pydpop
+
+
+PROVIDER_CONFIG = {
+    "port": 0,
+    "sign_in": "automatic",
+    "clients": [
+        {"client_id": "api-cli", "redirect_uris": ["http://127.0.0.1/callback"],
+         "grant_types": ["authorization_code", "refresh_token"], "scope": "openid read offline_access"},
+        {"client_id": "api-robot", "client_secret": "robot-secret-0123456789", "token_endpoint_auth_method": "client_secret_basic",
+         "grant_types": ["client_credentials"], "scope": "read"},
+    ],
+}
+
+
+@pytest.fixture(scope="module")
+def provider_and_api(tmp_path_factory):
+    path = tmp_path_factory.mktemp("api-provider") / "provider.json"
+    path.write_text(json.dumps(PROVIDER_CONFIG))
+    provider, issuer, _ = start_provider(str(path))
+    try:
+        api, resource = start_api(issuer)
+    except BaseException:
+        stop(provider)
+        raise
+    metadata = requests.get(issuer + "/.well-known/openid-configuration", timeout=10).json()
+    yield {"issuer": issuer, "metadata": metadata, "resource": resource}
+    stop(api)
+    stop(provider)
+
+
+def test_pydpop_proofs(provider_and_api):
+    resource, token_endpoint = provider_and_api["resource"], provider_and_api["metadata"]["token_endpoint"]
+    key = generate_key()
+    issued = requests.post(token_endpoint, data={"grant_type": "client_credentials", "scope": "read", "resource": resource},
+                           auth=("api-robot", "robot-secret-0123456789"),
+                           headers={"DPoP": generate_proof(private_key=key, htm="POST", htu=token_endpoint)}, timeout=10)
+    assert issued.status_code == 200, issued.text
+    token = issued.json()
+    assert token["token_type"] == "DPoP"
+    access_token = token["access_token"]
+    me = resource + "/me"
+
+    proof = generate_proof(private_key=key, htm="GET", htu=me, access_token=access_token)
+    answer = requests.get(me, headers={"Authorization": "DPoP " + access_token, "DPoP": proof}, timeout=10)
+    assert answer.status_code == 200, (answer.status_code, challenges(answer))
+    seen = answer.json()
+    assert seen["source"] == "jwt" and seen["client_id"] == "api-robot"
+    assert seen["jkt"] == jwk_thumbprint(public_jwk(key))
+
+    def refusal(response):
+        assert response.status_code == 401, response.status_code
+        return challenges(response)
+
+    replayed = requests.get(me, headers={"Authorization": "DPoP " + access_token, "DPoP": proof}, timeout=10)
+    assert 'DPoP error="invalid_dpop_proof", error_description="the DPoP proof was already used (jti replay)"' \
+        in refusal(replayed)
+    wrong_method = requests.get(me, headers={
+        "Authorization": "DPoP " + access_token,
+        "DPoP": generate_proof(private_key=key, htm="POST", htu=me, access_token=access_token)}, timeout=10)
+    assert 'error_description="the DPoP proof\'s htm is not GET"' in refusal(wrong_method)
+    other_key = generate_key()
+    wrong_key = requests.get(me, headers={
+        "Authorization": "DPoP " + access_token,
+        "DPoP": generate_proof(private_key=other_key, htm="GET", htu=me, access_token=access_token)}, timeout=10)
+    assert 'error_description="the DPoP proof\'s key is not the token\'s (cnf.jkt)"' in refusal(wrong_key)
+    as_bearer = requests.get(me, headers={"Authorization": "Bearer " + access_token}, timeout=10)
+    assert ('Bearer error="invalid_token", error_description="the access token is DPoP-bound: '
+            'send it with the DPoP scheme and a proof"') in refusal(as_bearer)
+
+
+def test_authflow_client_dpop(provider_and_api, tmp_path):
+    resource, issuer = provider_and_api["resource"], provider_and_api["issuer"]
+    env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "xdg"), BROWSER="curl -s -o /dev/null -L")
+    login = subprocess.run([AUTHFLOW_BIN, "login", "--issuer", issuer, "--client-id", "api-cli", "--scope", "openid read",
+                            "--param", "resource=" + resource, "--dpop", "--json"],
+                           env=env, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert login.returncode == 0, describe(login)
+    assert json.loads(login.stdout)["token_type"] == "DPoP"
+    for _ in range(2):  # a fresh proof each time
+        answer = subprocess.run([AUTHFLOW_BIN, "request", resource + "/me"], env=env, capture_output=True, text=True,
+                                timeout=60, stdin=subprocess.DEVNULL)
+        assert answer.returncode == 0, describe(answer)
+        seen = json.loads(answer.stdout)
+        assert seen["source"] == "jwt" and seen["client_id"] == "api-cli" and seen["jkt"]
