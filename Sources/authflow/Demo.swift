@@ -107,16 +107,7 @@ struct DemoRun {
         } detail: { _ in
             "response_type=code, S256 challenge, state, nonce; scope \(DemoRun.scopes.joined(separator: " "))"
         }
-        let callback = try await printer.step("browser sign-in") {
-            try await DemoBrowserAgent(listener: listener, browser: HeadlessBrowser()).authorize(request)
-        } detail: { _ in
-            "GET authorize → 302 → GET loopback callback (automatic sign-in of \(DemoValues.user.username))"
-        }
-        let grant = try await printer.step("callback validation") {
-            try request.validateCallback(callback)
-        } detail: { _ in
-            "redirect URI, state (constant time), iss = issuer; code received"
-        }
+        let grant = try await printer.browserSignIn(request, listener: listener)
         let credentials = try await printer.step("code exchange + ID token") {
             try await client.exchange(grant)
         } detail: { credentials in
@@ -162,6 +153,23 @@ struct DemoRun {
         case .number(let number): return number.rounded() == number ? String(Int(number)) : String(number)
         case .bool(let flag): return String(flag)
         default: return String(describing: value)
+        }
+    }
+}
+
+extension StepPrinter {
+    /// The demo's sign-in in the headless browser and the check of its
+    /// callback, printed as two steps: the authorization code grant.
+    mutating func browserSignIn(_ request: AuthorizationRequest, listener: LoopbackListener) async throws -> AuthorizationGrant {
+        let callback = try await step("browser sign-in") {
+            try await DemoBrowserAgent(listener: listener, browser: HeadlessBrowser()).authorize(request)
+        } detail: { _ in
+            "GET authorize → 302 → GET loopback callback (automatic sign-in of \(DemoValues.user.username))"
+        }
+        return try await step("callback validation") {
+            try request.validateCallback(callback)
+        } detail: { _ in
+            "redirect URI, state (constant time), iss = issuer; code received"
         }
     }
 }

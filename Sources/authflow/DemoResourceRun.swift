@@ -117,16 +117,7 @@ struct DemoResourceRun {
         } detail: { _ in
             "S256 challenge, state, nonce; resource \(resourceMetadata.resource); scope \(scopes.joined(separator: " "))"
         }
-        let callback = try await printer.step("browser sign-in") {
-            try await DemoBrowserAgent(listener: listener, browser: HeadlessBrowser()).authorize(request)
-        } detail: { _ in
-            "GET authorize → 302 → GET loopback callback (automatic sign-in of \(DemoValues.user.username))"
-        }
-        let grant = try await printer.step("callback validation") {
-            try request.validateCallback(callback)
-        } detail: { _ in
-            "redirect URI, state (constant time), iss = issuer; code received"
-        }
+        let grant = try await printer.browserSignIn(request, listener: listener)
         let credentials = try await printer.step("code exchange + ID token") {
             try await client.exchange(grant)
         } detail: { credentials in
