@@ -60,18 +60,7 @@ struct DemoRun {
         } detail: {
             "\($0.issuer.absoluteString) (user \(DemoValues.user.username), client \(DemoValues.publicClient.id))"
         }
-        let result: (credentials: OAuthCredentials, info: OpenIDUserInfo)
-        do {
-            result = try await signIn(provider, printer: &printer)
-        } catch {
-            await provider.stop()
-            throw error
-        }
-        await printer.step("stop provider") {
-            await provider.stop()
-        } detail: {
-            "graceful shutdown"
-        }
+        let result = try await printer.stopping(provider) { printer in try await signIn(provider, printer: &printer) }
         if json {
             Output.json(
                 DemoReport(
@@ -171,6 +160,24 @@ extension StepPrinter {
         } detail: { _ in
             "redirect URI, state (constant time), iss = issuer; code received"
         }
+    }
+
+    /// Runs `body`, then stops `provider`: as the step "stop provider" when
+    /// `body` succeeded, quietly when it threw (its error is what is reported).
+    mutating func stopping<T>(_ provider: EmbeddedProvider, _ body: (inout StepPrinter) async throws -> T) async throws -> T {
+        let result: T
+        do {
+            result = try await body(&self)
+        } catch {
+            await provider.stop()
+            throw error
+        }
+        await step("stop provider") {
+            await provider.stop()
+        } detail: {
+            "graceful shutdown"
+        }
+        return result
     }
 }
 #endif

@@ -40,18 +40,7 @@ struct DemoResourceRun {
             "\($0.issuer.absoluteString); API \($0.identifier(of: Self.api).absoluteString) (requires scope \(Self.api.requiredScopes.joined(separator: " ")))"
         }
         let api = provider.identifier(of: Self.api)
-        let outcome: Outcome
-        do {
-            outcome = try await chain(api, printer: &printer)
-        } catch {
-            await provider.stop()
-            throw error
-        }
-        await printer.step("stop provider") {
-            await provider.stop()
-        } detail: {
-            "graceful shutdown"
-        }
+        let outcome = try await printer.stopping(provider) { printer in try await chain(api, printer: &printer) }
         if json {
             Output.json(
                 DemoReport(
