@@ -85,11 +85,35 @@ let package = Package(
             path: "Benchmarks/DPoPProof",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // The API and the access tokens both access-token targets measure.
+        .target(
+            name: "AccessTokenFixtures",
+            dependencies: [
+                "BenchmarkFixtures",
+                .product(name: "AuthFlow", package: "AuthFlow"),
+                .product(name: "AuthFlowHummingbird", package: "AuthFlow"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // AccessTokenMiddleware's token checks in a plain loop, in alternating blocks
+        // on the thread's CPU clock (steadier ratios on a shared machine; `perf` can profile it).
+        .executableTarget(
+            name: "AccessTokenLoop",
+            dependencies: [
+                "AccessTokenFixtures",
+                .product(name: "AuthFlow", package: "AuthFlow"),
+                .product(name: "AuthFlowHummingbird", package: "AuthFlow"),
+            ]
+        ),
         // A JWT access token through the API middleware's rules and a request through the
         // middleware, against the raw signature check of the same token.
         .executableTarget(
             name: "AccessTokenMiddleware",
             dependencies: [
+                "AccessTokenFixtures",
                 "BenchmarkFixtures",
                 .product(name: "AuthFlow", package: "AuthFlow"),
                 .product(name: "AuthFlowHummingbird", package: "AuthFlow"),

@@ -35,6 +35,10 @@ public func fuzzCompactJWS(_ data: UnsafeRawPointer?, _ size: Int) -> CInt {
         }
     }
     _ = scanned
+    // The API middleware's test for a JWT: exactly two dots.
+    fuzzCheck(CompactJWS.hasTwoDots(token) == (token.utf8.count { $0 == UInt8(ascii: ".") } == 2), "hasTwoDots differs")
+    fuzzCheck(
+        CompactJWS.hasTwoDots(token.dropFirst()) == (token.dropFirst().utf8.count { $0 == UInt8(ascii: ".") } == 2), "hasTwoDots differs")
     // The JWT verifier's unverified view (authflow decode) reads the same text.
     if let parsed { _ = try? IDTokenClaims(claims: parsed.claims) }
     return 0

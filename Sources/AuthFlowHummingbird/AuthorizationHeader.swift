@@ -1,36 +1,67 @@
 #if Hummingbird // the Hummingbird package trait
+import AuthFlow
+
 /// The access token of a request: one `Authorization` field with the
 /// `Bearer` or `DPoP` scheme (RFC 6750 §2.1, RFC 9449 §7.1), a token68
 /// after it. Tokens in the query or the body are not accepted.
 enum AuthorizationHeader {
     /// The scheme and token; nil when there is no `Authorization` field.
-    static func credentials(_ values: [String]) throws(AccessFailure) -> (scheme: AuthorizationScheme, token: String)? {
+    static func credentials(_ values: [String]) throws(AccessFailure) -> Credentials? {
         guard let value = values.first else { return nil }
         guard values.count == 1 else { throw .invalidRequest("the request has more than one Authorization field") }
-        guard let space = value.firstIndex(of: " ") else { throw .invalidRequest("the Authorization field has no token") }
-        let schemeName = value[..<space].lowercased()
-        let token = value[value.index(after: space)...].drop { $0 == " " }
+        let utf8 = value.utf8
+        guard let space = utf8.firstIndex(of: UInt8(ascii: " ")) else { throw .invalidRequest("the Authorization field has no token") }
+        // The scheme is case-insensitive (RFC 9110 §11.1); both names are ASCII.
         let scheme: AuthorizationScheme
-        switch schemeName {
-        case "bearer": scheme = .bearer
-        case "dpop": scheme = .dpop
-        default: throw .invalidRequest("the Authorization scheme is neither Bearer nor DPoP")
+        if equalsIgnoringASCIICase(utf8[..<space], "bearer") {
+            scheme = .bearer
+        } else if equalsIgnoringASCIICase(utf8[..<space], "dpop") {
+            scheme = .dpop
+        } else {
+            throw .invalidRequest("the Authorization scheme is neither Bearer nor DPoP")
         }
-        // token68 (RFC 9110 §11.2).
-        guard !token.isEmpty, token.utf8.allSatisfy(isToken68) else {
+        var start = utf8.index(after: space)
+        while start < utf8.endIndex, utf8[start] == UInt8(ascii: " ") { start = utf8.index(after: start) }
+        // token68 (RFC 9110 §11.2). A JWS (two dots) is checked by its own
+        // decoding, which accepts less than token68; when that fails, the
+        // middleware asks ``isToken68(_:)`` which error to answer.
+        let token = Substring(utf8[start...])
+        let compactJWS = CompactJWS.hasTwoDots(token)
+        guard !token.isEmpty, compactJWS || isToken68(token) else {
             throw .invalidRequest("the access token is not a token68", scheme: scheme)
         }
-        return (scheme, String(token))
+        return Credentials(scheme: scheme, token: String(token), isCompactJWS: compactJWS)
     }
 
-    private static func isToken68(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
-        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "+"), UInt8(ascii: "/"),
-            UInt8(ascii: "="):
-            true
-        default: false
+    /// Whether `token` is a token68: letters, digits, `-._~+/=`.
+    static func isToken68(_ token: some StringProtocol) -> Bool {
+        token.utf8.allSatisfy(isToken68)
+    }
+
+    /// An `Authorization` field's scheme and token, and whether the token has a JWS's two dots.
+    struct Credentials {
+        let scheme: AuthorizationScheme
+        let token: String
+        let isCompactJWS: Bool
+    }
+
+    /// Whether `bytes` spell `lowercase` (ASCII lowercase letters) in any case.
+    private static func equalsIgnoringASCIICase(_ bytes: Substring.UTF8View, _ lowercase: StaticString) -> Bool {
+        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
+        var index = 0
+        for byte in bytes {
+            // Setting 0x20 lowercases an ASCII letter; other bytes cannot become one of `lowercase`'s letters.
+            guard byte | 0x20 == lowercase.utf8Start[index] else { return false }
+            index += 1
         }
+        return true
+    }
+
+    /// Whether `byte` may appear in a token68: letters, digits, `-._~+/=`;
+    /// one bit per ASCII byte in two 64-bit masks.
+    @inline(__always) private static func isToken68(_ byte: UInt8) -> Bool {
+        let mask: UInt64 = byte < 64 ? 0x23FF_E800_0000_0000 : 0x47FF_FFFE_87FF_FFFE
+        return byte < 128 && (mask >> UInt64(byte & 63)) & 1 == 1
     }
 }
 #endif

@@ -19,27 +19,27 @@ struct JWTAccessTokenRules: Sendable {
         } catch {
             throw .unavailable("the issuer's keys could not be read")
         }
-        guard let typ = jwt.header["typ"]?.stringValue?.lowercased(), typ == "at+jwt" || typ == "application/at+jwt" else {
+        guard let typ = jwt.type, Self.isAccessTokenType(typ) else {
             throw .invalidToken("the token's typ is not at+jwt (RFC 9068)", scheme: scheme)
         }
-        let claims = jwt.claims
-        guard let clientID = claims["client_id"]?.stringValue else { throw .invalidToken("the token has no client_id", scheme: scheme) }
-        guard let subject = claims["sub"]?.stringValue else { throw .invalidToken("the token has no sub", scheme: scheme) }
-        guard claims["iat"]?.numberValue != nil else { throw .invalidToken("the token has no iat", scheme: scheme) }
-        let jkt = try Self.confirmation(claims, scheme: scheme)
+        guard let clientID = jwt.string("client_id") else { throw .invalidToken("the token has no client_id", scheme: scheme) }
+        guard let subject = jwt.string("sub") else { throw .invalidToken("the token has no sub", scheme: scheme) }
+        guard jwt.issuedAt != nil else { throw .invalidToken("the token has no iat", scheme: scheme) }
+        let jkt = jwt.hasClaim("cnf") ? try Self.confirmation(jwt.claim("cnf"), scheme: scheme) : nil
         return VerifiedAccessToken(
-            subject: subject, clientID: clientID, scopes: Self.scopes(claims["scope"]), dpopThumbprint: jkt,
-            expiresAt: jwt.expiresAt, source: .jwt, claims: AccessTokenClaims(claims))
+            subject: subject, clientID: clientID, scope: jwt.string("scope") ?? "", dpopThumbprint: jkt,
+            expiresAt: jwt.expiresAt, source: .jwt, claims: AccessTokenClaims(jwt))
     }
 
-    /// `scope`, a space-separated string (RFC 9068 §2.2.3, RFC 7662 §2.2).
-    static func scopes(_ value: JSONMemberValue?) -> Set<String> {
-        Set((value?.stringValue ?? "").split(separator: " ").map(String.init))
+    /// `at+jwt` or `application/at+jwt`, in any case (RFC 9068 §2.1, RFC 8725 §3.11).
+    static func isAccessTokenType(_ typ: String) -> Bool {
+        let lowercased = typ.lowercased()
+        return lowercased == "at+jwt" || lowercased == "application/at+jwt"
     }
 
     /// `cnf.jkt` (RFC 9449 §6.1), when the token is DPoP-bound.
-    static func confirmation(_ claims: [String: JSONMemberValue], scheme: AuthorizationScheme) throws(AccessFailure) -> String? {
-        guard let cnf = claims["cnf"] else { return nil }
+    static func confirmation(_ cnf: JSONMemberValue?, scheme: AuthorizationScheme) throws(AccessFailure) -> String? {
+        guard let cnf else { return nil }
         guard let jkt = cnf.objectValue?["jkt"] else { return nil }
         guard let thumbprint = jkt.stringValue, !thumbprint.isEmpty else {
             throw .invalidToken("the token's cnf.jkt is not a string", scheme: scheme)

@@ -32,17 +32,16 @@ struct LogoutTokenRules: Sendable {
                 throw Refusal(description: "the logout token's typ is not logout+jwt")
             }
         }
-        let claims = jwt.claims
-        guard let iat = claims["iat"]?.numberValue else { throw Refusal(description: "the logout token has no iat") }
-        guard let events = claims["events"]?.objectValue else { throw Refusal(description: "the logout token has no events member") }
+        guard let iat = jwt.issuedAt else { throw Refusal(description: "the logout token has no iat") }
+        guard let events = jwt.claim("events")?.objectValue else { throw Refusal(description: "the logout token has no events member") }
         guard events[Self.event]?.objectValue != nil else {
             throw Refusal(description: "the logout token's events member has no back-channel logout event")
         }
-        guard claims["nonce"] == nil else { throw Refusal(description: "a logout token must not carry a nonce") }
-        let subject = claims["sub"]?.stringValue
-        let sessionID = claims["sid"]?.stringValue
+        guard !jwt.hasClaim("nonce") else { throw Refusal(description: "a logout token must not carry a nonce") }
+        let subject = jwt.string("sub")
+        let sessionID = jwt.string("sid")
         guard subject != nil || sessionID != nil else { throw Refusal(description: "the logout token names neither sub nor sid") }
-        guard let jti = claims["jti"]?.stringValue, !jti.isEmpty else { throw Refusal(description: "the logout token has no jti") }
+        guard let jti = jwt.string("jti"), !jti.isEmpty else { throw Refusal(description: "the logout token has no jti") }
         let firstUse: Bool
         do {
             firstUse = try await replayCache.firstUse(of: "logout " + jti, until: jwt.expiresAt.addingTimeInterval(verifier.leeway + 1))
@@ -51,7 +50,7 @@ struct LogoutTokenRules: Sendable {
         }
         guard firstUse else { throw Refusal(description: "the logout token was already used (jti replay)") }
         return BackChannelLogoutRequest(
-            issuer: jwt.issuer, subject: subject, sessionID: sessionID, tokenID: jti, issuedAt: Date(timeIntervalSince1970: iat))
+            issuer: jwt.issuer, subject: subject, sessionID: sessionID, tokenID: jti, issuedAt: iat)
     }
 }
 #endif

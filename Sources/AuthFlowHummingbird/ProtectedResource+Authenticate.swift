@@ -17,8 +17,8 @@ extension ProtectedResource {
         authorization: [String], proofs: [String], method: String, path: String, required: [String], now: Date = Date()
     ) async throws(AccessFailure) -> VerifiedAccessToken {
         guard let credentials = try AuthorizationHeader.credentials(authorization) else { throw .missing }
-        let (scheme, token) = credentials
-        let verified = try await verifyToken(token, scheme: scheme, now: now)
+        let (scheme, token) = (credentials.scheme, credentials.token)
+        let verified = try await verifyToken(token, compactJWS: credentials.isCompactJWS, scheme: scheme, now: now)
         switch (scheme, verified.dpopThumbprint) {
         case (.bearer, .some):
             throw .invalidToken("the access token is DPoP-bound: send it with the DPoP scheme and a proof", scheme: .bearer)
@@ -29,15 +29,24 @@ extension ProtectedResource {
         case (.dpop, .some(let thumbprint)):
             try await checkProof(proofs, for: token, boundTo: thumbprint, method: method, path: path, now: now)
         }
-        let missing = required.filter { !verified.scopes.contains($0) }
-        guard missing.isEmpty else { throw .insufficientScope(required, scheme: scheme) }
+        guard verified.grants(required) else { throw .insufficientScope(required, scheme: scheme) }
         return verified
     }
 
     /// A JWT (two dots) by its signature; anything else by introspection when the API has client credentials.
-    private func verifyToken(_ token: String, scheme: AuthorizationScheme, now: Date) async throws(AccessFailure) -> VerifiedAccessToken {
-        if token.utf8.lazy.filter({ $0 == UInt8(ascii: ".") }).count == 2 {
-            return try await jwtRules.verify(token, scheme: scheme, now: now)
+    private func verifyToken(
+        _ token: String, compactJWS: Bool, scheme: AuthorizationScheme, now: Date
+    ) async throws(AccessFailure) -> VerifiedAccessToken {
+        if compactJWS {
+            do {
+                return try await jwtRules.verify(token, scheme: scheme, now: now)
+            } catch {
+                // A JWS is not checked as a token68 beforehand: a malformed one is a bad request.
+                if error.error == "invalid_token", !AuthorizationHeader.isToken68(token) {
+                    throw .invalidRequest("the access token is not a token68", scheme: scheme)
+                }
+                throw error
+            }
         }
         guard let introspection else {
             throw .invalidToken("the access token is not a JWT and this API does not introspect tokens", scheme: scheme)

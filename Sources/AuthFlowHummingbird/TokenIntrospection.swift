@@ -36,8 +36,8 @@ struct TokenIntrospection: Sendable {
         }
         let verified = VerifiedAccessToken(
             subject: members["sub"]?.stringValue, clientID: members["client_id"]?.stringValue,
-            scopes: JWTAccessTokenRules.scopes(members["scope"]),
-            dpopThumbprint: try JWTAccessTokenRules.confirmation(members, scheme: scheme),
+            scope: members["scope"]?.stringValue ?? "",
+            dpopThumbprint: try JWTAccessTokenRules.confirmation(members["cnf"], scheme: scheme),
             expiresAt: expiresAt, source: .introspection, claims: AccessTokenClaims(members))
         let lifetime = min(maximumAge, expiresAt.map { $0.timeIntervalSince(now) } ?? maximumAge)
         if lifetime > 0 { await cache.store(verified, for: key, until: now.addingTimeInterval(lifetime)) }

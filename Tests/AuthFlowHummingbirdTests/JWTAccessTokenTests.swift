@@ -93,6 +93,37 @@ struct JWTAccessTokenTests {
         }
     }
 
+    @Test("the Authorization field: the scheme in any case; a token that is not a token68 is 400 invalid_request, a malformed JWT 401")
+    func authorizationField() async throws {
+        try await TestAPI.with { api in
+            let token = try TestKeys.sign(api.claims())
+            for scheme in ["bearer", "BEARER", "BeArEr"] {
+                #expect(try await api.send(authorization: "\(scheme) \(token)").status == 200, "\(scheme)")
+            }
+            // Spaces after the scheme are skipped.
+            #expect(try await api.send(authorization: "Bearer   \(token)").status == 200)
+            let notToken68 = api.expected(error: "invalid_request", description: "the access token is not a token68")
+            // An opaque token, and a token with a JWS's two dots (checked by its decoding first), outside token68.
+            for bad in ["Bearer opaque!token", "Bearer a!.b.c", "Bearer \(token.dropLast(2))é"] {
+                let response = try await api.send(authorization: bad)
+                #expect(response.status == 400, "\(bad)")
+                #expect(TestAPI.challenges(response) == notToken68, "\(bad)")
+            }
+            let noToken = try await api.send(authorization: "Bearer")
+            #expect(noToken.status == 400)
+            #expect(
+                TestAPI.challenges(noToken) == api.expected(error: "invalid_request", description: "the Authorization field has no token"))
+            // token68 but not base64url: the JWT's own error.
+            let malformed = try await api.send(authorization: "Bearer a+b.c/d.e=")
+            #expect(malformed.status == 401)
+            #expect(TestAPI.challenges(malformed).contains(#"error="invalid_token""#))
+            // A token68 with other than two dots is an opaque token: introspected, unknown to the provider.
+            let opaque = try await api.send(authorization: "Bearer a.b.c.d")
+            #expect(opaque.status == 401)
+            #expect(TestAPI.challenges(opaque) == api.expected(error: "invalid_token", description: "the token is not active"))
+        }
+    }
+
     @Test("the protected-resource metadata (RFC 9728) is served where the challenges point")
     func metadata() async throws {
         try await TestAPI.with { api in

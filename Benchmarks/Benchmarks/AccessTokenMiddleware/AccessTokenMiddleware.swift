@@ -1,3 +1,4 @@
+import AccessTokenFixtures
 import AuthFlow
 import AuthFlowHummingbird
 import Benchmark
@@ -27,20 +28,6 @@ import _CryptoExtras
 let fixture: AccessTokenFixture = {
     do { return try AccessTokenFixture() } catch { fatalError("fixture: \(error)") }
 }()
-
-/// A request context for the benchmark: Hummingbird's storage and the token.
-struct BenchmarkContext: AccessTokenRequestContext {
-    struct Source: RequestContextSource {
-        var logger: Logger
-    }
-
-    var coreContext: CoreRequestContextStorage
-    var accessToken: VerifiedAccessToken?
-
-    init(source: Source) {
-        coreContext = .init(source: source)
-    }
-}
 
 let context = BenchmarkContext(source: .init(logger: Logger(label: "benchmark")))
 

@@ -91,6 +91,20 @@ package struct CompactJWS: Sendable, Equatable {
         )
     }
 
+    /// Whether `token` has exactly two dots, as a JWS in compact serialization
+    /// has: what an API checks to tell a JWT access token from an opaque one.
+    package static func hasTwoDots(_ token: some StringProtocol) -> Bool {
+        token.utf8.withContiguousStorageIfAvailable(hasTwoDots)
+            // A string without contiguous UTF-8 is copied once and viewed (fuzzed: Fuzz/compact-jws.swift).
+            ?? Array(token.utf8).withUnsafeBufferPointer(hasTwoDots)
+    }
+
+    // The token's UTF-8 as a view, searched with firstDot (fuzzed: Fuzz/compact-jws.swift).
+    private static func hasTwoDots(_ token: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = firstDot(in: token, from: 0), let second = firstDot(in: token, from: first + 1) else { return false }
+        return firstDot(in: token, from: second + 1) == nil
+    }
+
     /// The index of the first `.` at or after `start` (`memchr`, vectorized by the C library).
     // memchr over the view, after checking start < count (fuzzed: Fuzz/compact-jws.swift).
     private static func firstDot(in token: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {

@@ -43,57 +43,60 @@ public struct JWTVerifier: Sendable {
     }
 
     /// Verifies `token` and returns its header and claims.
+    ///
+    /// Tokens are read by a scan that keeps the decoded payload and where each
+    /// claim is, so that only the claims asked for are made into values; a
+    /// token the scan does not read exactly as the full parser would, or whose
+    /// keys must be fetched first, takes the full path, so both accept and
+    /// refuse the same tokens.
     public func verify(_ token: String, now: Date = Date()) async throws -> VerifiedJWT {
-        let (jws, algorithm): (CompactJWS, String)
+        let signed: (algorithm: String, contents: VerifiedJWT.Contents)
         do {
-            (jws, algorithm) = try await signature.verify(token)
+            if let scanned = try Self.verifyWithoutFetching(token, signature) {
+                signed = scanned
+            } else {
+                let (jws, algorithm) = try await signature.verify(token)
+                signed = (algorithm, .parsed(header: jws.header, claims: jws.claims))
+            }
         } catch let error as AuthFlowError where error.category == .idTokenInvalid {
             // The signature check is shared with ID tokens; this is not one.
             throw AuthFlowError(
                 .jwtInvalid, error.message, reason: error.reason, recovery: error.recovery, remedy: error.remedy,
                 underlyingError: error.underlyingError)
         }
-        let claims = jws.claims
-        guard claims["iss"]?.stringValue == issuer else { throw Self.invalid(.issuer, "the token's iss is not \(issuer)") }
-        let audiences: [String]
-        switch claims["aud"] {
-        case .string(let value)?: audiences = [value]
-        case .array(let values)?: audiences = values.compactMap(\.stringValue)
-        default: audiences = []
-        }
-        guard audiences.contains(audience) else { throw Self.invalid(.audience, "the token is not addressed to \(audience)") }
-        guard let exp = claims["exp"]?.numberValue else { throw Self.invalid(.expired, "the token has no exp") }
+        let contents = signed.contents
+        guard contents.string("iss", equals: issuer) else { throw Self.invalid(.issuer, "the token's iss is not \(issuer)") }
+        guard contents.audienceContains(audience) else { throw Self.invalid(.audience, "the token is not addressed to \(audience)") }
+        guard let exp = contents.number("exp") else { throw Self.invalid(.expired, "the token has no exp") }
         guard now.timeIntervalSince1970 - exp < leeway else { throw Self.invalid(.expired, "the token has expired") }
-        if let nbf = claims["nbf"]?.numberValue, nbf - now.timeIntervalSince1970 > leeway {
+        if let nbf = contents.number("nbf"), nbf - now.timeIntervalSince1970 > leeway {
             throw Self.invalid(.notBefore, "the token is not valid yet (nbf)")
         }
-        if let iat = claims["iat"]?.numberValue, iat - now.timeIntervalSince1970 > leeway {
+        let iat = contents.number("iat")
+        if let iat, iat - now.timeIntervalSince1970 > leeway {
             throw Self.invalid(.issuedAt, "the token was issued in the future")
         }
         return VerifiedJWT(
-            algorithm: algorithm, header: jws.header, claims: claims, audience: audiences,
-            expiresAt: Date(timeIntervalSince1970: exp))
+            algorithm: signed.algorithm, contents: contents, expiresAt: Date(timeIntervalSince1970: exp),
+            issuedAt: iat.map(Date.init(timeIntervalSince1970:)))
+    }
+
+    /// The common case in one synchronous step: the scan, and the signature
+    /// checked with a cached key. Nil when the full path must decide: a token
+    /// the scan leaves to the full parser, or one whose keys must be fetched
+    /// first. Static, so that the scan's closure captures only the signature check.
+    private static func verifyWithoutFetching(
+        _ token: String, _ signature: JWSSignatureVerifier
+    ) throws -> (algorithm: String, contents: VerifiedJWT.Contents)? {
+        var verified: (algorithm: String, contents: VerifiedJWT.Contents)?
+        _ = try ScannedJWS.scan(token, claims: ScannedJWTClaims.scan(header:payload:)) { scanned in
+            guard let algorithm = try signature.verifyWithoutFetching(scanned) else { return }
+            verified = (algorithm.name, .scanned(scanned.claims, type: scanned.type))
+        }
+        return verified
     }
 
     private static func invalid(_ reason: AuthFlowError.Reason, _ message: String) -> AuthFlowError {
         AuthFlowError(.jwtInvalid, message, reason: reason)
     }
-}
-
-/// A JWT whose signature and registered claims were verified.
-public struct VerifiedJWT: Sendable, Equatable {
-    /// The algorithm that signed it.
-    public let algorithm: String
-    /// The protected header.
-    public let header: [String: JSONMemberValue]
-    /// Every claim.
-    public let claims: [String: JSONMemberValue]
-    /// `aud`, as a list.
-    public let audience: [String]
-    /// `exp`.
-    public let expiresAt: Date
-    /// `iss`.
-    public var issuer: String { claims["iss"]?.stringValue ?? "" }
-    /// `sub`, when present.
-    public var subject: String? { claims["sub"]?.stringValue }
 }

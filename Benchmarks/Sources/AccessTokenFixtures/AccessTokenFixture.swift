@@ -1,34 +1,38 @@
-import AuthFlow
-import AuthFlowHummingbird
+public import AuthFlow
+public import AuthFlowHummingbird
 import BenchmarkFixtures
-import Crypto
+public import Crypto
 import Foundation
-import _CryptoExtras
+public import Hummingbird
+public import Logging
+public import _CryptoExtras
 
 /// An API (`https://api.example.com/v1`) whose authorization server is served
 /// from memory (discovery, JWK Set, introspection), and one RFC 9068 access
 /// token per algorithm, signed for it.
-final class AccessTokenFixture: Sendable {
-    static let issuer = "https://id.example.com"
-    static let resourceURL = "https://api.example.com/v1"
-    static let opaqueToken = "opaque-2YotnFZFEjr1zCsicMWpAA"
+public final class AccessTokenFixture: Sendable {
+    public static let issuer = "https://id.example.com"
+    public static let resourceURL = "https://api.example.com/v1"
+    public static let opaqueToken = "opaque-2YotnFZFEjr1zCsicMWpAA"
 
-    struct Token: Sendable {
-        let algorithm: String
-        let compact: String
-        let signingInput: [UInt8]
-        let signature: [UInt8]
+    public struct Token: Sendable {
+        public let algorithm: String
+        public let compact: String
+        public let signingInput: [UInt8]
+        public let signature: [UInt8]
     }
 
-    let rsaPublicKey: _RSA.Signing.PublicKey
-    let p256PublicKey: P256.Signing.PublicKey
-    let es256: Token
-    let rs256: Token
-    let server: AuthorizationServerInMemory
-    let resource: ProtectedResource
-    let middleware: AccessTokenMiddleware<BenchmarkContext>
+    public let rsaPublicKey: _RSA.Signing.PublicKey
+    public let p256PublicKey: P256.Signing.PublicKey
+    public let es256: Token
+    public let rs256: Token
+    public let server: AuthorizationServerInMemory
+    public let resource: ProtectedResource
+    public let middleware: AccessTokenMiddleware<BenchmarkContext>
+    /// The engine's JWT check alone (signature, `iss`, `aud`, `exp`, `nbf`, `iat`), with the same keys.
+    public let verifier: JWTVerifier
 
-    init() throws {
+    public init() throws {
         let rsaKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
         let p256Key = P256.Signing.PrivateKey()
         rsaPublicKey = rsaKey.publicKey
@@ -81,9 +85,12 @@ final class AccessTokenFixture: Sendable {
         semaphore.wait()
         resource = try box.result!.get()
         middleware = AccessTokenMiddleware(resource, requiredScopes: ["orders:read"])
+        verifier = JWTVerifier(
+            issuer: Self.issuer, audience: Self.resourceURL,
+            keys: try KeySetCache(jwksURI: URL(string: Self.issuer + "/jwks")!, transport: server))
     }
 
-    func rawVerify(_ token: Token) -> Bool {
+    public func rawVerify(_ token: Token) -> Bool {
         if token.algorithm == "ES256" {
             guard let signature = try? P256.Signing.ECDSASignature(rawRepresentation: token.signature) else { return false }
             return p256PublicKey.isValidSignature(signature, for: SHA256.hash(data: token.signingInput))
@@ -93,7 +100,11 @@ final class AccessTokenFixture: Sendable {
     }
 
     /// Fills the JWK Set and introspection caches and checks every token, before anything is measured.
-    func warm() async throws {
+    public func warm() async throws {
+        for token in [es256.compact, rs256.compact] {
+            let verified = try await verifier.verify(token)
+            precondition(verified.subject == "248289761001")
+        }
         for token in [es256.compact, rs256.compact, Self.opaqueToken] {
             let verified = try await resource.verify(
                 authorization: "Bearer " + token, method: "GET", path: "/v1/orders", requiredScopes: ["orders:read"])
@@ -111,7 +122,7 @@ final class ResourceBox: @unchecked Sendable {
 }
 
 /// The authorization server's documents, from memory; counts the requests.
-final class AuthorizationServerInMemory: HTTPTransport, @unchecked Sendable {
+public final class AuthorizationServerInMemory: HTTPTransport, @unchecked Sendable {
     private let jwks: Data
     private let introspection: Data
     private let lock = NSLock()
@@ -122,9 +133,9 @@ final class AuthorizationServerInMemory: HTTPTransport, @unchecked Sendable {
         self.introspection = Data(introspection.utf8)
     }
 
-    var requests: Int { lock.withLock { count } }
+    public var requests: Int { lock.withLock { count } }
 
-    func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
+    public func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
         lock.withLock { count += 1 }
         let body: Data
         switch request.url.path {
@@ -142,5 +153,24 @@ final class AuthorizationServerInMemory: HTTPTransport, @unchecked Sendable {
         }
         return HTTPTransportResponse(
             status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "max-age=86400")], body: body)
+    }
+}
+
+/// A request context for the benchmarks: Hummingbird's storage and the token.
+public struct BenchmarkContext: AccessTokenRequestContext {
+    /// What Hummingbird makes a context from.
+    public struct Source: RequestContextSource {
+        public var logger: Logger
+
+        public init(logger: Logger) {
+            self.logger = logger
+        }
+    }
+
+    public var coreContext: CoreRequestContextStorage
+    public var accessToken: VerifiedAccessToken?
+
+    public init(source: Source) {
+        coreContext = .init(source: source)
     }
 }

@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+
+@testable import AuthFlow
+
+/// `JWTVerifier`'s fast path (`ScannedJWS` with `ScannedJWTClaims`) never
+/// accepts what the full path refuses and reads every claim as the full
+/// parser's dictionary does; the verifier gives the same result and the same
+/// error on both paths (the first verification of a fresh verifier fetches the
+/// keys and takes the full path, later ones scan).
+@Suite("JWT scan")
+struct JWTScanTests {
+    static let now = JWTVerifierTests.now
+    static var nowSeconds: Double { now.timeIntervalSince1970 }
+
+    /// Payload texts the scan must read exactly as the full parser does.
+    static let payloads: [String] = [
+        #"{"iss":"https://idp.example","sub":"u-1","aud":"https://api.example","exp":EXP,"iat":IAT,"scope":"read write"}"#,
+        // Escapes and non-ASCII in values, aud as an array with other types, nested objects.
+        #"{"iss":"https:\/\/idp.example","sub":"\u00e9l\u00e8ve","aud":["x",1,"https://api.example",null],"exp":EXP,"iat":IAT,"cnf":{"jkt":"abc"},"events":{"e":{}},"nbf":null}"#,
+        // Whitespace, numbers in every form, exp as a float.
+        #" { "iss" : "https://idp.example" , "aud" : [ "https://api.example" ] , "exp" : EXPe0 , "iat":IAT.0,"n":-0.5e-3,"b":true,"z":[] } "#,
+        // A Kelvin sign (canonically equal to "K" for Swift) in a value; a name "K" that a lookup of the sign finds.
+        "{\"iss\":\"https://idp.example\",\"aud\":\"https://api.example\",\"exp\":EXP,\"k\":\"\u{212A}\",\"K\":1}",
+    ]
+
+    static func text(_ payload: String) -> String {
+        payload.replacingOccurrences(of: "EXP", with: String(Int(nowSeconds) + 300)).replacingOccurrences(
+            of: "IAT", with: String(Int(nowSeconds) - 10))
+    }
+
+    static let names = [
+        "iss", "sub", "aud", "exp", "iat", "nbf", "scope", "cnf", "events", "n", "b", "z", "k", "K", "\u{212A}", "missing", "",
+    ]
+
+    @Test(arguments: payloads)
+    func readsWhatTheFullParserReads(_ payload: String) throws {
+        let bytes = Array(Self.text(payload).utf8)
+        let full = try #require(bytes.withUnsafeBufferPointer { JSONParser.object($0) })
+        let scanned = try #require(ScannedJWTClaims.scan(payload: bytes), "the scan left a plain payload to the full parser")
+        #expect(scanned.claims == full)
+        for name in Self.names + Array(full.keys) {
+            #expect(scanned.value(name) == full[name], "\(name)")
+            #expect(scanned.string(name) == full[name]?.stringValue, "\(name)")
+            #expect(scanned.number(name) == full[name]?.numberValue, "\(name)")
+            #expect(scanned.contains(name) == (full[name] != nil), "\(name)")
+            for expected in ["https://idp.example", "K", "\u{212A}", "élève", "", "read write"] {
+                #expect(scanned.string(name, equals: expected) == (full[name]?.stringValue == expected), "\(name) = \(expected)")
+            }
+        }
+        let audience = VerifiedJWT.Contents.audience(full["aud"])
+        #expect(scanned.audience == audience)
+        for expected in ["https://api.example", "x", "1", ""] {
+            #expect(scanned.audienceContains(expected) == audience.contains(expected))
+        }
+    }
+
+    @Test(arguments: [
+        #"{"a":1,"a":2}"#, #"{"a":1,"\u0061":2}"#, #"{"é":1}"#, #"[1]"#, #"{"a":1"#, #"{"a":01}"#, #"{"a":"\ud800"}"#, "",
+    ])
+    func leavesWhatItDoesNotReadToTheFullParser(_ text: String) {
+        #expect(ScannedJWTClaims.scan(payload: Array(text.utf8)) == nil)
+    }
+
+    /// `token` verified by a fresh verifier (keys fetched: the full path), then again (cached keys: the scan).
+    static func bothPaths(_ token: String) async throws -> (
+        full: Result<VerifiedJWT, AuthFlowError>, scanned: Result<VerifiedJWT, AuthFlowError>
+    ) {
+        let verifier = try TestIDP(keys: JWTVerifierTests.standardKeys).verifier()
+        func verify() async -> Result<VerifiedJWT, AuthFlowError> {
+            do { return .success(try await verifier.verify(token, now: now)) } catch { return .failure(error as! AuthFlowError) }
+        }
+        let full = await verify()
+        #expect(verifier.signature.keys?.currentKeySet() != nil, "the first verification fetched the keys")
+        return (full, await verify())
+    }
+
+    @Test(arguments: payloads)
+    func verifierGivesTheSameResultOnBothPaths(_ payload: String) async throws {
+        let token = try jws(
+            headerJSON: #"{"alg":"ES256","kid":"ec","typ":"at+jwt"}"#, payloadJSON: Self.text(payload), key: .ec256, alg: "ES256")
+        #expect(ScannedJWS.scan(token, claims: ScannedJWTClaims.scan(header:payload:)) { _ in })
+        let (full, scanned) = try await Self.bothPaths(token)
+        let a = try full.get()
+        let b = try scanned.get()
+        #expect(a == b)
+        guard case .parsed = a.contents, case .scanned = b.contents else {
+            Issue.record("the paths were not the full one, then the scan")
+            return
+        }
+        #expect(a.type == "at+jwt" && b.type == "at+jwt")
+        #expect(a.issuedAt == b.issuedAt && a.audience == b.audience && a.issuer == b.issuer && a.subject == b.subject)
+        for name in Self.names {
+            #expect(a.claim(name) == b.claim(name) && a.string(name) == b.string(name), "\(name)")
+            #expect(a.number(name) == b.number(name) && a.hasClaim(name) == b.hasClaim(name), "\(name)")
+        }
+    }
+
+    @Test(arguments: [
+        (#""iss":"https://evil.example""#, AuthFlowError.Reason.issuer), (#""iss":"https:\/\/idp.example\/""#, .issuer),
+        (#""iss":1"#, .issuer), (#""aud":"https://other.example""#, .audience), (#""aud":["x",2]"#, .audience),
+        (#""aud":{"a":"https://api.example"}"#, .audience), (#""exp":"1700000300""#, .expired), (#""exp":1000"#, .expired),
+        (#""nbf":NBF"#, .notBefore), (#""iat":NBF"#, .issuedAt),
+    ])
+    func eachRuleRefusesWithTheSameErrorOnBothPaths(_ member: String, _ reason: AuthFlowError.Reason) async throws {
+        var members = [
+            "iss": #""iss":"https://idp.example""#, "aud": #""aud":"https://api.example""#, "exp": #""exp":EXP"#,
+            "iat": #""iat":IAT"#,
+        ]
+        members[String(member.dropFirst().prefix { $0 != "\"" })] = member
+        let payload = "{" + members.values.sorted().joined(separator: ",") + "}"
+        let text = Self.text(payload).replacingOccurrences(of: "NBF", with: String(Int(Self.nowSeconds) + 600))
+        let token = try jws(headerJSON: #"{"alg":"ES256","kid":"ec"}"#, payloadJSON: text, key: .ec256, alg: "ES256")
+        let (full, scanned) = try await Self.bothPaths(token)
+        guard case .failure(let a) = full, case .failure(let b) = scanned else {
+            Issue.record("a path accepted \(member)")
+            return
+        }
+        #expect(a == b)
+        #expect(a.category == .jwtInvalid && a.reason == reason, "\(member): \(a.message)")
+    }
+}
