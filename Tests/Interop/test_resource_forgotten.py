@@ -16,7 +16,8 @@ import threading
 import time
 
 import pytest
-import requests
+
+from test_resource_login import forgotten
 
 AUTHFLOW_BIN = os.environ.get("AUTHFLOW_BIN")
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -86,15 +87,7 @@ class CLI:
 def forget(provider, client_id):
     """SIGUSR1, then waits (bounded) until the provider's PAR endpoint no longer knows `client_id`."""
     provider["process"].send_signal(signal.SIGUSR1)
-    metadata = requests.get(provider["issuer"] + "/.well-known/openid-configuration", timeout=10).json()
-    for _ in range(100):
-        answer = requests.post(metadata["pushed_authorization_request_endpoint"], timeout=10,
-                               data={"client_id": client_id, "response_type": "code", "redirect_uri": "http://127.0.0.1/callback",
-                                     "code_challenge": "x" * 43, "code_challenge_method": "S256"})
-        if answer.status_code in (400, 401) and answer.json().get("error") == "invalid_client":
-            return
-        time.sleep(0.05)
-    pytest.fail("the provider did not forget the client")
+    forgotten(provider, client_id)
 
 
 def wait_until_stale(cli):
