@@ -276,7 +276,7 @@ let package = Package(
         .testTarget(
             name: "AuthFlowProviderTests",
             dependencies: [
-                "AuthFlow", "AuthFlowLoopback", "AuthFlowProvider", "ExampleBackend",
+                "AuthFlow", "AuthFlowLoopback", "AuthFlowProvider", "ExampleBackend", "AuthFlowTestSupport",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["EmbeddedProvider"])),
                 // A hostile server for the attack tests (HostileServer.swift).
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["EmbeddedProvider"])),
