@@ -220,10 +220,18 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // What several test targets share (a log capture); not a product.
+        // What several test targets share (a log capture, an HTTP server on
+        // 127.0.0.1 with the traits that bring Hummingbird); not a product.
         .target(
             name: "AuthFlowTestSupport",
-            dependencies: [.product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["EmbeddedProvider", "Hummingbird"])),
+                .product(
+                    name: "ServiceLifecycle", package: "swift-service-lifecycle",
+                    condition: .when(traits: ["EmbeddedProvider", "Hummingbird"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["EmbeddedProvider", "Hummingbird"])),
+            ],
             path: "Tests/AuthFlowTestSupport",
             swiftSettings: strict
         ),
@@ -268,7 +276,7 @@ let package = Package(
         .testTarget(
             name: "AuthFlowProviderTests",
             dependencies: [
-                "AuthFlow", "AuthFlowLoopback", "AuthFlowProvider", "ExampleBackend",
+                "AuthFlow", "AuthFlowLoopback", "AuthFlowProvider", "ExampleBackend", "AuthFlowTestSupport",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["EmbeddedProvider"])),
                 // A hostile server for the attack tests (HostileServer.swift).
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["EmbeddedProvider"])),
@@ -284,7 +292,7 @@ let package = Package(
         .testTarget(
             name: "AuthFlowHummingbirdTests",
             dependencies: [
-                "AuthFlow", "AuthFlowHummingbird", "AuthFlowProvider",
+                "AuthFlow", "AuthFlowHummingbird", "AuthFlowProvider", "AuthFlowTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Hummingbird"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Hummingbird"])),
@@ -298,7 +306,7 @@ let package = Package(
         .testTarget(
             name: "AuthFlowPostgresTests",
             dependencies: [
-                "AuthFlow", "AuthFlowPostgres", "AuthFlowProvider", "ExampleBackend",
+                "AuthFlow", "AuthFlowPostgres", "AuthFlowProvider", "ExampleBackend", "AuthFlowTestSupport",
                 // Two API instances whose middleware share the PostgreSQL replay cache and end sessions on back-channel logout.
                 "AuthFlowHummingbird",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
@@ -314,7 +322,7 @@ let package = Package(
         .testTarget(
             name: "AuthFlowMCPTests",
             dependencies: [
-                "AuthFlow", "AuthFlowMCP", "AuthFlowProvider", "AuthFlowHummingbird",
+                "AuthFlow", "AuthFlowMCP", "AuthFlowProvider", "AuthFlowHummingbird", "AuthFlowTestSupport",
                 .product(name: "MCP", package: "swift-sdk", condition: .when(traits: ["MCP"])),
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["EmbeddedProvider"])),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["EmbeddedProvider"])),

@@ -2,52 +2,40 @@
 import AuthFlow
 import AuthFlowHummingbird
 import AuthFlowProvider
+import AuthFlowTestSupport
 import Foundation
 import Hummingbird
-import Logging
-import NIOCore
-import ServiceLifecycle
 
 /// A real Hummingbird API on 127.0.0.1 behind the middleware, and the
 /// embedded provider that issues its tokens. The API starts first (its
 /// port makes the resource identifier); the provider registers the API as
 /// a confidential client (its introspection credentials, and a client whose
 /// `aud` is the resource), then the middleware discovers the provider.
-final class TestAPI: Sendable {
+final class TestAPI: StoppableServer {
     let provider: EmbeddedProvider
     let resource: ProtectedResource
     let base: URL
     let logouts: LockedValue<[BackChannelLogoutRequest]>
-    private let group: ServiceGroup
-    private let running: Task<Void, Never>
+    private let server: LoopbackHTTPServer
 
     static let apiSecret = "api-secret"
     var resourceURL: URL { resource.resource }
     var items: URL { base.appending(path: "api/items") }
 
     private init(
-        provider: EmbeddedProvider, resource: ProtectedResource, base: URL, logouts: LockedValue<[BackChannelLogoutRequest]>,
-        group: ServiceGroup, running: Task<Void, Never>
+        provider: EmbeddedProvider, resource: ProtectedResource, logouts: LockedValue<[BackChannelLogoutRequest]>,
+        server: LoopbackHTTPServer
     ) {
         self.provider = provider
         self.resource = resource
-        self.base = base
+        self.base = server.base
         self.logouts = logouts
-        self.group = group
-        self.running = running
+        self.server = server
     }
 
     /// Runs `body` with a started API and provider, and stops both.
     static func with<T>(_ changes: Changes = Changes(), _ body: (TestAPI) async throws -> T) async throws -> T {
-        let api = try await start(changes)
-        do {
-            let value = try await body(api)
-            await api.stop()
-            return value
-        } catch {
-            await api.stop()
-            throw error
-        }
+        try await start(changes).stopping(after: body)
     }
 
     /// What a test changes in the API's options.
@@ -68,24 +56,9 @@ final class TestAPI: Sendable {
         router.group("api")
             .add(middleware: Deferred(box: box, scopes: ["read", "write"]))
             .post("items") { _, context in Self.describe(context.accessToken) }
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        var logger = Logger(label: "test-api")
-        logger.logLevel = .error
-        let application = Application(
-            responder: LateResponder(box: box, api: router.buildResponder(), logouts: logouts),
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                continuation.yield(channel.localAddress?.port ?? 0)
-                continuation.finish()
-            }, logger: logger)
-        let group = ServiceGroup(services: [application], logger: logger)
-        let running = Task {
-            do { try await group.run() } catch {}
-        }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw TestAPIError.notStarted }
-        let base = URL(string: "http://127.0.0.1:\(port)")!
-        let resourceURL = base.appending(path: "api")
+        let server = try await LoopbackHTTPServer.start(
+            LateResponder(box: box, api: router.buildResponder(), logouts: logouts), label: "test-api")
+        let resourceURL = server.base.appending(path: "api")
         var configuration = ProviderConfiguration.demo
         configuration.signingKeys = TestKeys.signingKeys
         // Opaque tokens, so the introspection path has some to check (the JWT
@@ -105,12 +78,11 @@ final class TestAPI: Sendable {
         options.introspectionCacheMaximumAge = changes.introspectionCacheMaximumAge
         let resource = try await ProtectedResource.discover(issuer: provider.issuer, resource: resourceURL, options: options)
         box.withLock { $0 = resource }
-        return TestAPI(provider: provider, resource: resource, base: base, logouts: logouts, group: group, running: running)
+        return TestAPI(provider: provider, resource: resource, logouts: logouts, server: server)
     }
 
     func stop() async {
-        await group.triggerGracefulShutdown()
-        await running.value
+        await server.stop()
         await provider.stop()
     }
 

@@ -2,12 +2,11 @@
 import AuthFlow
 import AuthFlowHummingbird
 import AuthFlowProvider
+import AuthFlowTestSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
-import Logging
 import NIOCore
-import ServiceLifecycle
 
 /// A small MCP server (streamable HTTP, JSON answers) on 127.0.0.1 whose
 /// endpoint `/mcp` is a protected resource: access tokens of the embedded
@@ -18,7 +17,7 @@ import ServiceLifecycle
 /// too: 403 `insufficient_scope` without it); `stubborn_echo` (always 403
 /// `insufficient_scope` naming `mcp:admin`, even when granted: the endless
 /// step-up). Every request's `Authorization` value is recorded.
-final class MCPTestServer: Sendable {
+final class MCPTestServer: StoppableServer {
     let provider: EmbeddedProvider
     let endpoint: URL
     /// The `Authorization` values the server received, in order (nil: none).
@@ -26,34 +25,23 @@ final class MCPTestServer: Sendable {
     /// Access tokens the server refuses as `invalid_token` (as if revoked);
     /// `*` refuses every token.
     let refused: LockedValue<Set<String>>
-    private let group: ServiceGroup
-    private let running: Task<Void, Never>
+    private let server: LoopbackHTTPServer
 
     static let scopes = ["mcp:tools", "mcp:admin"]
 
     private init(
-        provider: EmbeddedProvider, endpoint: URL, seen: LockedValue<[String?]>, refused: LockedValue<Set<String>>, group: ServiceGroup,
-        running: Task<Void, Never>
+        provider: EmbeddedProvider, seen: LockedValue<[String?]>, refused: LockedValue<Set<String>>, server: LoopbackHTTPServer
     ) {
         self.provider = provider
-        self.endpoint = endpoint
+        self.endpoint = server.base.appending(path: "mcp")
         self.seen = seen
         self.refused = refused
-        self.group = group
-        self.running = running
+        self.server = server
     }
 
     /// Runs `body` with a started provider and server, and stops both.
     static func with<T>(_ body: (MCPTestServer) async throws -> T) async throws -> T {
-        let server = try await start()
-        do {
-            let value = try await body(server)
-            await server.stop()
-            return value
-        } catch {
-            await server.stop()
-            throw error
-        }
+        try await start().stopping(after: body)
     }
 
     static func start() async throws -> MCPTestServer {
@@ -64,43 +52,26 @@ final class MCPTestServer: Sendable {
         let box = LockedValue<ProtectedResource?>(nil)
         let seen = LockedValue<[String?]>([])
         let refused = LockedValue<Set<String>>([])
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        var logger = Logger(label: "mcp-test-server")
-        logger.logLevel = .error
-        let application = Application(
-            responder: MCPResponder(box: box, seen: seen, refused: refused),
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                continuation.yield(channel.localAddress?.port ?? 0)
-                continuation.finish()
-            }, logger: logger)
-        let group = ServiceGroup(services: [application], logger: logger)
-        let running = Task {
-            do { try await group.run() } catch {}
-        }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next(), port > 0 else {
+        let server: LoopbackHTTPServer
+        do {
+            server = try await LoopbackHTTPServer.start(MCPResponder(box: box, seen: seen, refused: refused), label: "mcp-test-server")
+        } catch {
             await provider.stop()
-            throw MCPTestServerError.notStarted
+            throw error
         }
-        let endpoint = URL(string: "http://127.0.0.1:\(port)/mcp")!
+        let endpoint = server.base.appending(path: "mcp")
         var options = ProtectedResourceOptions()
         // The first sign-in asks for these; `mcp:admin` comes by step-up.
         options.scopesSupported = ["mcp:tools"]
         let resource = try await ProtectedResource.discover(issuer: provider.issuer, resource: endpoint, options: options)
         box.withLock { $0 = resource }
-        return MCPTestServer(provider: provider, endpoint: endpoint, seen: seen, refused: refused, group: group, running: running)
+        return MCPTestServer(provider: provider, seen: seen, refused: refused, server: server)
     }
 
     func stop() async {
-        await group.triggerGracefulShutdown()
-        await running.value
+        await server.stop()
         await provider.stop()
     }
-}
-
-enum MCPTestServerError: Error {
-    case notStarted
 }
 
 /// The server's routes: the metadata, and JSON-RPC at `/mcp` behind the token check.

@@ -3,12 +3,11 @@ import AuthFlow
 import AuthFlowHummingbird
 import AuthFlowPostgres
 import AuthFlowProvider
+import AuthFlowTestSupport
 import Crypto
 import Foundation
 import Hummingbird
-import Logging
 import PostgresNIO
-import ServiceLifecycle
 
 /// An API that runs as several instances behind a load balancer, wired as
 /// a user would: each instance has its own PostgreSQL pool, its middleware
@@ -16,7 +15,7 @@ import ServiceLifecycle
 /// back-channel logout endpoint ends the sessions of a `PostgresSessionTable`.
 /// The instances share one public resource identifier (the load balancer's
 /// URL); each listens on its own port on 127.0.0.1.
-final class SharedAPIInstance: Sendable {
+final class SharedAPIInstance: StoppableServer {
     /// The resource identifier every instance serves (the `aud` and the origin of `htu`).
     static let resourceURL = URL(string: "https://orders.example/api")!
     /// The client ID logout tokens are addressed to.
@@ -25,15 +24,13 @@ final class SharedAPIInstance: Sendable {
     let table: PostgresSessionTable
     let resource: ProtectedResource
     let base: URL
-    private let group: ServiceGroup
-    private let running: Task<Void, Never>
+    private let server: LoopbackHTTPServer
 
-    private init(table: PostgresSessionTable, resource: ProtectedResource, base: URL, group: ServiceGroup, running: Task<Void, Never>) {
+    private init(table: PostgresSessionTable, resource: ProtectedResource, server: LoopbackHTTPServer) {
         self.table = table
         self.resource = resource
-        self.base = base
-        self.group = group
-        self.running = running
+        self.base = server.base
+        self.server = server
     }
 
     /// `GET /api/items` on this instance (the proof names the public URL).
@@ -45,15 +42,7 @@ final class SharedAPIInstance: Sendable {
     static func with<T>(
         issuer: URL, client: PostgresClient, tableName: String, _ body: (SharedAPIInstance) async throws -> T
     ) async throws -> T {
-        let instance = try await start(issuer: issuer, client: client, tableName: tableName)
-        do {
-            let value = try await body(instance)
-            await instance.stop()
-            return value
-        } catch {
-            await instance.stop()
-            throw error
-        }
+        try await start(issuer: issuer, client: client, tableName: tableName).stopping(after: body)
     }
 
     private static func start(issuer: URL, client: PostgresClient, tableName: String) async throws -> SharedAPIInstance {
@@ -72,32 +61,12 @@ final class SharedAPIInstance: Sendable {
         router.group("api")
             .add(middleware: AccessTokenMiddleware(resource, requiredScopes: ["read"]))
             .get("items") { _, context in context.accessToken?.subject ?? "" }
-
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        var logger = Logger(label: "shared-api")
-        logger.logLevel = .error
-        let application = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                continuation.yield(channel.localAddress?.port ?? 0)
-                continuation.finish()
-            }, logger: logger)
-        let group = ServiceGroup(services: [application], logger: logger)
-        let running = Task {
-            do { try await group.run() } catch {}
-        }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next(), port != 0 else {
-            await group.triggerGracefulShutdown()
-            throw AuthFlowError(.network, "the test API did not start")
-        }
-        return SharedAPIInstance(
-            table: table, resource: resource, base: URL(string: "http://127.0.0.1:\(port)")!, group: group, running: running)
+        let server = try await LoopbackHTTPServer.start(router.buildResponder(), label: "shared-api")
+        return SharedAPIInstance(table: table, resource: resource, server: server)
     }
 
     func stop() async {
-        await group.triggerGracefulShutdown()
-        await running.value
+        await server.stop()
     }
 
     func get(authorization: String, dpop: [String]) async throws -> HTTPTransportResponse {

@@ -1,10 +1,10 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
+import AuthFlowTestSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
-import ServiceLifecycle
 
 /// A server of client ID metadata documents on 127.0.0.1, honest and
 /// hostile: `/client.json` names itself, `/huge.json` is 200 KB,
@@ -13,8 +13,7 @@ import ServiceLifecycle
 actor DocumentServer {
     private(set) var port = 0
     private(set) var requests: [String: Int] = [:]
-    private var group: ServiceGroup?
-    private var running: Task<Void, any Error>?
+    private var server: LoopbackHTTPServer?
 
     static func start() async throws -> DocumentServer {
         let server = DocumentServer()
@@ -51,25 +50,14 @@ actor DocumentServer {
                 return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
             }
         }
-        var logger = Logger(label: "DocumentServer")
-        logger.logLevel = .critical
-        let bound = AsyncStream<Int>.makeStream()
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in bound.continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
-        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
-        self.group = group
-        running = Task { try await group.run() }
-        for await port in bound.stream {
-            self.port = port
-            break
-        }
+        let server = try await LoopbackHTTPServer.start(router.buildResponder(), label: "DocumentServer", logLevel: .critical)
+        self.server = server
+        port = server.port
     }
 
     /// Stops the server and waits until it has.
     func stop() async {
-        await group?.triggerGracefulShutdown()
-        _ = try? await running?.value
+        await server?.stop()
     }
 }
 #endif

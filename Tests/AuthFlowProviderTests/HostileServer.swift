@@ -1,10 +1,10 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
+import AuthFlowTestSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
-import ServiceLifecycle
 
 /// A hostile authorization server on 127.0.0.1 for attack tests: its
 /// discovery document names itself as the issuer and PAR endpoint and an
@@ -14,8 +14,7 @@ import ServiceLifecycle
 actor HostileServer {
     private(set) var port = 0
     private(set) var capturedForms: [[String: String]] = []
-    private var group: ServiceGroup?
-    private var running: Task<Void, any Error>?
+    private var server: LoopbackHTTPServer?
 
     /// Starts the server; its metadata names `honestTokenEndpoint`.
     static func start(honestTokenEndpoint: URL) async throws -> HostileServer {
@@ -54,27 +53,16 @@ actor HostileServer {
             return Response(
                 status: .created, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: answer)))
         }
-        var logger = Logger(label: "HostileServer")
-        logger.logLevel = .critical
-        let bound = AsyncStream<Int>.makeStream()
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in bound.continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
-        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
-        self.group = group
-        running = Task { try await group.run() }
-        for await port in bound.stream {
-            self.port = port
-            break
-        }
+        let server = try await LoopbackHTTPServer.start(router.buildResponder(), label: "HostileServer", logLevel: .critical)
+        self.server = server
+        port = server.port
     }
 
     private func capture(_ form: [String: String]) { capturedForms.append(form) }
 
     /// Stops the server and waits until it has.
     func stop() async {
-        await group?.triggerGracefulShutdown()
-        _ = try? await running?.value
+        await server?.stop()
     }
 }
 #endif

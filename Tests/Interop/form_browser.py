@@ -8,33 +8,17 @@ password (INTEROP_USERNAME / INTEROP_PASSWORD, default demo / demo) and
 "allow", and GETs the redirect the provider answers with — the client's
 loopback listener. With FORM_BROWSER_ISS set, the redirect's `iss` is replaced
 by that value first: an authorization response that claims another issuer
-(the mix-up RFC 9207 guards against). Never prints a URL's query.
+(the mix-up RFC 9207 guards against). Never prints a URL's query. Its requests
+are provider_fixtures/browser.py's `fetch` (no redirects followed).
 """
 
 import html
 import os
 import re
 import sys
-import urllib.error
 import urllib.parse
-import urllib.request
 
-
-class NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):
-        return None
-
-
-def fetch(url, data=None):
-    opener = urllib.request.build_opener(NoRedirect)
-    request = urllib.request.Request(url, data=data, method="POST" if data is not None else "GET")
-    if data is not None:
-        request.add_header("Content-Type", "application/x-www-form-urlencoded")
-    try:
-        with opener.open(request, timeout=10) as response:
-            return response.status, dict(response.headers), response.read().decode()
-    except urllib.error.HTTPError as error:
-        return error.code, dict(error.headers), error.read().decode()
+from provider_fixtures.browser import fetch
 
 
 def forged(location, issuer):

@@ -18,52 +18,26 @@ AuthFlow. The provider's log counts registrations.
 """
 
 import json
-import os
-import subprocess
-import sys
 import time
 
 import pytest
 import requests
 
+import cli_fixtures
 from interop_helpers import decode_jwt_unverified
-from mcp_fixtures import ACCESS_TOKEN_LIFETIME, AUTHFLOW_BIN, HAVE_CHROMIUM, HERE, mcp_service, wait_until  # noqa: F401
+from mcp_fixtures import ACCESS_TOKEN_LIFETIME, AUTHFLOW_BIN, HAVE_CHROMIUM, mcp_service, wait_until  # noqa: F401
 
 pytestmark = pytest.mark.skipif(not AUTHFLOW_BIN, reason="AUTHFLOW_BIN is not set")
 needs_chromium = pytest.mark.skipif(not HAVE_CHROMIUM, reason="headless Chromium is not installed")
 MCP_HEADERS = ["-H", "Accept: application/json, text/event-stream", "-H", "Content-Type: application/json"]
 
 
-class CLI:
-    """The authflow CLI with its own config directory and a $BROWSER that counts its launches."""
+class CLI(cli_fixtures.CLI):
+    """The shared CLI (cli_fixtures.py), and MCP JSON-RPC calls as `authflow request` POSTs."""
 
     def __init__(self, tmp_path, browser="browser.py", **env):
-        self.tmp_path = tmp_path
-        script = tmp_path / "browser.sh"
-        script.write_text(f'#!/bin/sh\necho opened >> "{tmp_path}/browsers.log"\n'
-                          f'exec {sys.executable} {os.path.join(HERE, browser)} "$@"\n')
-        script.chmod(0o755)
-        self.env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "config"), HOME=str(tmp_path), BROWSER=str(script),
-                        INTEROP_USERNAME="demo", INTEROP_PASSWORD="demo", DISPLAY=":0", **env)
-        for name in ("INTEROP_BROWSER_ACTION", "SSH_CONNECTION", "WAYLAND_DISPLAY"):
-            self.env.pop(name, None)
+        super().__init__(tmp_path, browser, **env)
         self.ids = 0
-
-    def run(self, *args):
-        return subprocess.run([AUTHFLOW_BIN, *args], env=self.env, capture_output=True, text=True, timeout=120,
-                              stdin=subprocess.DEVNULL)
-
-    def ok(self, *args):
-        result = self.run(*args)
-        assert result.returncode == 0, (args, result.stdout[-1000:], result.stderr[-2000:])
-        return result
-
-    def profile(self):
-        return json.loads((self.tmp_path / "config" / "authflow" / "default.json").read_text())
-
-    def browsers(self):
-        path = self.tmp_path / "browsers.log"
-        return len(path.read_text().splitlines()) if path.exists() else 0
 
     def rpc(self, url, method, params=None):
         """One JSON-RPC request as one `authflow request` POST; returns (the process, the answer)."""

@@ -11,15 +11,17 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import threading
 import time
 
 import pytest
-import requests
+
+from cli_fixtures import CLI
+from test_resource_login import forgotten
 
 AUTHFLOW_BIN = os.environ.get("AUTHFLOW_BIN")
-HERE = os.path.dirname(os.path.abspath(__file__))
+# The $BROWSER: follows the provider's automatic sign-in to the loopback listener (no Chromium).
+FIXTURE_BROWSER = os.path.join("provider_fixtures", "browser.py")
 pytestmark = pytest.mark.skipif(not AUTHFLOW_BIN, reason="AUTHFLOW_BIN is not set")
 # Short enough that a token needs refreshing a second after it was issued
 # (the session refreshes within half a token's lifetime of its expiry).
@@ -57,44 +59,10 @@ def registrations(provider):
     return provider["log"].read_text().count("client registered")
 
 
-class CLI:
-    def __init__(self, tmp_path):
-        self.tmp_path = tmp_path
-        browser = tmp_path / "browser.sh"
-        browser.write_text(f'#!/bin/sh\necho opened >> "{tmp_path}/browsers.log"\n'
-                           f'exec {sys.executable} {os.path.join(HERE, "provider_fixtures", "browser.py")} "$@"\n')
-        browser.chmod(0o755)
-        self.env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "config"), HOME=str(tmp_path), BROWSER=str(browser))
-
-    def run(self, *args):
-        return subprocess.run([AUTHFLOW_BIN, *args], env=self.env, capture_output=True, text=True, timeout=120,
-                              stdin=subprocess.DEVNULL)
-
-    def ok(self, *args):
-        result = self.run(*args)
-        assert result.returncode == 0, (args, result.stdout[-1000:], result.stderr[-2000:])
-        return result
-
-    def profile(self):
-        return json.loads((self.tmp_path / "config" / "authflow" / "default.json").read_text())
-
-    def browsers(self):
-        path = self.tmp_path / "browsers.log"
-        return len(path.read_text().splitlines()) if path.exists() else 0
-
-
 def forget(provider, client_id):
     """SIGUSR1, then waits (bounded) until the provider's PAR endpoint no longer knows `client_id`."""
     provider["process"].send_signal(signal.SIGUSR1)
-    metadata = requests.get(provider["issuer"] + "/.well-known/openid-configuration", timeout=10).json()
-    for _ in range(100):
-        answer = requests.post(metadata["pushed_authorization_request_endpoint"], timeout=10,
-                               data={"client_id": client_id, "response_type": "code", "redirect_uri": "http://127.0.0.1/callback",
-                                     "code_challenge": "x" * 43, "code_challenge_method": "S256"})
-        if answer.status_code in (400, 401) and answer.json().get("error") == "invalid_client":
-            return
-        time.sleep(0.05)
-    pytest.fail("the provider did not forget the client")
+    forgotten(provider, client_id)
 
 
 def wait_until_stale(cli):
@@ -109,7 +77,7 @@ def wait_until_stale(cli):
 
 
 def test_request_whose_refresh_finds_the_client_forgotten_registers_and_signs_in_again_once(provider, tmp_path):
-    cli = CLI(tmp_path)
+    cli = CLI(tmp_path, browser=FIXTURE_BROWSER)
     before = registrations(provider)
     cli.ok("login", "--resource", provider["api"], "--json")
     first = cli.profile()["client_id"]
@@ -133,7 +101,7 @@ def test_request_whose_refresh_finds_the_client_forgotten_registers_and_signs_in
 
 
 def test_login_again_after_the_client_was_forgotten_registers_exactly_once(provider, tmp_path):
-    cli = CLI(tmp_path)
+    cli = CLI(tmp_path, browser=FIXTURE_BROWSER)
     before = registrations(provider)
     cli.ok("login", "--resource", provider["api"], "--json")
     first = cli.profile()["client_id"]
@@ -173,7 +141,7 @@ def endless():
 
 
 def test_an_api_that_keeps_asking_for_scope_gets_one_step_up_then_a_clear_error(provider, endless, tmp_path):
-    cli = CLI(tmp_path)
+    cli = CLI(tmp_path, browser=FIXTURE_BROWSER)
     cli.ok("login", "--issuer", provider["issuer"], "--client-id", "authflow-demo", "--scope", "openid", "--json")
     base = f"http://127.0.0.1:{endless.server_port}"
 
@@ -195,7 +163,7 @@ def test_an_api_that_keeps_asking_for_scope_gets_one_step_up_then_a_clear_error(
 
 
 def test_token_whose_refresh_finds_the_client_forgotten_asks_for_a_sign_in(provider, tmp_path):
-    cli = CLI(tmp_path)
+    cli = CLI(tmp_path, browser=FIXTURE_BROWSER)
     cli.ok("login", "--resource", provider["api"], "--json")
     first = cli.profile()["client_id"]
     forget(provider, first)

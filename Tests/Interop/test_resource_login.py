@@ -10,14 +10,14 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 
 import pytest
 import requests
 
+from cli_fixtures import CLI
+
 AUTHFLOW_BIN = os.environ.get("AUTHFLOW_BIN")
-HERE = os.path.dirname(os.path.abspath(__file__))
 HAVE_CHROMIUM = os.path.exists("/usr/bin/chromium") and os.path.exists("/usr/bin/chromedriver")
 pytestmark = [pytest.mark.skipif(not AUTHFLOW_BIN, reason="AUTHFLOW_BIN is not set"),
               pytest.mark.skipif(not HAVE_CHROMIUM, reason="headless Chromium is not installed")]
@@ -46,35 +46,6 @@ def provider(tmp_path_factory):
     yield {"issuer": found["issuer"], "api": found["resource"].split(" ")[0], "process": process}
     process.send_signal(signal.SIGTERM)
     process.wait(timeout=10)
-
-
-class CLI:
-    def __init__(self, tmp_path):
-        self.tmp_path = tmp_path
-        browser = tmp_path / "browser.sh"
-        browser.write_text(f'#!/bin/sh\necho opened >> "{tmp_path}/browsers.log"\n'
-                           f'exec {sys.executable} {os.path.join(HERE, "browser.py")} "$@"\n')
-        browser.chmod(0o755)
-        self.env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "config"), HOME=str(tmp_path), BROWSER=str(browser),
-                        INTEROP_USERNAME="demo", INTEROP_PASSWORD="demo", DISPLAY=":0")
-        for name in ("INTEROP_BROWSER_ACTION", "SSH_CONNECTION", "WAYLAND_DISPLAY"):
-            self.env.pop(name, None)
-
-    def run(self, *args):
-        return subprocess.run([AUTHFLOW_BIN, *args], env=self.env, capture_output=True, text=True, timeout=120,
-                              stdin=subprocess.DEVNULL)
-
-    def ok(self, *args):
-        result = self.run(*args)
-        assert result.returncode == 0, (args, result.stdout[-1000:], result.stderr[-2000:])
-        return result
-
-    def profile(self, name="default"):
-        return json.loads((self.tmp_path / "config" / "authflow" / f"{name}.json").read_text())
-
-    def browsers(self):
-        path = self.tmp_path / "browsers.log"
-        return len(path.read_text().splitlines()) if path.exists() else 0
 
 
 def test_login_by_the_apis_url_alone_then_request_refresh_and_status(provider, tmp_path):

@@ -2,7 +2,8 @@
 then follows the provider's answer to the loopback listener — a redirect (GET)
 or, for response_mode=form_post, the auto-submitting form (POST). Given the
 logout page of `authflow logout` (a form that POSTs to the provider), it
-submits the form and follows the provider's redirect back."""
+submits the form and follows the provider's redirect back. Its `fetch` (one
+request, no redirect followed) is form_browser.py's too."""
 
 import html
 import re

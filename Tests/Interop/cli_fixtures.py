@@ -1,0 +1,45 @@
+"""The authflow CLI as the embedded-provider tests run it (test_mcp_cli.py,
+test_resource_login.py, test_resource_forgotten.py): its own config directory
+and a $BROWSER that counts its launches, then runs the given browser script."""
+
+import json
+import os
+import subprocess
+import sys
+
+AUTHFLOW_BIN = os.environ.get("AUTHFLOW_BIN")
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+class CLI:
+    """The authflow CLI with its own config directory and a $BROWSER that counts its launches.
+
+    `browser` is the $BROWSER script, relative to this folder (browser.py: headless Chromium on the provider's login
+    page, user demo); `env` adds to the environment."""
+
+    def __init__(self, tmp_path, browser="browser.py", **env):
+        self.tmp_path = tmp_path
+        script = tmp_path / "browser.sh"
+        script.write_text(f'#!/bin/sh\necho opened >> "{tmp_path}/browsers.log"\n'
+                          f'exec {sys.executable} {os.path.join(HERE, browser)} "$@"\n')
+        script.chmod(0o755)
+        self.env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "config"), HOME=str(tmp_path), BROWSER=str(script),
+                        INTEROP_USERNAME="demo", INTEROP_PASSWORD="demo", DISPLAY=":0", **env)
+        for name in ("INTEROP_BROWSER_ACTION", "SSH_CONNECTION", "WAYLAND_DISPLAY"):
+            self.env.pop(name, None)
+
+    def run(self, *args):
+        return subprocess.run([AUTHFLOW_BIN, *args], env=self.env, capture_output=True, text=True, timeout=120,
+                              stdin=subprocess.DEVNULL)
+
+    def ok(self, *args):
+        result = self.run(*args)
+        assert result.returncode == 0, (args, result.stdout[-1000:], result.stderr[-2000:])
+        return result
+
+    def profile(self, name="default"):
+        return json.loads((self.tmp_path / "config" / "authflow" / f"{name}.json").read_text())
+
+    def browsers(self):
+        path = self.tmp_path / "browsers.log"
+        return len(path.read_text().splitlines()) if path.exists() else 0
