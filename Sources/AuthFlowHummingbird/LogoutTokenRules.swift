@@ -44,7 +44,7 @@ struct LogoutTokenRules: Sendable {
         guard let jti = jwt.string("jti"), !jti.isEmpty else { throw Refusal(description: "the logout token has no jti") }
         let firstUse: Bool
         do {
-            firstUse = try await replayCache.firstUse(of: "logout " + jti, until: jwt.expiresAt.addingTimeInterval(verifier.leeway + 1))
+            firstUse = try await replayCache.firstUse(of: Self.replayKey(jti), until: jwt.expiresAt.addingTimeInterval(verifier.leeway + 1))
         } catch {
             throw Refusal(description: "the logout replay store failed")
         }
@@ -52,5 +52,13 @@ struct LogoutTokenRules: Sendable {
         return BackChannelLogoutRequest(
             issuer: jwt.issuer, subject: subject, sessionID: sessionID, tokenID: jti, issuedAt: iat)
     }
+
+    /// Forgets a logout whose handler failed, so that the provider's retry is
+    /// taken (OpenID Connect Back-Channel Logout 1.0 §2.8: the 400 invites one).
+    func forget(_ logout: BackChannelLogoutRequest) async {
+        try? await replayCache.forget(Self.replayKey(logout.tokenID))
+    }
+
+    private static func replayKey(_ jti: String) -> String { "logout " + jti }
 }
 #endif

@@ -29,6 +29,11 @@ public actor MemoryReplayCache: ReplayCache {
         entries[identifier] = expiresAt
         return true
     }
+
+    /// Forgets `identifier`: its next use is a first use again.
+    public func forget(_ identifier: String) {
+        entries[identifier] = nil
+    }
 }
 
 /// A ``MemoryReplayCache`` holds as many identifiers as it may: the request

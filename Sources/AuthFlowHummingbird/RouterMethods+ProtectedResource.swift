@@ -24,7 +24,9 @@ extension RouterMethods {
     /// Receives OpenID Connect back-channel logouts at `path` (a form POST
     /// with `logout_token`): verifies the token for `clientID` against the
     /// resource's issuer and keys, then calls `handler`. Answers 200 when
-    /// the handler returns, 400 with a JSON error otherwise.
+    /// the handler returns, 400 with a JSON error otherwise. A token's `jti`
+    /// is refused a second time (a replay), unless its handler failed: then
+    /// it is forgotten, so that the provider's retry is taken.
     /// - Parameters:
     ///   - path: where the provider posts (the client's `backchannel_logout_uri`).
     ///   - resource: gives the issuer and its keys.
@@ -56,6 +58,8 @@ extension RouterMethods {
                 do {
                     try await handler(logout)
                 } catch {
+                    // Not ended: the provider may retry, and the retry must not look like a replay.
+                    await rules.forget(logout)
                     resource.logger.warning("back-channel logout handler failed", metadata: ["error": "\(type(of: error))"])
                     return BackChannelLogoutResponse.failure("the sessions could not be ended")
                 }

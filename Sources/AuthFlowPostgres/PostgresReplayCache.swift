@@ -35,7 +35,7 @@ public struct PostgresReplayCache: ReplayCache {
     /// - Throws: database failures as `network`, `timeout` or `storage`.
     public func firstUse(of identifier: String, until expiresAt: Date) async throws -> Bool {
         try await table.prepared()
-        let key = Data(SHA256.hash(data: Data("\(scope)\u{0}\(identifier)".utf8)))
+        let key = key(identifier)
         let doing = "record a one-time identifier in \(table.name)_seen"
         do {
             let rows = try await Statement.rows(
@@ -48,6 +48,26 @@ public struct PostgresReplayCache: ReplayCache {
         } catch {
             throw DatabaseError.map(error, doing: doing)
         }
+    }
+
+    /// Forgets `identifier` in this cache's scope, on every instance: its next use is a first use again.
+    ///
+    /// - Throws: database failures as `network`, `timeout` or `storage`.
+    public func forget(_ identifier: String) async throws {
+        try await table.prepared()
+        let doing = "forget a one-time identifier in \(table.name)_seen"
+        do {
+            _ = try await Statement.rows(
+                "DELETE FROM \(unescaped: table.name)_seen WHERE key = \(key(identifier))", on: table.client,
+                within: table.options.queryTimeout, doing: doing, logger: table.logger)
+        } catch {
+            throw DatabaseError.map(error, doing: doing)
+        }
+    }
+
+    /// What the table keeps of `identifier`: SHA-256 of the scope and the identifier.
+    private func key(_ identifier: String) -> Data {
+        Data(SHA256.hash(data: Data("\(scope)\u{0}\(identifier)".utf8)))
     }
 }
 #endif

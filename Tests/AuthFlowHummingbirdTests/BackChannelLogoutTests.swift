@@ -97,6 +97,14 @@ struct BackChannelLogoutTests {
             #expect(notForm.status == 400 && Self.error(notForm) == "the request is not a form POST")
             let failing = try await Self.post(api, try TestKeys.sign(Self.claims(api, ["sub": .string("refuse-me")]), header: [:]))
             #expect(failing.status == 400 && Self.error(failing) == "the sessions could not be ended")
+            // A handler that failed: the provider's retry of the same token is taken, then a replay is refused.
+            let retried = try TestKeys.sign(Self.claims(api, ["sub": .string("refuse-once")]), header: [:])
+            let first = try await Self.post(api, retried)
+            #expect(first.status == 400 && Self.error(first) == "the sessions could not be ended")
+            #expect(try await Self.post(api, retried).status == 200)
+            #expect(api.logouts.withLock { $0.map(\.subject) } == ["refuse-once"])
+            let replayed = try await Self.post(api, retried)
+            #expect(replayed.status == 400 && Self.error(replayed) == "the logout token was already used (jti replay)")
         }
     }
 }

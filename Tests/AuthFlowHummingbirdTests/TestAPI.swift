@@ -136,8 +136,13 @@ struct LateResponder<API: HTTPResponder<ProtectedRequestContext>>: HTTPResponder
             if let existing { return existing }
             let router = Router(context: ProtectedRequestContext.self)
             router.addProtectedResourceMetadata(resource)
+            let refusedOnce = LockedValue<Set<String>>([])
             router.addBackChannelLogout("backchannel-logout", resource: resource, clientID: "authflow-demo-backend") { [logouts] logout in
                 if logout.subject == "refuse-me" { throw TestAPIError.notStarted }
+                // Fails the first time each token arrives, as a session store that is briefly down.
+                if logout.subject == "refuse-once", refusedOnce.withLock({ $0.insert(logout.tokenID).inserted }) {
+                    throw TestAPIError.notStarted
+                }
                 logouts.withLock { $0.append(logout) }
             }
             let built = router.buildResponder()

@@ -71,6 +71,10 @@ struct PostgresBackChannelTests {
             }
             #expect(!replayedElsewhere)
             #expect(try await PostgresReplayCache(table: table, scope: "logout").firstUse(of: "jti-1", until: later), "scopes are apart")
+            // Forgotten (its work failed): a first use again, in this scope only.
+            try await cache.forget("jti-1")
+            #expect(try await cache.firstUse(of: "jti-1", until: later))
+            #expect(!(try await PostgresReplayCache(table: table, scope: "logout").firstUse(of: "jti-1", until: later)))
             // Twenty instances at once: exactly one first use.
             let firsts = try await withThrowingTaskGroup(of: Bool.self) { group in
                 for _ in 0..<20 { group.addTask { try await cache.firstUse(of: "jti-2", until: later) } }

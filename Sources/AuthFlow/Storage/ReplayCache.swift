@@ -15,4 +15,17 @@ public protocol ReplayCache: Sendable {
     /// An implementation that cannot record it (full, unreachable) throws:
     /// the identifier is then refused, never let through.
     func firstUse(of identifier: String, until expiresAt: Date) async throws -> Bool
+
+    /// Forgets `identifier`, which ``firstUse(of:until:)`` recorded for work
+    /// that then failed (a back-channel logout whose sessions could not be
+    /// ended), so that the sender's retry is not refused as a replay.
+    ///
+    /// The default keeps the identifier: a retry is then refused until it
+    /// expires. Both caches AuthFlow ships forget.
+    func forget(_ identifier: String) async throws
+}
+
+extension ReplayCache {
+    /// Keeps `identifier` (see ``ReplayCache/forget(_:)``).
+    public func forget(_ identifier: String) async throws {}
 }
