@@ -4,8 +4,8 @@ import Foundation
 
 /// The JWT fast path against the full parse: `ScannedJWTClaims.scan` either
 /// leaves a payload to the full parser or answers every reading (`value`,
-/// `string`, `number`, `contains`, `string(_:equals:)`, the audience, every
-/// claim) as the full parser's dictionary does. The input is the payload's
+/// `string`, `number`, `contains`, `string(_:equals:)`, the words of a
+/// `scope`, the audience, every claim) as the full parser's dictionary does. The input is the payload's
 /// JSON text; the same text is also wrapped into a token for `ScannedJWS`,
 /// whose header readings must agree with `CompactJWS`.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -28,6 +28,14 @@ public func fuzzJWTScan(_ data: UnsafeRawPointer?, _ size: Int) -> CInt {
             for expected in values.prefix(8) + ["", "K", "\u{212A}", "api"] {
                 fuzzCheck(
                     scanned.string(name, equals: expected) == (full[name]?.stringValue == expected), "string(\(name), equals:) differs")
+            }
+        }
+        // Scope tokens: the words of every string value, and some that are not words.
+        let words = values.prefix(4).flatMap { $0.split(separator: " ").map(String.init) }.prefix(8) + ["", " ", "a", "é", "\u{212A}"]
+        for name in probes.prefix(12) {
+            for word in words {
+                let expected = full[name]?.stringValue.map { VerifiedJWT.words(of: $0, contain: word) } ?? false
+                fuzzCheck(scanned.claim(name, containsWord: word) == expected, "claim(\(name), containsWord:) differs")
             }
         }
         let audience = VerifiedJWT.Contents.audience(full["aud"])

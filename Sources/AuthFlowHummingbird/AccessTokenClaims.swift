@@ -53,6 +53,14 @@ public struct AccessTokenClaims: Sendable {
         }
     }
 
+    /// Whether `scope` grants `required` (one of its space-separated scope tokens).
+    func grants(_ required: String) -> Bool {
+        switch source {
+        case .jwt(let jwt): jwt.claim("scope", containsWord: required)
+        case .members(let members): members["scope"]?.stringValue.map { VerifiedJWT.words(of: $0, contain: required) } ?? false
+        }
+    }
+
     /// Every claim.
     var all: [String: JSONMemberValue] {
         switch source {

@@ -30,7 +30,7 @@ enum AuthorizationHeader {
         guard !token.isEmpty, compactJWS || isToken68(token) else {
             throw .invalidRequest("the access token is not a token68", scheme: scheme)
         }
-        return Credentials(scheme: scheme, token: String(token), isCompactJWS: compactJWS)
+        return Credentials(scheme: scheme, token: token, isCompactJWS: compactJWS)
     }
 
     /// Whether `token` is a token68: letters, digits, `-._~+/=`.
@@ -41,7 +41,8 @@ enum AuthorizationHeader {
     /// An `Authorization` field's scheme and token, and whether the token has a JWS's two dots.
     struct Credentials {
         let scheme: AuthorizationScheme
-        let token: String
+        /// The token, in the field's value: a JWT is verified there, without a copy.
+        let token: Substring
         let isCompactJWS: Bool
     }
 

@@ -10,7 +10,7 @@ import Foundation
 struct JWTAccessTokenRules: Sendable {
     let verifier: JWTVerifier
 
-    func verify(_ token: String, scheme: AuthorizationScheme, now: Date = Date()) async throws(AccessFailure) -> VerifiedAccessToken {
+    func verify(_ token: Substring, scheme: AuthorizationScheme, now: Date = Date()) async throws(AccessFailure) -> VerifiedAccessToken {
         let jwt: VerifiedJWT
         do {
             jwt = try await verifier.verify(token, now: now)
@@ -27,7 +27,7 @@ struct JWTAccessTokenRules: Sendable {
         guard jwt.issuedAt != nil else { throw .invalidToken("the token has no iat", scheme: scheme) }
         let jkt = jwt.hasClaim("cnf") ? try Self.confirmation(jwt.claim("cnf"), scheme: scheme) : nil
         return VerifiedAccessToken(
-            subject: subject, clientID: clientID, scope: jwt.string("scope") ?? "", dpopThumbprint: jkt,
+            subject: subject, clientID: clientID, dpopThumbprint: jkt,
             expiresAt: jwt.expiresAt, source: .jwt, claims: AccessTokenClaims(jwt))
     }
 

@@ -27,7 +27,7 @@ extension ProtectedResource {
         case (.dpop, .none):
             throw .invalidToken("the access token is not DPoP-bound: send it with the Bearer scheme", scheme: .dpop)
         case (.dpop, .some(let thumbprint)):
-            try await checkProof(proofs, for: token, boundTo: thumbprint, method: method, path: path, now: now)
+            try await checkProof(proofs, for: String(token), boundTo: thumbprint, method: method, path: path, now: now)
         }
         guard verified.grants(required) else { throw .insufficientScope(required, scheme: scheme) }
         return verified
@@ -35,7 +35,7 @@ extension ProtectedResource {
 
     /// A JWT (two dots) by its signature; anything else by introspection when the API has client credentials.
     private func verifyToken(
-        _ token: String, compactJWS: Bool, scheme: AuthorizationScheme, now: Date
+        _ token: Substring, compactJWS: Bool, scheme: AuthorizationScheme, now: Date
     ) async throws(AccessFailure) -> VerifiedAccessToken {
         if compactJWS {
             do {
@@ -51,7 +51,7 @@ extension ProtectedResource {
         guard let introspection else {
             throw .invalidToken("the access token is not a JWT and this API does not introspect tokens", scheme: scheme)
         }
-        return try await introspection.verify(token, scheme: scheme, now: now)
+        return try await introspection.verify(String(token), scheme: scheme, now: now)
     }
 
     private func checkProof(

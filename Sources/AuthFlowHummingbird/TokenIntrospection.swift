@@ -36,7 +36,7 @@ struct TokenIntrospection: Sendable {
         }
         let verified = VerifiedAccessToken(
             subject: members["sub"]?.stringValue, clientID: members["client_id"]?.stringValue,
-            scope: members["scope"]?.stringValue ?? "",
+
             dpopThumbprint: try JWTAccessTokenRules.confirmation(members["cnf"], scheme: scheme),
             expiresAt: expiresAt, source: .introspection, claims: AccessTokenClaims(members))
         let lifetime = min(maximumAge, expiresAt.map { $0.timeIntervalSince(now) } ?? maximumAge)

@@ -17,9 +17,9 @@ struct JWTScanTests {
     static let payloads: [String] = [
         #"{"iss":"https://idp.example","sub":"u-1","aud":"https://api.example","exp":EXP,"iat":IAT,"scope":"read write"}"#,
         // Escapes and non-ASCII in values, aud as an array with other types, nested objects.
-        #"{"iss":"https:\/\/idp.example","sub":"\u00e9l\u00e8ve","aud":["x",1,"https://api.example",null],"exp":EXP,"iat":IAT,"cnf":{"jkt":"abc"},"events":{"e":{}},"nbf":null}"#,
+        #"{"iss":"https:\/\/idp.example","sub":"\u00e9l\u00e8ve","aud":["x",1,"https://api.example",null],"exp":EXP,"iat":IAT,"cnf":{"jkt":"abc"},"events":{"e":{}},"nbf":null,"scope":"  read  \u0077rite "}"#,
         // Whitespace, numbers in every form, exp as a float.
-        #" { "iss" : "https://idp.example" , "aud" : [ "https://api.example" ] , "exp" : EXPe0 , "iat":IAT.0,"n":-0.5e-3,"b":true,"z":[] } "#,
+        #" { "iss" : "https://idp.example" , "aud" : [ "https://api.example" ] , "exp" : EXPe0 , "iat":IAT.0,"n":-0.5e-3,"b":true,"z":[],"scope":" read   write x" } "#,
         // A Kelvin sign (canonically equal to "K" for Swift) in a value; a name "K" that a lookup of the sign finds.
         "{\"iss\":\"https://idp.example\",\"aud\":\"https://api.example\",\"exp\":EXP,\"k\":\"\u{212A}\",\"K\":1}",
     ]
@@ -46,6 +46,12 @@ struct JWTScanTests {
             #expect(scanned.contains(name) == (full[name] != nil), "\(name)")
             for expected in ["https://idp.example", "K", "\u{212A}", "élève", "", "read write"] {
                 #expect(scanned.string(name, equals: expected) == (full[name]?.stringValue == expected), "\(name) = \(expected)")
+            }
+        }
+        for word in ["read", "write", "read write", "", " ", "rea", "https://idp.example", "K", "\u{212A}", "élève"] {
+            for name in ["scope", "iss", "sub", "k", "aud", "missing"] {
+                let expected = full[name]?.stringValue.map { VerifiedJWT.words(of: $0, contain: word) } ?? false
+                #expect(scanned.claim(name, containsWord: word) == expected, "\(name) has the word \(word)")
             }
         }
         let audience = VerifiedJWT.Contents.audience(full["aud"])
@@ -90,6 +96,9 @@ struct JWTScanTests {
         }
         #expect(a.type == "at+jwt" && b.type == "at+jwt")
         #expect(a.issuedAt == b.issuedAt && a.audience == b.audience && a.issuer == b.issuer && a.subject == b.subject)
+        for word in ["read", "write", "rea", ""] {
+            #expect(a.claim("scope", containsWord: word) == b.claim("scope", containsWord: word), "\(word)")
+        }
         for name in Self.names {
             #expect(a.claim(name) == b.claim(name) && a.string(name) == b.string(name), "\(name)")
             #expect(a.number(name) == b.number(name) && a.hasClaim(name) == b.hasClaim(name), "\(name)")

@@ -50,12 +50,17 @@ public struct JWTVerifier: Sendable {
     /// keys must be fetched first, takes the full path, so both accept and
     /// refuse the same tokens.
     public func verify(_ token: String, now: Date = Date()) async throws -> VerifiedJWT {
+        try await verify(token[...], now: now)
+    }
+
+    /// Verifies `token`, a part of a longer string (an `Authorization` field's value) that is not copied unless the full path must read it.
+    package func verify(_ token: Substring, now: Date = Date()) async throws -> VerifiedJWT {
         let signed: (algorithm: String, contents: VerifiedJWT.Contents)
         do {
             if let scanned = try Self.verifyWithoutFetching(token, signature) {
                 signed = scanned
             } else {
-                let (jws, algorithm) = try await signature.verify(token)
+                let (jws, algorithm) = try await signature.verify(String(token))
                 signed = (algorithm, .parsed(header: jws.header, claims: jws.claims))
             }
         } catch let error as AuthFlowError where error.category == .idTokenInvalid {
@@ -86,7 +91,7 @@ public struct JWTVerifier: Sendable {
     /// the scan leaves to the full parser, or one whose keys must be fetched
     /// first. Static, so that the scan's closure captures only the signature check.
     private static func verifyWithoutFetching(
-        _ token: String, _ signature: JWSSignatureVerifier
+        _ token: Substring, _ signature: JWSSignatureVerifier
     ) throws -> (algorithm: String, contents: VerifiedJWT.Contents)? {
         var verified: (algorithm: String, contents: VerifiedJWT.Contents)?
         _ = try ScannedJWS.scan(token, claims: ScannedJWTClaims.scan(header:payload:)) { scanned in

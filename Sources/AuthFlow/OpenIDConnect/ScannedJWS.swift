@@ -41,7 +41,7 @@ struct ScannedJWS<Claims>: SignedJWS {
     /// - Parameter readClaims: reads the claims from the header and payload
     ///   segments (base64url, as views of the token); nil leaves the token to the full path.
     static func scan(
-        _ token: String,
+        _ token: some StringProtocol,
         claims readClaims: (_ header: UnsafeBufferPointer<UInt8>, _ payload: UnsafeBufferPointer<UInt8>) -> Claims?,
         _ body: (ScannedJWS) throws -> Void
     ) rethrows -> Bool {

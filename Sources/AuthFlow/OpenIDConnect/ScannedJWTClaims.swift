@@ -174,6 +174,37 @@ struct ScannedJWTClaims: Sendable {
         return answer ?? (string(name) == expected)
     }
 
+    /// Whether the claim `name` is a string one of whose space-separated
+    /// words (a `scope`'s scope tokens) is `word`: as
+    /// ``VerifiedJWT/words(of:contain:)`` answers for the claim's string,
+    /// read in place when both are plain ASCII.
+    func claim(_ name: String, containsWord word: String) -> Bool {
+        guard case .found(let member) = member(name), member.plainString else {
+            return string(name).map { VerifiedJWT.words(of: $0, contain: word) } ?? false
+        }
+        var bytes = word
+        let answer: Bool? = bytes.withUTF8 { wanted in
+            // Plain ASCII on both sides: the bytes compare as the strings do.
+            guard isPlainASCII(wanted) else { return nil }
+            guard !wanted.isEmpty else { return false }
+            return withPayload { payload in
+                // Words of the string's content, a range of the payload the scan checked (fuzzed: Fuzz/jwt-scan.swift).
+                let content = Self.content(member.value)
+                var start = content.lowerBound
+                while start < content.upperBound {
+                    var end = start
+                    while end < content.upperBound, payload[end] != UInt8(ascii: " ") { end += 1 }
+                    if end - start == wanted.count, memcmp(payload.baseAddress! + start, wanted.baseAddress!, wanted.count) == 0 {
+                        return true
+                    }
+                    start = end + 1
+                }
+                return false
+            }
+        }
+        return answer ?? (string(name).map { VerifiedJWT.words(of: $0, contain: word) } ?? false)
+    }
+
     /// `aud` as a list: one string, or the strings of an array (other elements skipped).
     var audience: [String] { VerifiedJWT.Contents.audience(value("aud")) }
 

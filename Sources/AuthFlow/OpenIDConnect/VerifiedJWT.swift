@@ -72,6 +72,22 @@ public struct VerifiedJWT: Sendable, Equatable {
         }
     }
 
+    /// Whether the claim `name` is a string with `word` among its
+    /// space-separated words (``words(of:contain:)``), read in place.
+    package func claim(_ name: String, containsWord word: String) -> Bool {
+        switch contents {
+        case .scanned(let scanned, _): scanned.claim(name, containsWord: word)
+        case .parsed(_, let claims): claims[name]?.stringValue.map { Self.words(of: $0, contain: word) } ?? false
+        }
+    }
+
+    /// Whether `word` is one of the space-separated words of `value` (a
+    /// `scope`'s scope tokens, RFC 6749 §3.3): `value` split on spaces,
+    /// empty words dropped, compared as strings.
+    package static func words(of value: String, contain word: String) -> Bool {
+        value.split(separator: " ").contains { $0 == word }
+    }
+
     /// `iss`.
     public var issuer: String { string("iss") ?? "" }
     /// `sub`, when present.
