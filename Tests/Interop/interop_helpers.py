@@ -4,11 +4,13 @@ import base64
 import hashlib
 import json
 import os
+import queue
 import secrets
 import subprocess
 import sys
 import tempfile
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, quote, urlencode, urlsplit
 
@@ -163,3 +165,32 @@ def load_config(path):
 
 def tempdir(prefix):
     return tempfile.mkdtemp(prefix=prefix)
+
+
+def read_until_ready(process, timeout=30):
+    """Reads `process`'s stdout up to its "ready" line, for at most `timeout`
+    seconds, a process that hangs without printing included. Returns the
+    lines read, stripped, and whether "ready" came before the process exited
+    or the time ran out. Reading stops at "ready": what the process prints
+    later stays in the pipe."""
+    lines = queue.Queue()
+
+    def read():
+        for line in iter(process.stdout.readline, ""):
+            lines.put(line)
+            if line.startswith("ready"):
+                return
+        lines.put(None)
+
+    threading.Thread(target=read, daemon=True).start()
+    seen, deadline = [], time.monotonic() + timeout
+    while True:
+        try:
+            line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            return seen, False
+        if line is None:
+            return seen, False
+        seen.append(line.strip())
+        if line.startswith("ready"):
+            return seen, True

@@ -16,12 +16,12 @@ import json
 import os
 import signal
 import subprocess
-import time
 
 import pytest
 import requests
 from pydpop import generate_key, generate_proof, jwk_thumbprint, public_jwk
 
+from interop_helpers import read_until_ready
 from test_cli import CLI, assert_success, describe
 from test_provider import start as start_provider
 
@@ -37,15 +37,10 @@ def start_api(issuer, env=None, *args):
     process = subprocess.Popen([EXAMPLE_API, "--issuer", issuer, "--scope", "read", *args],
                                env=dict(os.environ, **(env or {})), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True, stdin=subprocess.DEVNULL)
-    lines, deadline = [], time.monotonic() + 30
-    while time.monotonic() < deadline:
-        line = process.stdout.readline()
-        if not line:
-            break
-        lines.append(line.strip())
-        if line.startswith("ready"):
-            resource = next(entry.split(": ", 1)[1] for entry in lines if entry.startswith("resource: "))
-            return process, resource
+    lines, ready = read_until_ready(process)
+    if ready:
+        resource = next(entry.split(": ", 1)[1] for entry in lines if entry.startswith("resource: "))
+        return process, resource
     process.kill()
     pytest.fail(f"example-api did not start: {lines} {process.stderr.read()[-2000:]}")
 

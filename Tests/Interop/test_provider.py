@@ -16,7 +16,6 @@ import secrets
 import signal
 import sys
 import subprocess
-import time
 from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
@@ -24,6 +23,8 @@ import requests
 from authlib.integrations.requests_client import OAuth2Session
 from joserfc import jwt
 from joserfc.jwk import KeySet
+
+from interop_helpers import read_until_ready
 
 AUTHFLOW_BIN = os.environ.get("AUTHFLOW_BIN")
 pytestmark = pytest.mark.skipif(not AUTHFLOW_BIN, reason="AUTHFLOW_BIN is not set")
@@ -56,16 +57,10 @@ CONFIG = {
 def start(config_path):
     process = subprocess.Popen([AUTHFLOW_BIN, "provider", "serve", "--config", config_path],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
-    lines = []
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        line = process.stdout.readline()
-        if not line:
-            break
-        lines.append(line.strip())
-        if line.startswith("ready"):
-            issuer = next(entry.split(": ", 1)[1] for entry in lines if entry.startswith("issuer: "))
-            return process, issuer, lines
+    lines, ready = read_until_ready(process)
+    if ready:
+        issuer = next(entry.split(": ", 1)[1] for entry in lines if entry.startswith("issuer: "))
+        return process, issuer, lines
     process.kill()
     pytest.fail(f"provider did not start: {lines} {process.stderr.read()[-2000:]}")
 

@@ -24,6 +24,8 @@ import requests
 from joserfc import jwt
 from joserfc.jwk import KeySet
 
+from interop_helpers import read_until_ready
+
 AUTHFLOW_BIN = os.environ.get("AUTHFLOW_BIN")
 pytestmark = pytest.mark.skipif(not AUTHFLOW_BIN, reason="AUTHFLOW_BIN is not set")
 
@@ -32,15 +34,9 @@ def start(*arguments):
     process = subprocess.Popen(
         [AUTHFLOW_BIN, "provider", "serve", *(arguments or ("--resource", "/api", "--resource-scope", "api.read"))],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
-    lines = []
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        line = process.stdout.readline()
-        if not line:
-            break
-        lines.append(line.strip())
-        if line.startswith("ready"):
-            return process, dict(entry.split(": ", 1) for entry in lines if ": " in entry)
+    lines, ready = read_until_ready(process)
+    if ready:
+        return process, dict(entry.split(": ", 1) for entry in lines if ": " in entry)
     process.kill()
     pytest.fail(f"provider did not start: {lines} {process.stderr.read()[-2000:]}")
 

@@ -17,6 +17,7 @@ import time
 import pytest
 
 from cli_fixtures import CLI
+from interop_helpers import read_until_ready
 from test_resource_login import forgotten
 
 AUTHFLOW_BIN = os.environ.get("AUTHFLOW_BIN")
@@ -37,14 +38,7 @@ def provider(tmp_path_factory):
     with open(log, "w") as stderr:
         process = subprocess.Popen([AUTHFLOW_BIN, "provider", "serve", "-v", "--config", str(config), "--resource", "/api"],
                                    stdout=subprocess.PIPE, stderr=stderr, text=True, stdin=subprocess.DEVNULL)
-    lines, deadline = [], time.monotonic() + 30
-    while time.monotonic() < deadline:
-        line = process.stdout.readline()
-        if not line:
-            break
-        lines.append(line.strip())
-        if line.startswith("ready"):
-            break
+    lines, _ = read_until_ready(process)
     found = {entry.split(": ", 1)[0]: entry.split(": ", 1)[1] for entry in lines if ": " in entry}
     if "resource" not in found:
         process.kill()

@@ -16,6 +16,7 @@ import pytest
 import requests
 
 from cli_fixtures import CLI
+from interop_helpers import read_until_ready
 
 AUTHFLOW_BIN = os.environ.get("AUTHFLOW_BIN")
 HAVE_CHROMIUM = os.path.exists("/usr/bin/chromium") and os.path.exists("/usr/bin/chromedriver")
@@ -29,16 +30,7 @@ def provider(tmp_path_factory):
     config.write_text(json.dumps({"sign_in": "login_page"}))
     process = subprocess.Popen([AUTHFLOW_BIN, "provider", "serve", "--config", str(config), "--resource", "/api"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
-    lines, deadline = [], time.monotonic() + 30
-    while time.monotonic() < deadline:
-        line = process.stdout.readline()
-        if not line:
-            break
-        lines.append(line.strip())
-        if line.startswith("ready"):
-            break
-    else:
-        process.kill()
+    lines, _ = read_until_ready(process)
     found = {entry.split(": ", 1)[0]: entry.split(": ", 1)[1] for entry in lines if ": " in entry}
     if "issuer" not in found or "resource" not in found:
         process.kill()
