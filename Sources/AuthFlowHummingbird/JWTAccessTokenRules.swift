@@ -25,7 +25,7 @@ struct JWTAccessTokenRules: Sendable {
         guard let clientID = jwt.string("client_id") else { throw .invalidToken("the token has no client_id", scheme: scheme) }
         guard let subject = jwt.string("sub") else { throw .invalidToken("the token has no sub", scheme: scheme) }
         guard jwt.issuedAt != nil else { throw .invalidToken("the token has no iat", scheme: scheme) }
-        let jkt = jwt.hasClaim("cnf") ? try Self.confirmation(jwt.claim("cnf"), scheme: scheme) : nil
+        let jkt = try Self.confirmation(jwt.claim("cnf"), scheme: scheme)
         return VerifiedAccessToken(
             subject: subject, clientID: clientID, dpopThumbprint: jkt,
             expiresAt: jwt.expiresAt, source: .jwt, claims: AccessTokenClaims(jwt))

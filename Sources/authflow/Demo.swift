@@ -85,11 +85,7 @@ struct DemoRun {
         } detail: {
             "\($0.metadata.endpointList.count) endpoints; PKCE \($0.metadata.codeChallengeMethodsSupported?.joined(separator: " ") ?? "-"); RFC 9207 iss \($0.metadata.authorizationResponseIssParameterSupported ? "promised" : "not promised")"
         }
-        let listener = try await printer.step("loopback listener") {
-            try await LoopbackListener.start(logger: logger)
-        } detail: {
-            "redirect URI \($0.redirectURI.absoluteString)"
-        }
+        let listener = try await printer.loopbackListener(logger: logger)
         defer { Task { await listener.close() } }
         let request = try await printer.step("authorization request") {
             try client.authorizationRequest(redirectURI: listener.redirectURI, scopes: DemoRun.scopes)
@@ -147,6 +143,15 @@ struct DemoRun {
 }
 
 extension StepPrinter {
+    /// The loopback listener of the demo's sign-in, started as the step that names its redirect URI.
+    mutating func loopbackListener(logger: Logger) async throws -> LoopbackListener {
+        try await step("loopback listener") {
+            try await LoopbackListener.start(logger: logger)
+        } detail: {
+            "redirect URI \($0.redirectURI.absoluteString)"
+        }
+    }
+
     /// The demo's sign-in in the headless browser and the check of its
     /// callback, printed as two steps: the authorization code grant.
     mutating func browserSignIn(_ request: AuthorizationRequest, listener: LoopbackListener) async throws -> AuthorizationGrant {

@@ -95,11 +95,7 @@ struct DemoResourceRun {
         client.resource = resourceMetadata.resource
         client.registration = registration
         let scopes = ["openid"] + (challenge.scopes ?? resourceMetadata.scopesSupported ?? []).filter { $0 != "openid" }
-        let listener = try await printer.step("loopback listener") {
-            try await LoopbackListener.start(logger: logger)
-        } detail: {
-            "redirect URI \($0.redirectURI.absoluteString)"
-        }
+        let listener = try await printer.loopbackListener(logger: logger)
         defer { Task { await listener.close() } }
         let request = try await printer.step("authorization request") {
             try client.authorizationRequest(redirectURI: listener.redirectURI, scopes: scopes)

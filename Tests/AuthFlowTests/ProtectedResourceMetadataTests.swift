@@ -205,16 +205,21 @@ import Testing
         #expect(server.requests.count == 1)
     }
 
-    @Test func aHugeDocumentIsRefusedAtTheLimit() async throws {
+    /// A server whose every answer is a 3 MiB document, and a transport that takes 64 KiB of discovery.
+    static func hugeDocuments() throws -> (server: LocalHTTPServer, transport: URLSessionTransport) {
         let server = try LocalHTTPServer { _ in
             .init(status: 200, headers: [("Content-Type", "application/json")], body: Data(repeating: 0x20, count: 3 << 20))
         }
-        defer { server.stop() }
         var limits = ResponseLimits()
         limits.discovery = 64 << 10
+        return (server, URLSessionTransport(limits: limits))
+    }
+
+    @Test func aHugeDocumentIsRefusedAtTheLimit() async throws {
+        let (server, transport) = try Self.hugeDocuments()
+        defer { server.stop() }
         let error = await expectError(.invalidResponse) {
-            try await ProtectedResourceMetadata.discover(
-                resource: server.url("/mcp"), transport: URLSessionTransport(limits: limits), timeout: 5)
+            try await ProtectedResourceMetadata.discover(resource: server.url("/mcp"), transport: transport, timeout: 5)
         }
         #expect(error?.message.contains("larger than 64 KiB") == true)
     }
@@ -276,15 +281,10 @@ import Testing
     }
 
     @Test func aHugeDocumentIsRefusedAtTheLimitWithoutTryingFurther() async throws {
-        let server = try LocalHTTPServer { _ in
-            .init(status: 200, headers: [("Content-Type", "application/json")], body: Data(repeating: 0x20, count: 3 << 20))
-        }
+        let (server, transport) = try ProtectedResourceMetadataTests.hugeDocuments()
         defer { server.stop() }
-        var limits = ResponseLimits()
-        limits.discovery = 64 << 10
         let error = await expectError(.invalidResponse) {
-            try await ProviderMetadata.discover(
-                authorizationServer: server.url("/tenant1"), transport: URLSessionTransport(limits: limits), timeout: 5)
+            try await ProviderMetadata.discover(authorizationServer: server.url("/tenant1"), transport: transport, timeout: 5)
         }
         #expect(
             error?.message

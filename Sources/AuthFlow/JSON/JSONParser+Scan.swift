@@ -210,6 +210,24 @@ func isPlainASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     return true
 }
 
+/// Whether `content`, the content of a plain JSON string (printable ASCII
+/// without escapes, see ``isPlainASCII(_:)``), equals `expected` as Swift
+/// compares strings; nil when only making the string can tell.
+///
+/// The same bytes are the same string. Different bytes are different strings
+/// only when `expected` is plain too: a non-ASCII scalar (the Kelvin sign)
+/// can be canonically equivalent to an ASCII letter.
+// A view of a scanned payload's string, compared with memcmp after the counts (fuzzed: Fuzz/idtoken-scan.swift, Fuzz/jwt-scan.swift).
+func plainContent(_ content: UnsafeBufferPointer<UInt8>, equals expected: String) -> Bool? {
+    var expected = expected
+    return expected.withUTF8 { wanted in
+        let same =
+            content.count == wanted.count
+            && (content.isEmpty || memcmp(content.baseAddress!, wanted.baseAddress!, content.count) == 0)
+        return same || isPlainASCII(wanted) ? same : nil
+    }
+}
+
 /// Whether a byte of `word` (all bytes below 0x80) equals `byte`.
 @inline(__always) func hasByte(_ byte: UInt8, in word: UInt64) -> Bool {
     hasByte(below: 1, in: word ^ (0x0101_0101_0101_0101 &* UInt64(byte)))

@@ -159,18 +159,8 @@ struct ScannedJWTClaims: Sendable {
     /// same thing), otherwise by making the string.
     func string(_ name: String, equals expected: String) -> Bool {
         guard case .found(let member) = member(name), member.plainString else { return string(name) == expected }
-        var bytes = expected
-        let answer: Bool? = bytes.withUTF8 { wanted in
-            let content = Self.content(member.value)
-            let same =
-                content.count == wanted.count
-                && (content.isEmpty
-                    // The content is a range of the payload the scan checked; counts are equal (fuzzed: Fuzz/jwt-scan.swift).
-                    || withPayload { memcmp($0.baseAddress! + content.lowerBound, wanted.baseAddress!, content.count) == 0 })
-            // Different bytes are different strings only when both are plain: a
-            // non-ASCII scalar (the Kelvin sign) can equal an ASCII letter.
-            return same || isPlainASCII(wanted) ? same : nil
-        }
+        // A plain string's content, a range of the payload the scan checked (fuzzed: Fuzz/jwt-scan.swift).
+        let answer = withPayload { plainContent(UnsafeBufferPointer(rebasing: $0[Self.content(member.value)]), equals: expected) }
         return answer ?? (string(name) == expected)
     }
 
