@@ -61,7 +61,7 @@ public struct PostgresCredentialStore: CredentialStore {
         } catch {
             throw DatabaseError.map(error, doing: "read the session \(sessionID)")
         }
-        return try row?.sealed?.open(table: table.name, sessionID: sessionID, keys: table.keys)
+        return try row?.open(table, sessionID)
     }
 
     /// Encrypts `record` with the current key and stores it, committed when
@@ -70,15 +70,13 @@ public struct PostgresCredentialStore: CredentialStore {
         guard let lease = ownLease else {
             return try await withExclusiveAccess { try await save(record) }
         }
-        let sealed = try SealedRecord.seal(record, table: table.name, sessionID: sessionID, with: table.keys.current)
         let newRefresh = record.credentials.token.refreshToken
         let rotates: Bool? = lease.state.withLock { state in
             guard case .some(let old?) = state.readRefreshToken, let newRefresh else { return nil }
             return old != newRefresh
         }
         let expiresAt = newRefresh == nil ? record.credentials.expiresAt : nil
-        try await write(
-            .record(sealed, rotates: rotates, expiresAt: expiresAt, identity: SessionIdentityKeys(record.credentials)), in: lease)
+        try await write(.record(record, rotates: rotates, expiresAt: expiresAt), in: lease)
     }
 
     /// Forgets the record, leaving a tombstone that a refresh on any instance respects.
@@ -258,7 +256,7 @@ public struct PostgresCredentialStore: CredentialStore {
                     reason: .refreshReplyLost, recovery: "Sign in again.")
             }
         }
-        let record = try row?.sealed?.open(table: table.name, sessionID: sessionID, keys: table.keys)
+        let record = try row?.open(table, sessionID)
         lease.state.withLock { $0.readRefreshToken = .some(record?.credentials.token.refreshToken) }
         return record
     }
@@ -269,10 +267,12 @@ public struct PostgresCredentialStore: CredentialStore {
         lease.state.withLock { $0.write = change }
         if !lease.state.withLock({ $0.lost }) {
             do {
-                try await Self.apply(change, table: table, sessionID: sessionID, on: lease.connection)
+                let generation = lease.state.withLock { $0.generation }
+                try await Self.apply(change, table: table, sessionID: sessionID, generation: generation, on: lease.connection)
                 lease.state.withLock { state in
                     state.attempt = nil
                     state.written = true
+                    state.generation = generation + 1
                 }
                 return
             } catch {
@@ -319,7 +319,7 @@ public struct PostgresCredentialStore: CredentialStore {
                                 "the session \(sessionID) changed on another instance while the connection to PostgreSQL was lost; this write was not made"
                             )
                         }
-                        try await Self.apply(change, table: table, sessionID: sessionID, on: connection)
+                        try await Self.apply(change, table: table, sessionID: sessionID, generation: generation, on: connection)
                         _ = try await run("COMMIT")
                     } catch {
                         _ = try? await run("ROLLBACK")
@@ -337,15 +337,20 @@ public struct PostgresCredentialStore: CredentialStore {
         }
     }
 
-    private static func apply(_ change: SessionWrite, table: PostgresSessionTable, sessionID: String, on connection: PostgresConnection)
-        async throws
-    {
+    /// Writes `change` to the row, locked at `generation`, which becomes `generation + 1`.
+    private static func apply(
+        _ change: SessionWrite, table: PostgresSessionTable, sessionID: String, generation: Int64, on connection: PostgresConnection
+    ) async throws {
         let name = table.name
+        let next = generation + 1
         let query: PostgresQuery
         switch change {
-        case .record(let sealed, let rotates, let expiresAt, let identity):
+        case .record(let record, let rotates, let expiresAt):
+            let key = table.keys.current
+            let sealed = try SealedRecord.seal(record, table: name, sessionID: sessionID, generation: next, with: key)
+            let identity = SessionIdentityKeys(record.credentials, key: key)
             query = try """
-            UPDATE \(unescaped: name) SET generation = generation + 1, key_id = \(sealed.keyID), sealed = \(sealed.sealed),
+            UPDATE \(unescaped: name) SET generation = \(next), key_id = \(sealed.keyID), sealed = \(sealed.sealed),
                 refresh_rotates = coalesce(\(rotates), refresh_rotates), expires_at = \(expiresAt),
                 signed_out_at = NULL, ended_reason = NULL, updated_at = now(),
                 subject_key = coalesce(\(identity.subject), subject_key), sid_key = coalesce(\(identity.sid), sid_key)
@@ -353,7 +358,7 @@ public struct PostgresCredentialStore: CredentialStore {
             """
         case .tombstone(let reason):
             query = """
-                UPDATE \(unescaped: name) SET generation = generation + 1, key_id = NULL, sealed = NULL, refresh_rotates = NULL,
+                UPDATE \(unescaped: name) SET generation = \(next), key_id = NULL, sealed = NULL, refresh_rotates = NULL,
                     expires_at = NULL, signed_out_at = now(), ended_reason = \(reason), updated_at = now(),
                     subject_key = NULL, sid_key = NULL
                 WHERE session_id = \(sessionID)
@@ -376,20 +381,26 @@ public struct PostgresCredentialStore: CredentialStore {
 struct StoredRow {
     var sealed: SealedRecord?
     var refreshRotates: Bool?
+    var generation: Int64
 
     static func query(_ table: PostgresSessionTable, _ sessionID: String) -> PostgresQuery {
-        "SELECT key_id, sealed, refresh_rotates FROM \(unescaped: table.name) WHERE session_id = \(sessionID)"
+        "SELECT key_id, sealed, refresh_rotates, generation FROM \(unescaped: table.name) WHERE session_id = \(sessionID)"
     }
 
     static func fetch(_ rows: [PostgresRow]) throws -> StoredRow? {
         var found: StoredRow?
         for row in rows {
-            let (keyID, sealed, rotates) = try row.decode((String?, Data?, Bool?).self)
-            var stored = StoredRow(refreshRotates: rotates)
+            let (keyID, sealed, rotates, generation) = try row.decode((String?, Data?, Bool?, Int64).self)
+            var stored = StoredRow(refreshRotates: rotates, generation: generation)
             if let keyID, let sealed { stored.sealed = SealedRecord(keyID: keyID, sealed: sealed) }
             found = stored
         }
         return found
+    }
+
+    /// The record this row holds (nil for a tombstone or an empty row).
+    func open(_ table: PostgresSessionTable, _ sessionID: String) throws -> SessionRecord? {
+        try sealed?.open(table: table.name, sessionID: sessionID, generation: generation, keys: table.keys)
     }
 }
 

@@ -28,8 +28,9 @@ extension PostgresSessionTable {
             throw AuthFlowError(.configuration, "a back-channel logout names a subject, a session ID (sid), or both")
         }
         try await prepared()
-        let subjectKey = subject.map { SessionIdentityKeys.key(issuer, "sub", $0) }
-        let sidKey = sid.map { SessionIdentityKeys.key(issuer, "sid", $0) }
+        // Every key a row may hold for the value (one per encryption key, and the unkeyed hash of schema version 2).
+        let subjectKeys = subject.map { SessionIdentityKeys.candidates(issuer, "sub", $0, keys: keys).map { ByteBuffer(bytes: $0) } }
+        let sidKeys = sid.map { SessionIdentityKeys.candidates(issuer, "sid", $0, keys: keys).map { ByteBuffer(bytes: $0) } }
         let doing = "end the sessions of a back-channel logout in \(name)"
         do {
             var ended = 0
@@ -40,8 +41,8 @@ extension PostgresSessionTable {
                         expires_at = NULL, signed_out_at = now(), ended_reason = 'backchannel_logout', updated_at = now(),
                         subject_key = NULL, sid_key = NULL
                     WHERE sealed IS NOT NULL
-                        AND (\(sidKey)::bytea IS NULL OR sid_key = \(sidKey))
-                        AND (\(subjectKey)::bytea IS NULL OR subject_key = \(subjectKey))
+                        AND (\(sidKeys)::bytea[] IS NULL OR sid_key = ANY(\(sidKeys)))
+                        AND (\(subjectKeys)::bytea[] IS NULL OR subject_key = ANY(\(subjectKeys)))
                     RETURNING session_id),
                 marks AS (DELETE FROM \(unescaped: name)_refreshes r USING ended WHERE r.session_id = ended.session_id)
                 SELECT count(*) FROM ended

@@ -29,6 +29,8 @@ final class SessionLease: Sendable {
         var written = false
         /// True once the connection (and the transaction with it) was lost.
         var lost = false
+        /// The row's generation in this transaction: the start's, plus one per write made.
+        var generation: Int64
     }
 
     init(table: ObjectIdentifier, sessionID: String, connection: PostgresConnection, startGeneration: Int64, orphan: RefreshMarker?) {
@@ -36,7 +38,7 @@ final class SessionLease: Sendable {
         self.sessionID = sessionID
         self.connection = connection
         self.startGeneration = startGeneration
-        state = LockedValue(State(orphan: orphan))
+        state = LockedValue(State(orphan: orphan, generation: startGeneration))
     }
 }
 
@@ -54,9 +56,9 @@ struct RefreshMarker: Sendable {
 
 /// What a lease wrote to the session row.
 enum SessionWrite: Sendable {
-    /// A sealed record (`expiresAt`: when the session can no longer be renewed,
-    /// if known; `identity`: what a back-channel logout finds it by).
-    case record(SealedRecord, rotates: Bool?, expiresAt: Date?, identity: SessionIdentityKeys)
+    /// A record, sealed when written (for the generation the write gives the
+    /// row); `expiresAt`: when the session can no longer be renewed, if known.
+    case record(SessionRecord, rotates: Bool?, expiresAt: Date?)
     /// A tombstone, with why the session ended.
     case tombstone(reason: String)
 }

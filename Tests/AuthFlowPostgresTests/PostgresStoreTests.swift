@@ -207,7 +207,7 @@ struct PostgresStoreTests {
                 #expect(failed?.category == .storage)
                 #expect(
                     failed?.message
-                        == "the session s does not decrypt with the key key-a: the key is not the one it was written with, or the row was altered"
+                        == "the session s does not decrypt with the key key-a: the key is not the one it was written with, or the row was altered or written back"
                 )
 
                 let rotated = try PostgresSessionTable(
