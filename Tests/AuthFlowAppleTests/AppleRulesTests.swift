@@ -194,6 +194,15 @@ final class RecordingBackgroundHost: BackgroundExecutionHost, @unchecked Sendabl
         #expect(settings.credentialKey == CredentialKey(issuer: "https://id.example.com", clientID: "com.example.app"))
     }
 
+    @Test func aSharedKeychainGroupWithoutAnAppGroupIsRefused() throws {
+        var dictionary = base
+        dictionary["KeychainAccessGroup"] = "ABCDE12345.com.example.shared"
+        let error = try #require(throws: AuthFlowError.self) { try AppleSignInSettings(dictionary: dictionary) }
+        #expect(error.category == .configuration)
+        #expect(error.message == "KeychainAccessGroup is set without AppGroup")
+        #expect(error.recovery?.contains("AppGroup") == true)
+    }
+
     @Test func customSchemeRedirectAloneNeedsNoFallback() throws {
         var dictionary = base
         dictionary["RedirectURI"] = "com.example.app:/oauth2redirect"

@@ -1,5 +1,6 @@
 public import AuthFlow
 public import Foundation
+import Logging
 
 /// The DPoP key (RFC 9449) of a session that an Apple app signs in with
 /// ``AppleSignInSettings``: the rules the Apple layer follows, kept here so
@@ -118,9 +119,20 @@ extension AppleDPoPKeyChoice {
         case .none: client.dpop = nil
         case .software: client.dpop = DPoPBinding(key: DPoPKey())
         case .secureEnclave:
-            let made = try makeSecureEnclaveKey()
-            client.dpop = DPoPBinding(key: made.key)
-            handle = made.handle
+            do {
+                let made = try makeSecureEnclaveKey()
+                client.dpop = DPoPBinding(key: made.key)
+                handle = made.handle
+            } catch {
+                // SecureEnclave.isAvailable said yes but no key could be made
+                // (a Mac whose app lacks the signing it needs, an enclave
+                // that is busy): bind the session to a software key, kept
+                // in the record, rather than fail the sign-in.
+                client.logger.notice(
+                    "no Secure Enclave DPoP key could be made; using a software key",
+                    metadata: ["error": "\(String(describing: error))"])
+                client.dpop = DPoPBinding(key: DPoPKey())
+            }
         }
         let credentials = try await authorize(client)
         try await storeSecureEnclaveHandle(handle)
