@@ -237,7 +237,7 @@ extension AppleSignIn {
 
     /// Signs in with a SwiftUI view's `webAuthenticationSession` and returns
     /// the grant for the app's backend without redeeming it
-    /// (``authorizeForBackend(using:options:)-(WebAuthenticationPresenter,_)``).
+    /// (`authorizeForBackend(using:options:)` with a ``WebAuthenticationPresenter``).
     @MainActor
     public func authorizeForBackend(
         using webAuthenticationSession: WebAuthenticationSession, options: AppleSignInOptions = AppleSignInOptions()

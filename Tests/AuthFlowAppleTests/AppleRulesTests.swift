@@ -61,6 +61,7 @@ import Testing
         let error = KeychainStatus(-34018).error(operation: "write", item: "AuthFlow")
         #expect(error.category == .configuration)
         #expect(error.recovery?.contains("keychain-access-groups") == true)
+        #expect(error.recovery?.contains("development team") == true, "a Mac build without a team gets this too")
         #expect(error.underlyingError as? KeychainStatus == .missingEntitlement)
         #expect(!KeychainStatus.missingEntitlement.isRetryable)
     }

@@ -43,35 +43,35 @@ extension KeychainKeys {
 
 #if canImport(LocalAuthentication)
 extension LAContext: AuthenticationContextControls {
-    /// `interactionNotAllowed` (LAContext.h; not on watchOS, where nothing
-    /// can stop the prompt).
+    /// `interactionNotAllowed` (LAContext.h; not on watchOS or tvOS, where
+    /// nothing can stop the prompt).
     package var refusesInteraction: Bool {
         get {
-            #if os(watchOS)
+            #if os(watchOS) || os(tvOS)
             false
             #else
             interactionNotAllowed
             #endif
         }
         set {
-            #if !os(watchOS)
+            #if !os(watchOS) && !os(tvOS)
             interactionNotAllowed = newValue
             #endif
         }
     }
 
     /// `touchIDAuthenticationAllowableReuseDuration` (LAContext.h: reuse of
-    /// an unlock on the lock screen only; not on watchOS).
+    /// an unlock on the lock screen only; not on watchOS or tvOS).
     package var lockScreenUnlockReuse: TimeInterval {
         get {
-            #if os(watchOS)
+            #if os(watchOS) || os(tvOS)
             0
             #else
             touchIDAuthenticationAllowableReuseDuration
             #endif
         }
         set {
-            #if !os(watchOS)
+            #if !os(watchOS) && !os(tvOS)
             touchIDAuthenticationAllowableReuseDuration = newValue
             #endif
         }
