@@ -40,8 +40,8 @@ import Testing
 
     func launch(_ keychain: ProtectedKeychain) throws -> KeychainSessionItems<ProtectedKeychain, ProtectedKeychain.Context> {
         let contexts = BiometricContexts<ProtectedKeychain.Context>(
-            protection: try BiometricProtection(policy: .biometryCurrentSet), now: { keychain.now }
-        ) { ProtectedKeychain.Context() }
+            protection: try BiometricProtection(policy: .biometryCurrentSet), now: { keychain.now },
+            make: { ProtectedKeychain.Context() })
         return KeychainSessionItems(
             calls: keychain, keys: ProtectedKeychain.keys, service: "AuthFlow", account: "session", accessGroup: nil,
             accessible: "cku", protection: (contexts, { "biometryCurrentSet" }))

@@ -13,9 +13,8 @@ import Testing
     /// One launch of the app: the store's items and their contexts.
     func launch(_ keychain: ProtectedKeychain, protection: BiometricProtection? = nil) throws -> Items {
         let protection = try protection ?? BiometricProtection(policy: .biometryCurrentSet)
-        let contexts = BiometricContexts<ProtectedKeychain.Context>(protection: protection, now: { keychain.now }) {
-            ProtectedKeychain.Context()
-        }
+        let contexts = BiometricContexts<ProtectedKeychain.Context>(
+            protection: protection, now: { keychain.now }, make: { ProtectedKeychain.Context() })
         return Items(
             calls: keychain, keys: ProtectedKeychain.keys, service: "AuthFlow", account: "session", accessGroup: nil,
             accessible: "cku", protection: (contexts, { "biometryCurrentSet" }))
