@@ -4,7 +4,7 @@ public import Foundation
 /// Opt-in protection of the stored session by Face ID, Touch ID or Optic ID:
 /// the Keychain item (and a Secure Enclave DPoP key) get an access control
 /// that asks for the user, and one authentication opens everything the
-/// session does for a while (``BiometricContexts``).
+/// session does for a while.
 ///
 /// Two reuse settings, each named for what it reuses:
 ///
