@@ -69,10 +69,19 @@ final class SessionModel {
     func callAPI() async {
         guard let session else { return }
         do {
-            let response = try await session.send(
-                HTTPTransportRequest(method: "GET", url: api),
-                continuingIn: ApplicationBackgroundHost(application: UIApplication.shared))
+            let response = try await send(on: session)
             message = "The API answered HTTP \(response.status)."
+        } catch let error as AuthFlowError where error.underlyingError as? BiometricFailure == .locked {
+            // With BiometricProtection: the in-app reuse window is over, and
+            // only a foreground call may show Face ID. Unlock (one prompt)
+            // and try once more.
+            do {
+                guard let auth, let unlocked = try await auth.restore() else { return }
+                self.session = unlocked
+                message = "The API answered HTTP \(try await send(on: unlocked).status)."
+            } catch {
+                show(error)
+            }
         } catch let error as AuthFlowError where error.category == .reauthenticationRequired {
             self.session = nil
             subject = nil
@@ -80,6 +89,13 @@ final class SessionModel {
         } catch {
             show(error)
         }
+    }
+
+    /// The API call; a refresh in flight continues if the app moves to the background.
+    private func send(on session: AuthSession) async throws -> HTTPTransportResponse {
+        try await session.send(
+            HTTPTransportRequest(method: "GET", url: api),
+            continuingIn: ApplicationBackgroundHost(application: UIApplication.shared))
     }
 
     /// Signs out: revokes, clears the Keychain and ends the provider's
