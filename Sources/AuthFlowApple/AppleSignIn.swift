@@ -61,7 +61,12 @@ public struct AppleSignIn: Sendable {
     ///
     /// A session bound to a Secure Enclave DPoP key is bound to it again,
     /// from the key handle kept beside the record
-    /// (``AppleDPoPKeyChoice/restoreSession(from:secureEnclaveHandle:transport:openSecureEnclaveKey:)``).
+    /// (``AppleDPoPKeyChoice/restoreSession(from:secureEnclaveHandle:transport:logger:openSecureEnclaveKey:)``).
+    ///
+    /// With ``AppleSignInSettings/biometricProtection`` this is where Face
+    /// ID, Touch ID or the passcode is asked for (at most once per in-app
+    /// reuse window); call it in the foreground, and again when an
+    /// operation fails with ``BiometricFailure/locked``.
     ///
     /// - Throws: ``AuthFlowError/Category/reauthenticationRequired`` when the
     ///   session's DPoP key handle is missing or this device's Secure Enclave
@@ -69,12 +74,13 @@ public struct AppleSignIn: Sendable {
     public func restore() async throws -> AuthSession? {
         let store = store
         let transport = transport
+        let logger = logger
         // The foreground call: the one place (with sign-in) where a
         // biometric-protected session may show Face ID or Touch ID.
         return try await BiometricInteraction.allowingPrompt {
             try await AppleDPoPKeyChoice.restoreSession(
                 from: store, secureEnclaveHandle: try store.readSecureEnclaveDPoPKeyHandle(),
-                transport: transport, openSecureEnclaveKey: { try Self.openSecureEnclaveKey($0, store: store) })
+                transport: transport, logger: logger, openSecureEnclaveKey: { try Self.openSecureEnclaveKey($0, store: store) })
         }
     }
 

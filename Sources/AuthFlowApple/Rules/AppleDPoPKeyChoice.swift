@@ -1,6 +1,6 @@
 public import AuthFlow
 public import Foundation
-import Logging
+public import Logging
 
 /// The DPoP key (RFC 9449) of a session that an Apple app signs in with
 /// ``AppleSignInSettings``: the rules the Apple layer follows, kept here so
@@ -78,13 +78,13 @@ extension AppleDPoPKeyChoice {
     ///   ``AuthSession/restore(from:authentication:dpopKey:transport:logger:leeway:)`` throws.
     public static func restoreSession(
         from store: any CredentialStore, secureEnclaveHandle: Data?,
-        transport: any HTTPTransport = URLSessionTransport(),
+        transport: any HTTPTransport = URLSessionTransport(), logger: Logger = Logger(label: "AuthFlow"),
         openSecureEnclaveKey: (Data) throws -> any DPoPSigningKey
     ) async throws -> AuthSession? {
         guard let record = try await store.load() else { return nil }
         switch try restoring(record, secureEnclaveHandle: secureEnclaveHandle) {
         case .none, .software:
-            return try await AuthSession.restore(record, from: store, transport: transport)
+            return try await AuthSession.restore(record, from: store, transport: transport, logger: logger)
         case .secureEnclave:
             guard let handle = secureEnclaveHandle else { throw unusableSecureEnclaveHandle(nil) }
             let key: any DPoPSigningKey
@@ -93,7 +93,7 @@ extension AppleDPoPKeyChoice {
             } catch {
                 throw unusableSecureEnclaveHandle(error as? AuthFlowError)
             }
-            return try await AuthSession.restore(record, from: store, dpopKey: key, transport: transport)
+            return try await AuthSession.restore(record, from: store, dpopKey: key, transport: transport, logger: logger)
         }
     }
 }
