@@ -30,6 +30,14 @@ package typealias KeychainAuthenticationContext = NoAuthenticationContext
 ///
 /// A session bound to a Secure Enclave DPoP key also has a second item, the
 /// key's handle (``readSecureEnclaveDPoPKeyHandle()``).
+///
+/// With ``biometricProtection``, the store keeps one authentication context
+/// for everything the session does, and only ``unlock()`` (or AppleSignIn's
+/// restore, sign-in and sign-out) may show Face ID, Touch ID or the
+/// passcode: reads, saves and DPoP proofs never prompt, and fail with
+/// ``BiometricFailure/locked`` outside the in-app reuse window. A save that
+/// cannot open the record keeps the new record in a protected pending item
+/// that the next read moves into place, so rotated tokens survive a relaunch.
 public struct KeychainCredentialStore: Sendable {
     /// When the item is readable.
     public enum Accessibility: Sendable {
