@@ -92,7 +92,7 @@ let package = Package(
         .target(name: "AuthFlowStoredDate", swiftSettings: strict),
         .target(
             name: "AuthFlowApple",
-            dependencies: ["AuthFlow"],
+            dependencies: ["AuthFlow", .product(name: "Logging", package: "swift-log")],
             resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: strict
         ),

@@ -60,6 +60,15 @@ extension Button where Label == Text {
     @preconcurrency nonisolated public init(_ titleKey: LocalizedStringKey, role: ButtonRole?, action: @escaping @MainActor () -> Void) {}
 }
 
+/// https://developer.apple.com/documentation/swiftui/vstack
+@available(iOS 13.0, macCatalyst 13.0, macOS 10.15, tvOS 13.0, visionOS 1.0, watchOS 6.0, *)
+public struct VStack<Content: View>: View {
+    public typealias Body = Never
+    /// https://developer.apple.com/documentation/swiftui/vstack/init(alignment:spacing:content:)
+    nonisolated public init(spacing: CGFloat? = nil, @ViewBuilder content: () -> Content) {}
+    public var body: Never { return fatalError("stand-in") }
+}
+
 /// https://developer.apple.com/documentation/swiftui/list
 @available(iOS 13.0, macCatalyst 13.0, macOS 10.15, tvOS 13.0, visionOS 1.0, watchOS 6.0, *)
 public struct List<SelectionValue: Hashable, Content: View>: View {
@@ -129,4 +138,10 @@ extension View {
 
     /// https://developer.apple.com/documentation/swiftui/view/disabled(_:)
     nonisolated public func disabled(_ disabled: Bool) -> some View { _StandInModifiedView(self) }
+
+    /// https://developer.apple.com/documentation/swiftui/view/alert(ispresented:error:actions:message:)
+    @available(iOS 15.0, macCatalyst 15.0, macOS 12.0, tvOS 15.0, visionOS 1.0, watchOS 8.0, *)
+    nonisolated public func alert<E: LocalizedError, A: View, M: View>(
+        isPresented: Binding<Bool>, error: E?, @ViewBuilder actions: (E) -> A, @ViewBuilder message: (E) -> M
+    ) -> some View { _StandInModifiedView(self) }
 }

@@ -17,16 +17,11 @@ struct ContentView: View {
                         Button("Sign out", role: .destructive) {
                             Task { await model.signOut(using: webAuthenticationSession) }
                         }
+                        .disabled(model.isWorking)
                     }
                 } else {
                     Button("Sign in") {
-                        Task {
-                            do {
-                                try await model.signIn(using: webAuthenticationSession)
-                            } catch {
-                                model.show(error)
-                            }
-                        }
+                        Task { await model.signIn(using: webAuthenticationSession) }
                     }
                     .disabled(model.isWorking)
                 }

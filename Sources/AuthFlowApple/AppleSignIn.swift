@@ -2,6 +2,7 @@
 public import AuthFlow
 public import AuthenticationServices
 public import Foundation
+public import Logging
 
 /// Sign-in, restore and sign-out for an Apple app in one call each, from the
 /// `AuthFlow` dictionary of the Info.plist (``AppleSignInSettings``).
@@ -30,26 +31,29 @@ public struct AppleSignIn: Sendable {
     public let store: KeychainCredentialStore
     /// The HTTP transport.
     public let transport: any HTTPTransport
+    /// Where the engine logs (discovery, requests, sign-in; never a secret).
+    public let logger: Logger
 
     /// Sign-in for `settings`, keeping the session in `store` (by default the
-    /// Keychain item, access group and app group the settings name).
+    /// Keychain item, access group and app group the settings name), logging to `logger`.
     public init(
         settings: AppleSignInSettings, store: KeychainCredentialStore? = nil,
-        transport: any HTTPTransport = URLSessionTransport()
+        transport: any HTTPTransport = URLSessionTransport(), logger: Logger = Logger(label: "AuthFlow")
     ) {
         self.settings = settings
         self.store = store ?? KeychainCredentialStore(settings: settings)
         self.transport = transport
+        self.logger = logger
     }
 
     /// Sign-in configured by the `AuthFlow` dictionary of `bundle`'s Info.plist.
-    public init(bundle: Bundle = .main) throws {
+    public init(bundle: Bundle = .main, logger: Logger = Logger(label: "AuthFlow")) throws {
         guard let dictionary = bundle.object(forInfoDictionaryKey: "AuthFlow") as? [String: Any] else {
             throw AuthFlowError(
                 .configuration, "the Info.plist has no AuthFlow dictionary",
                 recovery: "Add an AuthFlow dictionary with Issuer, ClientID and RedirectURI to the app's Info.plist.")
         }
-        self.init(settings: try AppleSignInSettings(dictionary: dictionary))
+        self.init(settings: try AppleSignInSettings(dictionary: dictionary), logger: logger)
     }
 
     /// The session saved in the Keychain, without the network; nil when
@@ -57,15 +61,27 @@ public struct AppleSignIn: Sendable {
     ///
     /// A session bound to a Secure Enclave DPoP key is bound to it again,
     /// from the key handle kept beside the record
-    /// (``AppleDPoPKeyChoice/restoreSession(from:secureEnclaveHandle:transport:openSecureEnclaveKey:)``).
+    /// (``AppleDPoPKeyChoice/restoreSession(from:secureEnclaveHandle:transport:logger:openSecureEnclaveKey:)``).
+    ///
+    /// With ``AppleSignInSettings/biometricProtection`` this is where Face
+    /// ID, Touch ID or the passcode is asked for (at most once per in-app
+    /// reuse window); call it in the foreground, and again when an
+    /// operation fails with ``BiometricFailure/locked``.
     ///
     /// - Throws: ``AuthFlowError/Category/reauthenticationRequired`` when the
     ///   session's DPoP key handle is missing or this device's Secure Enclave
     ///   cannot open it: the tokens are unusable without their key.
     public func restore() async throws -> AuthSession? {
-        try await AppleDPoPKeyChoice.restoreSession(
-            from: store, secureEnclaveHandle: try store.readSecureEnclaveDPoPKeyHandle(),
-            transport: transport, openSecureEnclaveKey: Self.openSecureEnclaveKey)
+        let store = store
+        let transport = transport
+        let logger = logger
+        // The foreground call: the one place (with sign-in) where a
+        // biometric-protected session may show Face ID or Touch ID.
+        return try await BiometricInteraction.allowingPrompt {
+            try await AppleDPoPKeyChoice.restoreSession(
+                from: store, secureEnclaveHandle: try store.readSecureEnclaveDPoPKeyHandle(),
+                transport: transport, logger: logger, openSecureEnclaveKey: { try Self.openSecureEnclaveKey($0, store: store) })
+        }
     }
 
     /// Signs in through `presenter` and saves the session to the Keychain.
@@ -75,19 +91,54 @@ public struct AppleSignIn: Sendable {
     /// (its handle is saved before the session record), a software
     /// ``DPoPKey`` kept in the record otherwise
     /// (``AppleDPoPKeyChoice/startSession(client:store:makeSecureEnclaveKey:storeSecureEnclaveHandle:authorize:)``).
-    public func signIn(using presenter: some WebAuthenticationPresenter) async throws -> AuthSession {
+    ///
+    /// `options` sets this sign-in's scopes and request parameters
+    /// (`prompt`, `login_hint`, `acr_values`, `max_age`, `context`, others).
+    public func signIn(
+        using presenter: some WebAuthenticationPresenter, options: AppleSignInOptions = AppleSignInOptions()
+    ) async throws -> AuthSession {
         let redirectURI = try settings.redirects.redirectURI(httpsCallbacksAvailable: WebAuthenticationFailure.httpsCallbacksAvailable)
-        let client = try await OAuthClient(configuration: settings.client, transport: transport)
+        let scopes = options.scopes(settings)
+        let authorizationOptions = try options.authorizationOptions()
+        try store.checkKeychainAccess()
+        let client = try await OAuthClient(configuration: settings.client, transport: transport, logger: logger)
         let choice = AppleDPoPKeyChoice(dpop: settings.usesDPoP, secureEnclaveAvailable: Self.secureEnclaveAvailable)
         let protection = settings.biometricProtection
-        return try await choice.startSession(
-            client: client, store: store, makeSecureEnclaveKey: { try Self.makeSecureEnclaveKey(protection) },
-            storeSecureEnclaveHandle: { handle in
-                if let handle { try store.writeSecureEnclaveDPoPKeyHandle(handle) } else { try store.deleteSecureEnclaveDPoPKeyHandle() }
-            },
-            authorize: { client in
-                try await client.signIn(redirectURI: redirectURI, scopes: settings.client.scopes, userAgent: presenter)
-            })
+        // A foreground call: a Secure Enclave key behind biometric protection
+        // may ask for the user for the token request's proof.
+        return try await BiometricInteraction.allowingPrompt {
+            try await choice.startSession(
+                client: client, store: store, makeSecureEnclaveKey: { try Self.makeSecureEnclaveKey(protection, store: store) },
+                storeSecureEnclaveHandle: { handle in
+                    if let handle {
+                        try store.writeSecureEnclaveDPoPKeyHandle(handle)
+                    } else {
+                        try store.deleteSecureEnclaveDPoPKeyHandle()
+                    }
+                },
+                authorize: { client in
+                    try await client.signIn(redirectURI: redirectURI, scopes: scopes, options: authorizationOptions, userAgent: presenter)
+                })
+        }
+    }
+
+    /// Signs in through `presenter` and stops before redeeming the code: the
+    /// returned grant holds the authorization code and its PKCE verifier
+    /// (and the nonce, redirect URI and client ID) for the app's backend,
+    /// which redeems it as a confidential client with
+    /// ``OAuthClient/exchange(_:)`` and keeps the tokens. Nothing is saved
+    /// on the device and no DPoP key is bound (the backend's tokens are not
+    /// this device's). Send it over TLS to your own server only; it is a
+    /// secret until redeemed, within the code's lifetime (often a minute).
+    ///
+    /// See "Handing the sign-in to your server".
+    public func authorizeForBackend(
+        using presenter: some WebAuthenticationPresenter, options: AppleSignInOptions = AppleSignInOptions()
+    ) async throws -> AuthorizationGrant {
+        let redirectURI = try settings.redirects.redirectURI(httpsCallbacksAvailable: WebAuthenticationFailure.httpsCallbacksAvailable)
+        let client = try await OAuthClient(configuration: settings.client, transport: transport, logger: logger)
+        return try await AppleSignInOptions.handOff(
+            client: client, redirectURI: redirectURI, scopes: options.scopes(settings), options: options, userAgent: presenter)
     }
 
     /// Signs out. The local sign-out always completes first: the engine
@@ -108,7 +159,10 @@ public struct AppleSignIn: Sendable {
         let postLogout = settings.postLogoutRedirectURI
         return try await AppleSignOutSteps.run(
             postLogoutRedirectURI: postLogout, prefersEphemeralSession: presenter.prefersEphemeralSession,
-            localSignOut: { try await session.signOut(postLogoutRedirectURI: postLogout) },
+            localSignOut: {
+                // A foreground call: revocation may need the protected session.
+                try await BiometricInteraction.allowingPrompt { try await session.signOut(postLogoutRedirectURI: postLogout) }
+            },
             deleteKeyHandle: { try store.deleteSecureEnclaveDPoPKeyHandle() },
             present: { url, callback in try await presenter.present(url, callback: callback) })
     }
@@ -125,9 +179,13 @@ extension AppleSignIn {
     }
 
     /// A new Secure Enclave DPoP key (behind `protection`, if any) and its handle.
-    static func makeSecureEnclaveKey(_ protection: BiometricProtection?) throws -> (key: any DPoPSigningKey, handle: Data) {
+    static func makeSecureEnclaveKey(
+        _ protection: BiometricProtection?, store: KeychainCredentialStore
+    ) throws -> (key: any DPoPSigningKey, handle: Data) {
         #if canImport(CryptoKit) && !os(tvOS)
-        let key = try protection.map(SecureEnclaveDPoPKey.init(biometricProtection:)) ?? SecureEnclaveDPoPKey()
+        let made = try protection.map(SecureEnclaveDPoPKey.init(biometricProtection:)) ?? SecureEnclaveDPoPKey()
+        // Proofs open the key with the session's one context (one prompt per window).
+        let key = try SecureEnclaveDPoPKey(dataRepresentation: made.dataRepresentation, contexts: store.authenticationContexts)
         return (key, key.dataRepresentation)
         #else
         throw AuthFlowError(.configuration, "this platform has no Secure Enclave DPoP key", recovery: "Use a software DPoPKey.")
@@ -135,9 +193,9 @@ extension AppleSignIn {
     }
 
     /// The session's Secure Enclave DPoP key, from the handle kept beside the record.
-    static func openSecureEnclaveKey(_ handle: Data) throws -> any DPoPSigningKey {
+    static func openSecureEnclaveKey(_ handle: Data, store: KeychainCredentialStore) throws -> any DPoPSigningKey {
         #if canImport(CryptoKit) && !os(tvOS)
-        try SecureEnclaveDPoPKey(dataRepresentation: handle)
+        try SecureEnclaveDPoPKey(dataRepresentation: handle, contexts: store.authenticationContexts)
         #else
         throw AuthFlowError(
             .configuration, "this platform has no Secure Enclave DPoP key", recovery: "Sign in again.", remedy: .signInAgain)
@@ -149,9 +207,12 @@ extension AppleSignIn {
     /// Signs in from a window (UIKit and AppKit apps), in the browser session
     /// kind the settings ask for.
     @MainActor
-    public func signIn(presentingFrom anchor: ASPresentationAnchor) async throws -> AuthSession {
+    public func signIn(presentingFrom anchor: ASPresentationAnchor, options: AppleSignInOptions = AppleSignInOptions()) async throws
+        -> AuthSession
+    {
         try await signIn(
-            using: WebAuthenticationUserAgent(anchor: anchor, prefersEphemeralSession: settings.prefersEphemeralBrowserSession))
+            using: WebAuthenticationUserAgent(anchor: anchor, prefersEphemeralSession: settings.prefersEphemeralBrowserSession),
+            options: options)
     }
 
     /// Signs out from a window, in the same kind of browser session as sign-in.
@@ -170,11 +231,28 @@ extension AppleSignIn {
     /// Signs in with a SwiftUI view's `webAuthenticationSession`, in the
     /// browser session kind the settings ask for.
     @MainActor
-    public func signIn(using webAuthenticationSession: WebAuthenticationSession) async throws -> AuthSession {
+    public func signIn(
+        using webAuthenticationSession: WebAuthenticationSession, options: AppleSignInOptions = AppleSignInOptions()
+    ) async throws -> AuthSession {
         try await signIn(
             using: SwiftUIWebAuthenticationUserAgent(
                 webAuthenticationSession,
-                prefersEphemeralSession: settings.prefersEphemeralBrowserSession))
+                prefersEphemeralSession: settings.prefersEphemeralBrowserSession),
+            options: options)
+    }
+
+    /// Signs in with a SwiftUI view's `webAuthenticationSession` and returns
+    /// the grant for the app's backend without redeeming it
+    /// (`authorizeForBackend(using:options:)` with a ``WebAuthenticationPresenter``).
+    @MainActor
+    public func authorizeForBackend(
+        using webAuthenticationSession: WebAuthenticationSession, options: AppleSignInOptions = AppleSignInOptions()
+    ) async throws -> AuthorizationGrant {
+        try await authorizeForBackend(
+            using: SwiftUIWebAuthenticationUserAgent(
+                webAuthenticationSession,
+                prefersEphemeralSession: settings.prefersEphemeralBrowserSession),
+            options: options)
     }
 
     /// Signs out with a SwiftUI view's `webAuthenticationSession`, in the

@@ -3,7 +3,13 @@ public import AuthFlow
 public import Foundation
 import Security
 #if canImport(LocalAuthentication)
-import LocalAuthentication
+package import LocalAuthentication
+
+/// The authentication context of a biometric-protected session.
+package typealias KeychainAuthenticationContext = LAContext
+#else
+/// No biometric protection here (tvOS): a context that is never made.
+package typealias KeychainAuthenticationContext = NoAuthenticationContext
 #endif
 
 /// Session storage in the Keychain: one generic-password item per issuer,
@@ -24,6 +30,14 @@ import LocalAuthentication
 ///
 /// A session bound to a Secure Enclave DPoP key also has a second item, the
 /// key's handle (``readSecureEnclaveDPoPKeyHandle()``).
+///
+/// With ``biometricProtection``, the store keeps one authentication context
+/// for everything the session does, and only ``unlock()`` (or AppleSignIn's
+/// restore, sign-in and sign-out) may show Face ID, Touch ID or the
+/// passcode: reads, saves and DPoP proofs never prompt, and fail with
+/// ``BiometricFailure/locked`` outside the in-app reuse window. A save that
+/// cannot open the record keeps the new record in a protected pending item
+/// that the next read moves into place, so rotated tokens survive a relaunch.
 public struct KeychainCredentialStore: Sendable {
     /// When the item is readable.
     public enum Accessibility: Sendable {
@@ -53,10 +67,17 @@ public struct KeychainCredentialStore: Sendable {
     public let accessibility: Accessibility
     /// Face ID / Touch ID protection of the session record; nil: none.
     public let biometricProtection: BiometricProtection?
-    #if canImport(LocalAuthentication)
-    /// The authentication context reused for ``BiometricProtection/reuseDuration``.
-    private let contexts: ReusedAuthenticationContext<LAContext>
-    #endif
+    /// How long a refresh waits for another process of the app group that
+    /// is refreshing the same session, before failing with `timeout`:
+    /// 20 seconds by default. A widget or another extension with a few
+    /// seconds to run sets it lower and shows what it has on `timeout`.
+    public var refreshWaitLimit: TimeInterval = RefreshLease.defaultWaitLimit
+    /// The items, as plain Swift over the `SecItem` calls.
+    private let items: KeychainSessionItems<SecurityKeychainCalls, KeychainAuthenticationContext>
+
+    /// The session's one authentication context, shared with a Secure
+    /// Enclave DPoP key behind the same protection; nil without protection.
+    package var authenticationContexts: BiometricContexts<KeychainAuthenticationContext>? { items.protection?.contexts }
 
     /// Creates a store. Give `accessGroup` and `appGroup` when extensions
     /// share the session; give `biometricProtection` to keep the session
@@ -71,22 +92,26 @@ public struct KeychainCredentialStore: Sendable {
         self.appGroup = appGroup
         self.accessibility = accessibility
         self.biometricProtection = biometricProtection
+        let accessible = accessibility.value
         #if canImport(LocalAuthentication)
-        let reuse = biometricProtection?.reuseDuration ?? 0
-        contexts = ReusedAuthenticationContext(reuseDuration: reuse) {
-            let context = LAContext()
-            #if !os(watchOS)
-            context.touchIDAuthenticationAllowableReuseDuration = reuse
-            #endif
-            return context
+        let protection = biometricProtection.map { protection in
+            (
+                contexts: BiometricContexts(protection: protection) { LAContext() },
+                accessControl: { () throws -> Any in try Self.accessControl(protection, accessible: accessible) }
+            )
         }
+        #else
+        let protection: (contexts: BiometricContexts<KeychainAuthenticationContext>, accessControl: () throws -> Any)? = nil
         #endif
+        items = KeychainSessionItems(
+            calls: SecurityKeychainCalls(), keys: .security, service: service, account: key.account,
+            accessGroup: accessGroup, accessible: accessible, protection: protection)
     }
 
     /// The access control for `protection`, with the store's accessibility.
-    private func accessControl(_ protection: BiometricProtection) throws -> SecAccessControl {
+    private static func accessControl(_ protection: BiometricProtection, accessible: CFString) throws -> SecAccessControl {
         let flags: SecAccessControlCreateFlags = protection.policy == .biometryCurrentSet ? .biometryCurrentSet : .userPresence
-        guard let control = SecAccessControlCreateWithFlags(nil, accessibility.value, flags, nil) else {
+        guard let control = SecAccessControlCreateWithFlags(nil, accessible, flags, nil) else {
             throw AuthFlowError(
                 .configuration, "the Keychain cannot make the biometric access control",
                 recovery: "Check that the device has a passcode set.")
@@ -94,91 +119,43 @@ public struct KeychainCredentialStore: Sendable {
         return control
     }
 
-    /// The unprotected item beside a protected record that says a session
-    /// was saved, so that a record the system dropped after an enrolment
-    /// change is told apart from no session.
-    private var markerAccount: String { key.account + " biometric-marker" }
-
-    private func query(account: String) -> [String: Any] {
-        var query: [String: Any] = [
-            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
-            kSecAttrAccount as String: account,
-            kSecUseDataProtectionKeychain as String: true,
-        ]
-        if let accessGroup { query[kSecAttrAccessGroup as String] = accessGroup }
-        return query
+    /// Opens a biometric-protected session in the foreground: reads the
+    /// record with the session's authentication context, showing Face ID,
+    /// Touch ID or the passcode if the in-app reuse window is over. Every
+    /// other operation of the store (``load()``, ``save(_:)``, DPoP proofs)
+    /// never prompts; outside the window they fail with
+    /// ``BiometricFailure/locked``. `AppleSignIn.restore()` calls this
+    /// first. Without protection it only reads the item.
+    ///
+    /// - Returns: whether a session is stored.
+    @discardableResult
+    public func unlock() throws -> Bool {
+        try items.readRecord(interactive: true) != nil
     }
 
-    /// The stored item's bytes, or nil when there is none.
+    /// The stored item's bytes, or nil when there is none. A
+    /// biometric-protected item is read without a prompt (see ``unlock()``).
     public func readItem() throws -> Data? {
-        #if canImport(LocalAuthentication)
-        if biometricProtection != nil {
-            var request = query(account: key.account)
-            request[kSecReturnData as String] = true
-            request[kSecMatchLimit as String] = kSecMatchLimitOne
-            let lookup = request
-            return try readProtectedItem(
-                contexts: contexts, item: service, markerPresent: { try readItem(account: markerAccount) != nil },
-                read: { context in
-                    var query = lookup
-                    query[kSecUseAuthenticationContext as String] = context
-                    var result: CFTypeRef?
-                    let status = KeychainStatus(SecItemCopyMatching(query as CFDictionary, &result))
-                    return (status, result as? Data)
-                })
-        }
-        #endif
-        return try readItem(account: key.account)
+        try items.readRecord(interactive: false)
     }
 
-    private func readItem(account: String) throws -> Data? {
-        var request = query(account: account)
-        request[kSecReturnData as String] = true
-        request[kSecMatchLimit as String] = kSecMatchLimitOne
-        return try KeychainItemRules.read(item: service) {
-            var result: CFTypeRef?
-            let status = KeychainStatus(SecItemCopyMatching(request as CFDictionary, &result))
-            return (status, result as? Data)
-        }
-    }
-
-    /// Replaces the item's bytes (adding the item when missing).
+    /// Replaces the item's bytes (adding the item when missing). A
+    /// biometric-protected item is written without a prompt: when it cannot
+    /// be opened, the bytes are kept in a protected pending item that the
+    /// next read prefers, so nothing saved is lost.
     public func writeItem(_ data: Data) throws {
-        #if canImport(LocalAuthentication)
-        if let biometricProtection {
-            var update: [String: Any] = [
-                kSecValueData as String: data, kSecAttrAccessControl as String: try accessControl(biometricProtection),
-            ]
-            update[kSecUseAuthenticationContext as String] = contexts.context()
-            try writeItem(update: update, account: key.account)
-            try writeItem(Data([1]), account: markerAccount)
-            return
-        }
-        #endif
-        try writeItem(data, account: key.account)
+        try items.writeRecord(data)
     }
 
-    private func writeItem(_ data: Data, account: String) throws {
-        try writeItem(update: [kSecValueData as String: data, kSecAttrAccessible as String: accessibility.value], account: account)
-    }
-
-    private func writeItem(update: [String: Any], account: String) throws {
-        let item = query(account: account)
-        try KeychainItemRules.write(
-            item: service,
-            update: { KeychainStatus(SecItemUpdate(item as CFDictionary, update as CFDictionary)) },
-            add: { KeychainStatus(SecItemAdd(item.merging(update) { $1 } as CFDictionary, nil)) })
+    /// Checks, before a sign-in opens the browser, that the app may write to
+    /// the Keychain (``KeychainSessionItems/checkAccess()``).
+    package func checkKeychainAccess() throws {
+        try items.checkAccess()
     }
 
     /// Deletes the item (nothing to do when missing).
     public func deleteItem() throws {
-        try deleteItem(account: key.account)
-        try deleteItem(account: markerAccount)
-    }
-
-    private func deleteItem(account: String) throws {
-        let item = query(account: account)
-        try KeychainItemRules.delete(item: service) { KeychainStatus(SecItemDelete(item as CFDictionary)) }
+        try items.deleteRecord()
     }
 
     /// The handle of the session's Secure Enclave DPoP key
@@ -189,18 +166,18 @@ public struct KeychainCredentialStore: Sendable {
     /// leaves this device. The handle is not the private key: only this
     /// device's Secure Enclave can use it.
     public func readSecureEnclaveDPoPKeyHandle() throws -> Data? {
-        try readItem(account: key.secureEnclaveDPoPKeyAccount)
+        try items.readPlain(key.secureEnclaveDPoPKeyAccount)
     }
 
     /// Stores the handle of the session's Secure Enclave DPoP key.
     public func writeSecureEnclaveDPoPKeyHandle(_ handle: Data) throws {
-        try writeItem(handle, account: key.secureEnclaveDPoPKeyAccount)
+        try items.writePlain(handle, account: key.secureEnclaveDPoPKeyAccount)
     }
 
     /// Deletes the stored Secure Enclave DPoP key handle (nothing to do when
     /// missing). Without its handle the enclave key cannot be used again.
     public func deleteSecureEnclaveDPoPKeyHandle() throws {
-        try deleteItem(account: key.secureEnclaveDPoPKeyAccount)
+        try items.deletePlain(key.secureEnclaveDPoPKeyAccount)
     }
 
     /// Runs `body` holding the app group's refresh lease (when ``appGroup``
@@ -217,7 +194,7 @@ public struct KeychainCredentialStore: Sendable {
         }
         let lease = RefreshLease(
             url: container.appendingPathComponent("AuthFlow", isDirectory: true)
-                .appendingPathComponent("\(lockName).lease"))
+                .appendingPathComponent("\(lockName).lease"), waitLimit: refreshWaitLimit)
         return try await lease.withLease(body)
     }
 

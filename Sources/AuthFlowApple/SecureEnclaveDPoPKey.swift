@@ -1,6 +1,7 @@
 #if canImport(CryptoKit) && !os(tvOS)
 public import AuthFlow
 import CryptoKit
+import LocalAuthentication
 import Security
 public import Foundation
 
@@ -27,6 +28,9 @@ public struct SecureEnclaveDPoPKey: DPoPSigningKey, CustomStringConvertible {
     public let dataRepresentation: Data
     /// The uncompressed public point (`0x04`, x, y).
     public let publicKeyX963: [UInt8]
+    /// The biometric-protected session's authentication context, for a key
+    /// behind the same protection: each proof opens the key with it.
+    private let contexts: BiometricContexts<KeychainAuthenticationContext>?
 
     /// Whether this device has a Secure Enclave that can hold the key.
     public static var isAvailable: Bool { SecureEnclave.isAvailable }
@@ -53,8 +57,17 @@ public struct SecureEnclaveDPoPKey: DPoPSigningKey, CustomStringConvertible {
     /// - Throws: ``AuthFlowError/Category/configuration`` when this device's
     ///   enclave cannot use it (another device's handle, or a damaged one).
     public init(dataRepresentation: Data) throws {
+        try self.init(dataRepresentation: dataRepresentation, contexts: nil)
+    }
+
+    /// The key whose ``dataRepresentation`` was kept, opened for each proof
+    /// with the session's authentication context (`contexts`), so that a
+    /// key behind biometric protection signs without a prompt inside the
+    /// session's reuse window and never prompts in the background.
+    package init(dataRepresentation: Data, contexts: BiometricContexts<KeychainAuthenticationContext>?) throws {
         do {
-            self.init(try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: dataRepresentation))
+            // Opening the handle reads the public key; only signing asks for the user.
+            self.init(try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: dataRepresentation), contexts: contexts)
         } catch {
             throw AuthFlowError(
                 .configuration, "this device's Secure Enclave cannot use the stored DPoP key",
@@ -72,7 +85,8 @@ public struct SecureEnclaveDPoPKey: DPoPSigningKey, CustomStringConvertible {
         let flags: SecAccessControlCreateFlags =
             protection.policy == .biometryCurrentSet
             ? [.privateKeyUsage, .biometryCurrentSet] : [.privateKeyUsage, .userPresence]
-        guard let control = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, nil) else {
+        // The record's accessibility: a background refresh may sign a proof.
+        guard let control = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly, flags, nil) else {
             throw AuthFlowError(
                 .configuration, "the Keychain cannot make the biometric access control",
                 recovery: "Check that the device has a passcode set.")
@@ -87,18 +101,29 @@ public struct SecureEnclaveDPoPKey: DPoPSigningKey, CustomStringConvertible {
         }
     }
 
-    private init(_ key: SecureEnclave.P256.Signing.PrivateKey) {
+    private init(_ key: SecureEnclave.P256.Signing.PrivateKey, contexts: BiometricContexts<KeychainAuthenticationContext>? = nil) {
         dataRepresentation = key.dataRepresentation
         publicKeyX963 = Array(key.publicKey.x963Representation)
+        self.contexts = contexts
     }
 
     /// Signs inside the enclave: ECDSA P-256 over the SHA-256 of
     /// `signingInput`, raw `r` and `s`.
     public func signature(for signingInput: [UInt8]) throws -> [UInt8] {
         // The handle is reopened for each proof: it is a plain value that is
-        // safe to share between tasks, which the key object is not declared to be.
-        let key = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: dataRepresentation)
-        return Array(try key.signature(for: signingInput).rawRepresentation)
+        // safe to share between tasks, which the key object is not declared
+        // to be. Without a context a protected key would make "a new context
+        // ..., used once, and discarded" (kSecUseAuthenticationContext): a
+        // prompt per proof, and a failure in the background.
+        guard let contexts else {
+            let key = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: dataRepresentation)
+            return Array(try key.signature(for: signingInput).rawRepresentation)
+        }
+        let handle = dataRepresentation
+        return try contexts.signWithoutPrompt { context in
+            let key = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: handle, authenticationContext: context)
+            return Array(try key.signature(for: signingInput).rawRepresentation)
+        }
     }
 
     /// The thumbprint only.

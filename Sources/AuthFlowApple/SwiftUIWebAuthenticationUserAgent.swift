@@ -33,6 +33,12 @@ public final class SwiftUIWebAuthenticationUserAgent: WebAuthenticationPresenter
     /// Opens `url` and returns the callback `callback` matches.
     public func present(_ url: URL, callback: CallbackMatch) async throws -> URL {
         let browser: WebAuthenticationSession.BrowserSession = prefersEphemeralSession ? .ephemeral : .shared
+        return try await WebAuthenticationGate.shared.run {
+            try await authenticate(url, callback: callback, browser: browser)
+        }
+    }
+
+    private func authenticate(_ url: URL, callback: CallbackMatch, browser: WebAuthenticationSession.BrowserSession) async throws -> URL {
         do {
             switch callback {
             case .customScheme(let scheme):

@@ -31,15 +31,12 @@ extension WebAuthenticationPresenter {
 
 /// The errors of a web-authentication session, as ``AuthFlowError``s.
 enum WebAuthenticationFailure {
-    /// How the framework's `error` ended the session.
+    /// How the framework's `error` ended the session: read from the bridged
+    /// `NSError` (domain `ASWebAuthenticationSessionErrorDomain`, code,
+    /// `userInfo`), where a `canceledLogin` with a failure reason is told
+    /// apart from a user closing the sheet (``WebAuthenticationEnding/init(_:)``).
     @Sendable static func ending(_ error: any Error) -> WebAuthenticationEnding {
-        guard let sessionError = error as? ASWebAuthenticationSessionError else { return .other(error) }
-        switch sessionError.code {
-        case .canceledLogin: return .canceledLogin(sessionError)
-        case .presentationContextNotProvided: return .presentationContextNotProvided(sessionError)
-        case .presentationContextInvalid: return .presentationContextInvalid(sessionError)
-        @unknown default: return .other(sessionError)
-        }
+        WebAuthenticationEnding(error)
     }
 
     /// The error of a session that ended with `error` waiting for `callback`.

@@ -18,8 +18,9 @@ public import Foundation
 /// ```
 @MainActor
 public final class WebAuthenticationUserAgent: NSObject, WebAuthenticationPresenter {
-    private let anchor: ASPresentationAnchor
-    private var session: ASWebAuthenticationSession?
+    /// The window (a main-actor class, so `Sendable`): `nonisolated` so that
+    /// the nonisolated `presentationAnchor(for:)` can return it.
+    nonisolated private let anchor: ASPresentationAnchor
     /// Whether to use a private browser session (no shared cookies, no SSO).
     public let prefersEphemeralSession: Bool
 
@@ -73,6 +74,11 @@ extension ASWebAuthenticationSession: WebAuthenticationDriver {}
 
 extension WebAuthenticationUserAgent: ASWebAuthenticationPresentationContextProviding {
     /// The window given at init.
-    public func presentationAnchor(for session: ASWebAuthenticationSession) -> ASPresentationAnchor { anchor }
+    ///
+    /// `nonisolated`: SDKs differ on the requirement's isolation (older ones
+    /// declare it nonisolated, newer ones on the main actor); a nonisolated
+    /// witness satisfies both without `@preconcurrency`, and reads only the
+    /// immutable anchor.
+    public nonisolated func presentationAnchor(for session: ASWebAuthenticationSession) -> ASPresentationAnchor { anchor }
 }
 #endif

@@ -149,6 +149,27 @@ struct EnclaveKeyStandIn: DPoPSigningKey {
         try OAuthClient(metadata: metadata(), clientID: "app", transport: ScriptedTransport.unused())
     }
 
+    @Test func anEnclaveKeyThatCannotBeMadeFallsBackToASoftwareKey() async throws {
+        // A Mac app signed without the entitlements the data-protection
+        // Keychain needs: Secure Enclave keys live there (TN3137), and the
+        // key cannot be made (errSecMissingEntitlement, -34018).
+        let refused = NSError(domain: "NSOSStatusErrorDomain", code: -34018)
+        let store = MemoryCredentialStore()
+        var storedHandles: [Data?] = []
+        var boundKey: String?
+        let session = try await AppleDPoPKeyChoice.secureEnclave.startSession(
+            client: Self.client(), store: store, makeSecureEnclaveKey: { throw refused },
+            storeSecureEnclaveHandle: { storedHandles.append($0) },
+            authorize: { client in
+                boundKey = client.dpop?.key.thumbprint
+                return try Self.dpopCredentials()
+            })
+        #expect(boundKey != nil)
+        #expect(session.client.dpop?.key.thumbprint == boundKey)
+        #expect(storedHandles == [nil])
+        #expect(try await store.load()?.dpopKey?.thumbprint == boundKey, "the software key is kept in the record")
+    }
+
     @Test func anEnclaveSignInStoresTheHandleBeforeTheRecordAndRestoresWithIt() async throws {
         let store = MemoryCredentialStore()
         let enclaveKey = EnclaveKeyStandIn()

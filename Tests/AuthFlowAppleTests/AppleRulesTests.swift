@@ -61,6 +61,7 @@ import Testing
         let error = KeychainStatus(-34018).error(operation: "write", item: "AuthFlow")
         #expect(error.category == .configuration)
         #expect(error.recovery?.contains("keychain-access-groups") == true)
+        #expect(error.recovery?.contains("development team") == true, "a Mac build without a team gets this too")
         #expect(error.underlyingError as? KeychainStatus == .missingEntitlement)
         #expect(!KeychainStatus.missingEntitlement.isRetryable)
     }
@@ -192,6 +193,15 @@ final class RecordingBackgroundHost: BackgroundExecutionHost, @unchecked Sendabl
         #expect(settings.appGroup == "group.com.example")
         #expect(settings.client.scopes == ["openid", "offline_access"])
         #expect(settings.credentialKey == CredentialKey(issuer: "https://id.example.com", clientID: "com.example.app"))
+    }
+
+    @Test func aSharedKeychainGroupWithoutAnAppGroupIsRefused() throws {
+        var dictionary = base
+        dictionary["KeychainAccessGroup"] = "ABCDE12345.com.example.shared"
+        let error = try #require(throws: AuthFlowError.self) { try AppleSignInSettings(dictionary: dictionary) }
+        #expect(error.category == .configuration)
+        #expect(error.message == "KeychainAccessGroup is set without AppGroup")
+        #expect(error.recovery?.contains("AppGroup") == true)
     }
 
     @Test func customSchemeRedirectAloneNeedsNoFallback() throws {

@@ -59,6 +59,35 @@ import Testing
         #expect(result.browserFailure == nil)
     }
 
+    /// The browser step through the Apple layer's session runner, the
+    /// system's answer given by the stand-in.
+    func signOutThroughTheSheet(_ script: ScriptedWebAuthenticationSession.Script) async throws -> AppleSignOutResult {
+        try await signOut(endSession: endSession, postLogout: URL(string: "https://app.example.com/signed-out")!) { _, match in
+            try await Self.sheet(match, script)
+        }
+    }
+
+    @MainActor
+    static func sheet(_ callback: CallbackMatch, _ script: ScriptedWebAuthenticationSession.Script) async throws -> URL {
+        try await runWebAuthentication(
+            callback: callback, gate: WebAuthenticationGate(),
+            makeSession: { ScriptedWebAuthenticationSession(script, completion: $0) })
+    }
+
+    @Test func aSheetTheSystemRefusesForAMissingAssociationIsAFailureNotAClose() async throws {
+        let refusal = ScriptedWebAuthenticationSession.SystemError.webCredentialsMissing(host: "app.example.com")
+        let result = try await signOutThroughTheSheet(.failure(refusal))
+        #expect(result.browserStep == .failed)
+        #expect(result.browserFailure?.category == .configuration)
+        #expect(result.browserFailure?.remedy == .checkTheWebCredentialsAssociation.with("app.example.com"))
+    }
+
+    @Test func aSheetTheUserClosesIsClosedByUser() async throws {
+        let result = try await signOutThroughTheSheet(.failure(ScriptedWebAuthenticationSession.SystemError.canceledLogin()))
+        #expect(result.browserStep == .closedByUser)
+        #expect(result.browserFailure == nil)
+    }
+
     @Test func aFailingPageIsReportedBesideACompletedSignOutNotThrown() async throws {
         let failure = AuthFlowError(.configuration, "the browser session has no window to present from")
         let result = try await signOut(endSession: endSession, postLogout: postLogout) { _, _ in throw failure }

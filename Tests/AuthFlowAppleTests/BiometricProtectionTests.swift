@@ -12,8 +12,8 @@ import Testing
                 "BiometricReuseSeconds": 120,
             ]))
         #expect(protection.policy == .biometryCurrentSet)
-        #expect(protection.reuseDuration == 120)
-        #expect(try BiometricProtection(dictionary: ["BiometricProtection": "UserPresence"])?.reuseDuration == 60)
+        #expect(protection.inAppReuseDuration == 120)
+        #expect(try BiometricProtection(dictionary: ["BiometricProtection": "UserPresence"])?.inAppReuseDuration == 60)
         #expect(try BiometricProtection(dictionary: [:]) == nil, "opt-in: off without the key")
     }
 
@@ -38,67 +38,62 @@ import Testing
         #expect(settings.biometricProtection?.policy == .userPresence)
     }
 
-    func reader(
-        _ item: BiometricKeychainItem, reuse: TimeInterval = 60,
-        clock: @escaping () -> Date = { Date() }
-    ) -> () throws -> Data? {
-        let contexts = ReusedAuthenticationContext(reuseDuration: reuse) { BiometricKeychainItem.Context() }
-        return {
-            try readProtectedItem(
-                contexts: contexts, item: "AuthFlow", markerPresent: { item.marker }, read: { context in item.read(context) })
-        }
-    }
-
-    @Test func refreshesInsideTheReuseWindowPromptOnce() throws {
-        let item = BiometricKeychainItem()
-        let read = reader(item)
-        for _ in 0..<5 { #expect(try read() == Data("record".utf8)) }
-        #expect(item.prompts == 1)
+    func launch(_ keychain: ProtectedKeychain) throws -> KeychainSessionItems<ProtectedKeychain, ProtectedKeychain.Context> {
+        let contexts = BiometricContexts<ProtectedKeychain.Context>(
+            protection: try BiometricProtection(policy: .biometryCurrentSet), now: { keychain.now },
+            make: { ProtectedKeychain.Context() })
+        return KeychainSessionItems(
+            calls: keychain, keys: ProtectedKeychain.keys, service: "AuthFlow", account: "session", accessGroup: nil,
+            accessible: "cku", protection: (contexts, { "biometryCurrentSet" }))
     }
 
     @Test func afterTheWindowTheUserIsAskedAgain() throws {
-        let item = BiometricKeychainItem()
-        let contexts = ReusedAuthenticationContext(reuseDuration: 60) { BiometricKeychainItem.Context() }
-        let start = Date()
-        let first = contexts.context(now: start)
-        contexts.record(first, succeeded: true, now: start)
-        #expect(contexts.context(now: start.addingTimeInterval(59)) === first)
-        #expect(contexts.context(now: start.addingTimeInterval(61)) !== first)
-        _ = item
+        let keychain = ProtectedKeychain()
+        let items = try launch(keychain)
+        try items.writeRecord(Data("record".utf8))
+        _ = try items.readRecord(interactive: true)
+        keychain.now = keychain.now.addingTimeInterval(59)
+        _ = try items.readRecord(interactive: true)
+        #expect(keychain.prompts == 1)
+        keychain.now = keychain.now.addingTimeInterval(2)
+        _ = try items.readRecord(interactive: true)
+        #expect(keychain.prompts == 2)
     }
 
     @Test func aCancelledPromptIsCancelledAndTheNextReadAsksAgain() throws {
-        let item = BiometricKeychainItem()
-        item.answers = [.cancel]
-        let read = reader(item)
-        let error = try #require(throws: AuthFlowError.self) { try read() }
+        let keychain = ProtectedKeychain()
+        let items = try launch(keychain)
+        try items.writeRecord(Data("record".utf8))
+        keychain.answers = [.cancel]
+        let error = try #require(throws: AuthFlowError.self) { try items.readRecord(interactive: true) }
         #expect(error.category == .cancelled)
         #expect(error.underlyingError as? BiometricFailure == .promptCancelled)
-        #expect(try read() == Data("record".utf8))
-        #expect(item.prompts == 2)
+        #expect(try items.readRecord(interactive: true) == Data("record".utf8))
+        #expect(keychain.prompts == 2)
     }
 
     @Test func lockoutIsATypedRetryableError() throws {
-        let item = BiometricKeychainItem()
-        item.answers = [.lockedOut]
-        let error = try #require(throws: AuthFlowError.self) { try reader(item)() }
+        let keychain = ProtectedKeychain()
+        let items = try launch(keychain)
+        try items.writeRecord(Data("record".utf8))
+        keychain.answers = [.lockedOut]
+        let error = try #require(throws: AuthFlowError.self) { try items.readRecord(interactive: true) }
         #expect(error.category == .storage)
         #expect(error.underlyingError as? BiometricFailure == .authenticationFailed)
         #expect(error.recovery?.contains("passcode") == true)
     }
 
     @Test func anEnrolmentChangeNeedsASignIn() throws {
-        let item = BiometricKeychainItem()
-        item.changeEnrolment()
-        let error = try #require(throws: AuthFlowError.self) { try reader(item)() }
+        let keychain = ProtectedKeychain()
+        let items = try launch(keychain)
+        try items.writeRecord(Data("record".utf8))
+        keychain.changeEnrolment()
+        let error = try #require(throws: AuthFlowError.self) { try items.readRecord(interactive: true) }
         #expect(error.category == .reauthenticationRequired)
         #expect(error.underlyingError as? BiometricFailure == .enrolmentChanged)
     }
 
     @Test func noSessionAtAllIsNoSessionNotAnEnrolmentChange() throws {
-        let item = BiometricKeychainItem()
-        item.data = nil
-        item.marker = false
-        #expect(try reader(item)() == nil)
+        #expect(try launch(ProtectedKeychain()).readRecord(interactive: true) == nil)
     }
 }

@@ -61,6 +61,30 @@ import Testing
         #expect(error?.category == .timeout)
     }
 
+    @Test func theDefaultWaitEndsWithinAnExtensionsBudgetNotAfterTheLease() async throws {
+        let url = try Self.container().appendingPathComponent("session.lease")
+        try Lease(holder: "suspended-app", expiry: Date.distantFuture).write(to: url)
+        // A clock that moves 5 s at each reading: the wait is measured in its time.
+        let start = Date()
+        let readings = LockedValue(0)
+        let clock: @Sendable () -> Date = {
+            start.addingTimeInterval(
+                5
+                    * Double(
+                        readings.withLock { count in
+                            count += 1
+                            return count - 1
+                        }))
+        }
+        let widget = RefreshLease(url: url, now: clock)
+        let error = await #expect(throws: AuthFlowError.self) { try await widget.withLease {} }
+        #expect(error?.category == .timeout)
+        #expect(error?.remedy == .allowMoreTime)
+        let waited = 5 * Double(readings.withLock { $0 } - 1)
+        #expect(waited <= 25)
+        #expect(waited < widget.duration)
+    }
+
     /// Both processes' sessions over one stored record: one refresh reaches
     /// the provider, the other process uses its saved result.
     final class SharedRecordStore: CredentialStore {

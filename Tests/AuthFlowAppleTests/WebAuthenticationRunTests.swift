@@ -9,20 +9,24 @@ import Testing
     let scheme = CallbackMatch.customScheme("com.example.app")
     let https = CallbackMatch.https(host: "app.example.com", path: "/callback")
     let callbackURL = URL(string: "com.example.app:/oauth2redirect?code=c&state=s")!
+    typealias SystemError = ScriptedWebAuthenticationSession.SystemError
 
     /// Runs a session on `script`, keeping the stand-in for inspection.
     final class Run {
         var session: ScriptedWebAuthenticationSession?
     }
 
-    func run(_ script: ScriptedWebAuthenticationSession.Script, callback: CallbackMatch? = nil, record: Run = Run()) async throws -> URL {
+    func run(
+        _ script: ScriptedWebAuthenticationSession.Script, callback: CallbackMatch? = nil, record: Run = Run(),
+        gate: WebAuthenticationGate = WebAuthenticationGate()
+    ) async throws -> URL {
         try await runWebAuthentication(
-            callback: callback ?? scheme,
+            callback: callback ?? scheme, gate: gate,
             makeSession: { completion in
                 let session = ScriptedWebAuthenticationSession(script, completion: completion)
                 record.session = session
                 return session
-            }, ending: ScriptedWebAuthenticationSession.ending)
+            })
     }
 
     func error(_ body: () async throws -> URL) async -> AuthFlowError? {
@@ -44,9 +48,55 @@ import Testing
     }
 
     @Test func theUserClosingTheSheetIsCancelledKeepingTheSystemError() async throws {
-        let error = try #require(await error { try await run(.failure(ScriptedWebAuthenticationSession.CanceledLogin())) })
+        let error = try #require(await error { try await run(.failure(SystemError.canceledLogin()), callback: https) })
         #expect(error.category == .cancelled)
-        #expect(error.underlyingError is ScriptedWebAuthenticationSession.CanceledLogin)
+        #expect(error.message == "the user closed the browser session")
+        let system = try #require(error.underlyingError as? NSError)
+        #expect(system.domain == SystemError.domain && system.code == 1)
+    }
+
+    @Test func canceledLoginWithAFailureReasonIsAConfigurationErrorNamingTheAssociation() async throws {
+        let refusal = SystemError.webCredentialsMissing(host: "app.example.com")
+        let error = try #require(await error { try await run(.failure(refusal), callback: https) })
+        #expect(error.category == .configuration)
+        #expect(error.remedy == .checkTheWebCredentialsAssociation.with("app.example.com"))
+        #expect(error.message.hasPrefix("the system refused the browser session: Application with identifier"))
+        #expect(error.recovery?.contains("webcredentials:app.example.com") == true)
+        #expect((error.underlyingError as? NSError)?.userInfo.isEmpty == false)
+    }
+
+    @Test func canceledLoginWithAReasonOnACustomSchemeIsConfigurationToo() async throws {
+        let refusal = NSError(domain: SystemError.domain, code: 1, userInfo: [NSLocalizedDescriptionKey: "refused"])
+        let error = try #require(await error { try await run(.failure(refusal)) })
+        #expect(error.category == .configuration)
+        #expect(error.message == "the system refused the browser session: refused")
+        #expect(error.remedy == nil)
+        #expect(error.recovery?.contains("com.example.app") == true)
+    }
+
+    @Test func anInvalidPresentationContextIsTransientNotConfiguration() async throws {
+        let error = try #require(await error { try await run(.startFails(reportsError: SystemError.presentationContextInvalid())) })
+        #expect(error.category == .timeout)
+        #expect(error.remedy == .presentWhenTheSceneIsActive)
+        #expect((error.underlyingError as? NSError)?.code == 3)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aSecondSessionWhileOneIsOnScreenIsAlreadyInProgressAndTheFirstGoesOn() async throws {
+        let gate = WebAuthenticationGate()
+        let first = Run()
+        let task = Task { try await run(.waitForCancel(callsBackAfterCancel: true), record: first, gate: gate) }
+        while first.session?.startCount != 1 { await Task.yield() }
+        let second = Run()
+        let error = try #require(await error { try await run(.callback(callbackURL), record: second, gate: gate) })
+        #expect(error == WebAuthenticationErrors.alreadyInProgress)
+        #expect(error.message == "a sign-in is already in progress")
+        #expect(error.remedy == .waitForTheSignInInProgress)
+        #expect(second.session == nil)
+        #expect(first.session?.cancelCount == 0)
+        task.cancel()
+        _ = await self.error { try await task.value }
+        #expect(try await run(.callback(callbackURL), gate: gate) == callbackURL)
     }
 
     @Test(.timeLimit(.minutes(1)))
@@ -99,10 +149,10 @@ import Testing
     @Test func aMissingPresentationContextIsConfigurationOnceKeepingTheSystemError() async throws {
         let error = try #require(
             await error {
-                try await run(.startFails(reportsError: ScriptedWebAuthenticationSession.NoPresentationContext()))
+                try await run(.startFails(reportsError: SystemError.presentationContextNotProvided()))
             })
         #expect(error.category == .configuration)
-        #expect(error.underlyingError is ScriptedWebAuthenticationSession.NoPresentationContext)
+        #expect((error.underlyingError as? NSError)?.code == 2)
         #expect(error.recovery?.contains("presentation anchor") == true)
     }
 
@@ -128,8 +178,7 @@ import Testing
         }
         let error = try #require(
             await error {
-                try await runWebAuthentication(
-                    callback: scheme, makeSession: { Empty($0) }, ending: ScriptedWebAuthenticationSession.ending)
+                try await runWebAuthentication(callback: scheme, gate: WebAuthenticationGate(), makeSession: { Empty($0) })
             })
         #expect(error.category == .configuration)
     }

@@ -149,18 +149,7 @@ public struct OAuthClient: Sendable {
         redirectURI: URL, scopes: [String], options: AuthorizationOptions = .init(),
         userAgent: some AuthorizationUserAgent
     ) async throws -> OAuthCredentials {
-        var request = try authorizationRequest(redirectURI: redirectURI, scopes: scopes, options: options)
-        if pushesAuthorizationRequests {
-            try await push(&request)
-            // A request_uri that lapsed before the user agent got it would only fail there: push a fresh request once.
-            if request.pushedRequestHasExpired() {
-                request = try authorizationRequest(redirectURI: redirectURI, scopes: scopes, options: options)
-                try await push(&request)
-            }
-        }
-        let callback = try await userAgent.authorize(request)
-        let grant = try request.validateCallback(callback)
-        logger.debug("callback validated")
+        let grant = try await authorize(redirectURI: redirectURI, scopes: scopes, options: options, userAgent: userAgent)
         return try await exchange(grant)
     }
 

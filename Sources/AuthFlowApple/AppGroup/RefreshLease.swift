@@ -28,12 +28,20 @@ package struct RefreshLease: Sendable {
     package let duration: TimeInterval
     /// How long to wait for another holder before giving up.
     package let waitLimit: TimeInterval
+    /// The default wait: 20 seconds. A live holder normally gives the lease
+    /// back within one refresh (a second or two); waiting for a holder that
+    /// was suspended mid-refresh (up to ``duration``) would outlast the time
+    /// an extension is given — a widget's timeline reload, a share
+    /// extension's sheet — so the wait ends first with a `timeout`, and the
+    /// caller shows what it has. Extensions with a tighter budget set
+    /// ``KeychainCredentialStore/refreshWaitLimit`` lower.
+    package static let defaultWaitLimit: TimeInterval = 20
     private let now: @Sendable () -> Date
     private let lock: FileLock
 
     /// A lease kept in `url` (its directory is created when missing).
     package init(
-        url: URL, duration: TimeInterval = 75, waitLimit: TimeInterval = 90,
+        url: URL, duration: TimeInterval = 75, waitLimit: TimeInterval = RefreshLease.defaultWaitLimit,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.url = url
@@ -55,7 +63,7 @@ package struct RefreshLease: Sendable {
             if now() >= deadline {
                 throw AuthFlowError(
                     .timeout, "another process of the app group kept the session's refresh lease",
-                    recovery: "Try again.")
+                    recovery: "Show the data already loaded and try again later.", remedy: .allowMoreTime)
             }
             try await Task.sleep(nanoseconds: 50_000_000)
         }

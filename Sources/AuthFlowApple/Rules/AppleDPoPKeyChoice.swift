@@ -1,5 +1,6 @@
 public import AuthFlow
 public import Foundation
+public import Logging
 
 /// The DPoP key (RFC 9449) of a session that an Apple app signs in with
 /// ``AppleSignInSettings``: the rules the Apple layer follows, kept here so
@@ -77,13 +78,13 @@ extension AppleDPoPKeyChoice {
     ///   ``AuthSession/restore(from:authentication:dpopKey:transport:logger:leeway:)`` throws.
     public static func restoreSession(
         from store: any CredentialStore, secureEnclaveHandle: Data?,
-        transport: any HTTPTransport = URLSessionTransport(),
+        transport: any HTTPTransport = URLSessionTransport(), logger: Logger = Logger(label: "AuthFlow"),
         openSecureEnclaveKey: (Data) throws -> any DPoPSigningKey
     ) async throws -> AuthSession? {
         guard let record = try await store.load() else { return nil }
         switch try restoring(record, secureEnclaveHandle: secureEnclaveHandle) {
         case .none, .software:
-            return try await AuthSession.restore(record, from: store, transport: transport)
+            return try await AuthSession.restore(record, from: store, transport: transport, logger: logger)
         case .secureEnclave:
             guard let handle = secureEnclaveHandle else { throw unusableSecureEnclaveHandle(nil) }
             let key: any DPoPSigningKey
@@ -92,7 +93,7 @@ extension AppleDPoPKeyChoice {
             } catch {
                 throw unusableSecureEnclaveHandle(error as? AuthFlowError)
             }
-            return try await AuthSession.restore(record, from: store, dpopKey: key, transport: transport)
+            return try await AuthSession.restore(record, from: store, dpopKey: key, transport: transport, logger: logger)
         }
     }
 }
@@ -118,9 +119,20 @@ extension AppleDPoPKeyChoice {
         case .none: client.dpop = nil
         case .software: client.dpop = DPoPBinding(key: DPoPKey())
         case .secureEnclave:
-            let made = try makeSecureEnclaveKey()
-            client.dpop = DPoPBinding(key: made.key)
-            handle = made.handle
+            do {
+                let made = try makeSecureEnclaveKey()
+                client.dpop = DPoPBinding(key: made.key)
+                handle = made.handle
+            } catch {
+                // SecureEnclave.isAvailable said yes but no key could be made
+                // (a Mac whose app lacks the signing it needs, an enclave
+                // that is busy): bind the session to a software key, kept
+                // in the record, rather than fail the sign-in.
+                client.logger.notice(
+                    "no Secure Enclave DPoP key could be made; using a software key",
+                    metadata: ["error": "\(String(describing: error))"])
+                client.dpop = DPoPBinding(key: DPoPKey())
+            }
         }
         let credentials = try await authorize(client)
         try await storeSecureEnclaveHandle(handle)

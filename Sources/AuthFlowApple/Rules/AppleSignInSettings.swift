@@ -9,14 +9,16 @@ public import Foundation
 /// | Key | Value |
 /// |---|---|
 /// | `Issuer`, `ClientID`, `Scopes` | as in ``ClientConfiguration/init(dictionary:)`` |
+/// | `AuthorizeEndpoint`, `TokenEndpoint`, `RevocationEndpoint`, `UserInfoEndpoint`, `EndSessionEndpoint`, `JWKSURI`, `IDTokenIssuer` | explicit endpoints instead of `Issuer`, as in ``ClientConfiguration/init(dictionary:)`` |
 /// | `RedirectURI` | the redirect URI: https (universal link) or a private-use scheme |
 /// | `FallbackRedirectURI` | a private-use scheme redirect used where https callbacks are not available (before iOS 17.4 / macOS 14.4) |
 /// | `PostLogoutRedirectURI` | where the provider's end-session page returns to |
 /// | `EphemeralBrowserSession` | `true` for a private browser session (no shared cookies, no single sign-on); default `false` |
-/// | `KeychainAccessGroup` | a Keychain access group shared with app extensions |
+/// | `KeychainAccessGroup` | a Keychain access group shared with app extensions; needs `AppGroup` |
 /// | `AppGroup` | the app group whose container holds the lock that lets the app and its extensions take turns refreshing |
 /// | `BiometricProtection` | `BiometryCurrentSet` or `UserPresence`: the stored session (and a Secure Enclave DPoP key) opens only after Face ID, Touch ID or the passcode (``BiometricProtection``); default none |
-/// | `BiometricReuseSeconds` | how long one authentication is reused, 0–300; default 60 |
+/// | `BiometricReuseSeconds` | how long one authentication in the app is reused by everything the session does, 0–300; default 60 |
+/// | `BiometricLockScreenReuseSeconds` | how long a Face ID / Touch ID unlock on the lock screen opens the session without a prompt, 0–300; default 0 |
 /// | `DPoP` | `true` to bind the tokens to a DPoP key (RFC 9449): a Secure Enclave key where the device has one, a software key otherwise (``AppleDPoPKeyChoice``); default `false` |
 public struct AppleSignInSettings: Sendable, Equatable {
     /// The provider, client, scopes and the primary redirect URI.
@@ -88,6 +90,16 @@ public struct AppleSignInSettings: Sendable, Equatable {
         self.prefersEphemeralBrowserSession = ephemeral
         self.keychainAccessGroup = try string("KeychainAccessGroup")
         self.appGroup = try string("AppGroup")
+        if keychainAccessGroup != nil, appGroup == nil {
+            // A shared item without the shared lease: the app and an extension
+            // would each refresh with the same refresh token, and with a
+            // provider that rotates it the second refresh signs the user out.
+            throw AuthFlowError(
+                .configuration, "KeychainAccessGroup is set without AppGroup",
+                recovery:
+                    "Add the app group that the app and its extensions share as AppGroup in the AuthFlow Info.plist dictionary: its container holds the lease that makes them refresh one at a time."
+            )
+        }
         self.usesDPoP = dpop
         self.biometricProtection = try BiometricProtection(dictionary: dictionary)
     }

@@ -82,7 +82,7 @@ package enum AppleSignOutSteps {
         do {
             _ = try await present(endSession, try CallbackMatch(redirectURI: returnURI))
             return result(.completed)
-        } catch let error as AuthFlowError where error.category == .cancelled {
+        } catch let error as AuthFlowError where error.category == .cancelled && error.remedy != .waitForTheSignInInProgress {
             return result(.closedByUser)
         } catch {
             return result(

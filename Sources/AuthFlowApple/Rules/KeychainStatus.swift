@@ -62,7 +62,7 @@ public struct KeychainStatus: Error, Sendable, Hashable, CustomStringConvertible
                 .configuration,
                 "cannot \(operation) the Keychain item \(item): the app lacks the Keychain access group entitlement (\(self))",
                 recovery:
-                    "Add the access group to the Keychain Sharing capability (keychain-access-groups entitlement) of the app and of every extension that shares the session.",
+                    "Sign the app with a development team, and add the access group to the Keychain Sharing capability (keychain-access-groups entitlement) of the app and of every extension that shares the session (on macOS, a TEAMID.-prefixed group).",
                 underlyingError: self)
         case .userCanceled:
             return AuthFlowError(.cancelled, "the Keychain prompt to \(operation) \(item) was cancelled (\(self))", underlyingError: self)

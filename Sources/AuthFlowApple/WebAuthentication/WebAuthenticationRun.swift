@@ -14,10 +14,26 @@ package import Foundation
 ///   sheet are `configuration` errors that keep the system's error
 ///   (``WebAuthenticationErrors``).
 ///
+/// - a second session while one is on screen is refused with
+///   ``WebAuthenticationErrors/alreadyInProgress`` before it is created
+///   (``WebAuthenticationGate``).
+///
 /// `makeSession` creates the session with the completion handler to give it;
-/// `ending` tells how a framework error ended the session.
+/// `ending` tells how a framework error ended the session
+/// (``WebAuthenticationEnding/init(_:)`` reads the system's `NSError`).
 @MainActor
 package func runWebAuthentication(
+    callback: CallbackMatch, gate: WebAuthenticationGate = .shared,
+    makeSession: (_ completion: @escaping @Sendable (URL?, (any Error)?) -> Void) throws -> any WebAuthenticationDriver,
+    ending: @escaping @Sendable (any Error) -> WebAuthenticationEnding = WebAuthenticationEnding.init
+) async throws -> URL {
+    try await gate.run {
+        try await runOneWebAuthentication(callback: callback, makeSession: makeSession, ending: ending)
+    }
+}
+
+@MainActor
+private func runOneWebAuthentication(
     callback: CallbackMatch,
     makeSession: (_ completion: @escaping @Sendable (URL?, (any Error)?) -> Void) throws -> any WebAuthenticationDriver,
     ending: @escaping @Sendable (any Error) -> WebAuthenticationEnding

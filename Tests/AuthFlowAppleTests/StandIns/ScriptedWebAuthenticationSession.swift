@@ -26,11 +26,48 @@ final class ScriptedWebAuthenticationSession: WebAuthenticationDriver {
         case cannotStart
     }
 
-    /// The error `cancel()` reports, like `ASWebAuthenticationSessionError.canceledLogin`.
-    struct CanceledLogin: Error {}
-    /// A presentation-context error, like `presentationContextNotProvided`.
-    struct NoPresentationContext: Error {}
-    /// An error the session classifies as something else (a missing association).
+    /// The errors the system hands the completion handler, as `NSError`s
+    /// in the shape Apple reports them (the classification under test reads
+    /// nothing else). The domain is `ASWebAuthenticationSessionErrorDomain`
+    /// as a device prints it: "Error Domain=com.apple.AuthenticationServices.WebAuthenticationSession Code=1"
+    /// (simulator log quoted in strelov1/freehire pull request #1942).
+    enum SystemError {
+        static let domain = "com.apple.AuthenticationServices.WebAuthenticationSession"
+
+        /// The user closed the sheet or declined the "wants to use … to sign
+        /// in" alert: `canceledLogin` (code 1) with an empty `userInfo`
+        /// (Apple, ASWebAuthenticationSession overview: "If the user cancels
+        /// the alert, the session is canceled, and the completion handler is
+        /// called with the error code canceledLogin"; Auth0.swift pull
+        /// request #832 treats it as a cancel only when `userInfo` is empty).
+        static func canceledLogin() -> NSError { NSError(domain: domain, code: 1, userInfo: [:]) }
+
+        /// An https callback (iOS 17.4+) on a host without a `webcredentials`
+        /// association: the same code 1, with the reason in `userInfo`, and the
+        /// sheet never shows. Text from the simulator log in strelov1/freehire
+        /// pull request #1942 ("Application with identifier … is not
+        /// associated with domain …. Using HTTPS callbacks requires Associated
+        /// Domains using the `webcredentials` service type for ….").
+        static func webCredentialsMissing(appID: String = "ABCDE12345.com.example.app", host: String) -> NSError {
+            NSError(
+                domain: domain, code: 1,
+                userInfo: [
+                    NSLocalizedFailureReasonErrorKey:
+                        "Application with identifier \(appID) is not associated with domain \(host). Using HTTPS callbacks requires Associated Domains using the `webcredentials` service type for \(host)."
+                ])
+        }
+
+        /// `presentationContextNotProvided` (code 2): no provider was set
+        /// (ASWebAuthenticationSessionError.Code documentation).
+        static func presentationContextNotProvided() -> NSError { NSError(domain: domain, code: 2, userInfo: [:]) }
+
+        /// `presentationContextInvalid` (code 3): the anchor could not
+        /// present, as at launch before the scene is active
+        /// (ASWebAuthenticationSessionError.Code documentation).
+        static func presentationContextInvalid() -> NSError { NSError(domain: domain, code: 3, userInfo: [:]) }
+    }
+
+    /// An error from outside the framework's domain.
     struct Refused: Error, Equatable { let code: Int }
 
     let script: Script
@@ -67,15 +104,6 @@ final class ScriptedWebAuthenticationSession: WebAuthenticationDriver {
 
     func cancel() {
         cancelCount += 1
-        if case .waitForCancel(true) = script { completion(nil, CanceledLogin()) }
-    }
-
-    /// How the Apple layer's classification sees this stand-in's errors.
-    @Sendable nonisolated static func ending(_ error: any Error) -> WebAuthenticationEnding {
-        switch error {
-        case is CanceledLogin: .canceledLogin(error)
-        case is NoPresentationContext: .presentationContextNotProvided(error)
-        default: .other(error)
-        }
+        if case .waitForCancel(true) = script { completion(nil, SystemError.canceledLogin()) }
     }
 }

@@ -6,7 +6,11 @@ import Foundation
 /// `kSecAttrAccessibleWhenUnlockedThisDeviceOnly`, answering with the status
 /// codes Apple documents: `errSecInteractionNotAllowed` for every call while
 /// the device is locked, `errSecItemNotFound`, and `errSecDuplicateItem`
-/// when another process adds the item first.
+/// when another process adds the item first. Sources: the
+/// `kSecAttrAccessibleWhenUnlockedThisDeviceOnly` documentation (readable
+/// only while the device is unlocked), the `errSecInteractionNotAllowed`,
+/// `errSecItemNotFound` and `errSecDuplicateItem` result codes, and the
+/// `SecItemAdd` documentation (a duplicate add fails instead of replacing).
 final class SimulatedKeychain: @unchecked Sendable {
     private let lock = NSLock()
     private var items: [String: Data] = [:]

@@ -3,7 +3,14 @@
 /// A behavioural stand-in for `UIApplication`'s background tasks: it hands
 /// out identifiers, calls the expiration handler when time runs out — even
 /// before `beginBackgroundTask` returns when no time is left — and records
-/// which tasks were ended and how often.
+/// which tasks were ended and how often. Sources: the
+/// `beginBackgroundTask(withName:expirationHandler:)` documentation (every
+/// task must be ended, also from the expiration handler, or the app is
+/// terminated; the handler is called when the remaining time runs out) and
+/// "UIApplication Background Task Notes" (Apple Developer Forums, thread
+/// 85066: every task must be ended, from the handler too). The handler
+/// running inside `beginBackgroundTask`, with no time left, is the case an
+/// app must survive whether or not a device shows it often.
 @MainActor
 final class SystemBackgroundTasks {
     private var next = 1
