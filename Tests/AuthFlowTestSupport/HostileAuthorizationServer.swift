@@ -13,7 +13,7 @@ import NIOCore
 package actor HostileAuthorizationServer {
     /// What E's authorization endpoint puts in place of the client's redirect URI.
     package enum Rewrite: Sendable, CustomStringConvertible {
-        /// The redirect URI without its last path segment (`/callback`).
+        /// The plain loopback URI H's client has (`http://127.0.0.1:PORT/callback`).
         case plain
         /// The redirect URI AuthFlow registers with H for H.
         case honestIssuerSpecific
@@ -56,8 +56,9 @@ package actor HostileAuthorizationServer {
             await box.withLock { $0 }?.count(registration: false)
             var components = URLComponents(string: "http://x" + request.uri.description)!
             components.queryItems = components.queryItems?.map { item in
-                guard item.name == "redirect_uri", let value = item.value, let slash = value.lastIndex(of: "/") else { return item }
-                let plain = String(value[..<slash])
+                guard item.name == "redirect_uri", let value = item.value, let sent = URLComponents(string: value) else { return item }
+                // The loopback URI H's client has, on the listener's port.
+                let plain = "http://127.0.0.1:\(sent.port ?? 0)/callback"
                 let replaced =
                     rewrite == .honestIssuerSpecific
                     ? IssuerSpecificRedirect.uri(URL(string: plain)!, issuer: honest.absoluteString).absoluteString : plain

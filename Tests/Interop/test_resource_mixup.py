@@ -129,7 +129,7 @@ def servers():
                 pairs = []
                 for name, value in urllib.parse.parse_qsl(url.query):
                     if name == "redirect_uri":
-                        value = value.rsplit("/", 1)[0]
+                        value = f"http://127.0.0.1:{urllib.parse.urlsplit(value).port}/callback"
                     pairs.append((name, value))
                 return redirect(self, f"{h_base}/authorize?" + urllib.parse.urlencode(pairs))
             json_reply(self, {"error": "not_found"}, 404)
@@ -159,7 +159,9 @@ def login(tmp_path, resource):
 def test_hostile_metadata_naming_the_honest_authorization_endpoint_gets_no_code(servers, tmp_path):
     h_base, e_base, e_seen, h_seen, mode = servers
     result = login(tmp_path, f"{e_base}/api")
-    assert result.returncode != 0, (result.stdout, result.stderr[-2000:])
+    assert e_seen.token_requests == []
+    assert result.returncode == 5, (result.stdout, result.stderr[-2000:])
+    assert json.loads(result.stdout)["error"]["category"] == "timeout"
     # H saw the request with E's issuer-specific redirect URI, which its client does not have: no code was issued.
     assert len(h_seen.authorize_requests) == 1
     assert "/callback/as-" in h_seen.authorize_requests[0]["redirect_uri"]
@@ -171,6 +173,7 @@ def test_hostile_authorization_endpoint_rewriting_the_redirect_uri_gets_no_code(
     h_base, e_base, e_seen, h_seen, mode = servers
     mode["rewrite"] = True
     result = login(tmp_path, f"{e_base}/api")
+    assert e_seen.token_requests == []
     assert result.returncode == 1, (result.stdout, result.stderr[-2000:])
     error = json.loads(result.stdout)["error"]
     assert error["category"] == "invalid_response", error
