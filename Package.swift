@@ -225,12 +225,14 @@ let package = Package(
         .target(
             name: "AuthFlowTestSupport",
             dependencies: [
+                "AuthFlow",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["EmbeddedProvider", "Hummingbird"])),
                 .product(
                     name: "ServiceLifecycle", package: "swift-service-lifecycle",
                     condition: .when(traits: ["EmbeddedProvider", "Hummingbird"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["EmbeddedProvider", "Hummingbird"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["EmbeddedProvider", "Hummingbird"])),
             ],
             path: "Tests/AuthFlowTestSupport",
             swiftSettings: strict

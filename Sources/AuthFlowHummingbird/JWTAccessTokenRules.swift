@@ -37,10 +37,16 @@ struct JWTAccessTokenRules: Sendable {
         return lowercased == "at+jwt" || lowercased == "application/at+jwt"
     }
 
-    /// `cnf.jkt` (RFC 9449 §6.1), when the token is DPoP-bound.
+    /// `cnf.jkt` (RFC 9449 §6.1), when the token is DPoP-bound; nil when it
+    /// has no `cnf`. A `cnf` that is not an object, or binds the token some
+    /// other way (`x5t#S256`, RFC 8705; anything without `jkt`), is refused:
+    /// this API cannot check that binding, and must not treat the token as
+    /// a plain bearer token instead.
     static func confirmation(_ cnf: JSONMemberValue?, scheme: AuthorizationScheme) throws(AccessFailure) -> String? {
         guard let cnf else { return nil }
-        guard let jkt = cnf.objectValue?["jkt"] else { return nil }
+        guard let jkt = cnf.objectValue?["jkt"] else {
+            throw .invalidToken("the token's cnf has no jkt: its binding cannot be checked here", scheme: scheme)
+        }
         guard let thumbprint = jkt.stringValue, !thumbprint.isEmpty else {
             throw .invalidToken("the token's cnf.jkt is not a string", scheme: scheme)
         }

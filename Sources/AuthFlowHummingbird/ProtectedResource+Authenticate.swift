@@ -1,5 +1,6 @@
 #if Hummingbird // the Hummingbird package trait
 import AuthFlow
+import Crypto
 import Foundation
 
 extension ProtectedResource {
@@ -58,10 +59,11 @@ extension ProtectedResource {
         _ proofs: [String], for token: String, boundTo thumbprint: String, method: String, path: String, now: Date
     ) async throws(AccessFailure) {
         guard !proofs.isEmpty else { throw .invalidProof("a DPoP-bound access token needs a DPoP proof") }
+        guard let url = requestURL(path: path) else { throw .invalidRequest("the request path is not a valid URI path", scheme: .dpop) }
         let proof: DPoPProofVerifier.Proof?
         do throws(DPoPProofVerifier.Failure) {
             proof = try proofVerifier.verify(
-                proofs, method: method, url: requestURL(path: path), accessToken: token, nonces: nonces?.accepted(now: now) ?? [], now: now)
+                proofs, method: method, url: url, accessToken: token, nonces: nonces?.accepted(now: now) ?? [], now: now)
         } catch {
             throw AccessFailure(status: 401, error: error.error, description: error.message, scope: nil, scheme: .dpop)
         }
@@ -69,22 +71,22 @@ extension ProtectedResource {
         guard proof.thumbprint == thumbprint else { throw .invalidProof("the DPoP proof's key is not the token's (cnf.jkt)") }
         let firstUse: Bool
         do {
-            // Remembered until its iat can no longer pass the window.
+            // Remembered until its iat can no longer pass the window; by its key (the cache's budgets are per key)
+            // and the SHA-256 of its jti (88 bytes, however long the jti).
+            let jti = Base64URL.encode(SHA256.hash(data: Array(proof.proofID.utf8)))
             firstUse = try await options.replayCache.firstUse(
-                of: proof.thumbprint + " " + proof.proofID, until: proof.issuedAt.addingTimeInterval(proofVerifier.maximumSkew + 1))
+                of: proof.thumbprint + " " + jti, until: proof.issuedAt.addingTimeInterval(proofVerifier.maximumSkew + 1))
         } catch {
             throw .unavailable("the DPoP replay store failed")
         }
         guard firstUse else { throw .invalidProof("the DPoP proof was already used (jti replay)") }
     }
 
-    /// The URL a request to `path` was sent to: the resource identifier's origin and `path`.
-    func requestURL(path: String) -> String {
-        var components = URLComponents(url: resource, resolvingAgainstBaseURL: false) ?? URLComponents()
-        components.percentEncodedPath = path.isEmpty ? "/" : path
-        components.query = nil
-        components.fragment = nil
-        return components.string ?? resource.absoluteString
+    /// The URL a request to `path` was sent to: the resource identifier's
+    /// origin and `path`; nil when `path` is not a valid URI path (a request
+    /// target may hold `{`, `|`, a broken `%` escape…): never a trap.
+    func requestURL(path: String) -> String? {
+        DPoPTarget.requestURL(origin: resource, path: path)
     }
 }
 #endif

@@ -60,7 +60,8 @@ public final class ProtectedResource: Sendable {
             introspection = TokenIntrospection(
                 endpoint: endpoint, clientID: client.id, clientSecret: client.secret, issuer: issuer.absoluteString,
                 resource: resource.absoluteString, maximumAge: options.introspectionCacheMaximumAge, leeway: options.leeway,
-                transport: transport, timeout: options.timeout, cache: IntrospectionCache(capacity: options.introspectionCacheCapacity))
+                transport: transport, timeout: options.timeout, cache: IntrospectionCache(capacity: options.introspectionCacheCapacity),
+                requiresAudience: options.introspectionRequiresAudience)
         }
         return ProtectedResource(
             issuer: issuer, resource: resource, options: options, keys: keys, introspection: introspection, logger: logger)

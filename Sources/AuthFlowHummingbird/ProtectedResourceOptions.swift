@@ -18,6 +18,12 @@ public struct ProtectedResourceOptions: Sendable {
     public var introspectionCacheMaximumAge: TimeInterval = 300
     /// The most introspection answers kept.
     public var introspectionCacheCapacity: Int = 10_000
+    /// Whether an introspection answer must name this API in `aud`. An answer
+    /// with an `aud` must always name it; off by default, an answer without
+    /// `aud` is accepted, because many authorization servers (Django OAuth
+    /// Toolkit among them) leave it out. Turn it on when yours sends it:
+    /// then a token the server issued for any other API is refused too.
+    public var introspectionRequiresAudience = false
     /// The algorithms a JWT access token may be signed with.
     public var tokenAlgorithms: Set<String> = ["RS256", "PS256", "ES256", "EdDSA"]
     /// The algorithms a DPoP proof may be signed with (`dpop_signing_alg_values_supported`).

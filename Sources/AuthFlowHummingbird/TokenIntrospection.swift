@@ -5,7 +5,10 @@ import Foundation
 
 /// RFC 7662: an opaque token's state, asked of the authorization server's
 /// introspection endpoint with the API's client credentials
-/// (`client_secret_basic`), kept in an ``IntrospectionCache`` for at most
+/// (`client_secret_basic`). An active answer must name this API in `aud`
+/// when it has one (and have one when the options require it), and, when
+/// it has a `token_type`, name an access token type (`Bearer` or `DPoP`):
+/// a refresh token is refused. Kept in an ``IntrospectionCache`` for at most
 /// the token's remaining life and ``maximumAge``.
 struct TokenIntrospection: Sendable {
     let endpoint: URL
@@ -18,6 +21,14 @@ struct TokenIntrospection: Sendable {
     let transport: any HTTPTransport
     let timeout: TimeInterval
     let cache: IntrospectionCache
+    /// Whether an answer without `aud` is refused (``ProtectedResourceOptions/introspectionRequiresAudience``).
+    var requiresAudience = false
+
+    /// `Bearer` or `DPoP`, in any case: the access token types this API takes.
+    static func isAccessTokenType(_ type: String?) -> Bool {
+        guard let type = type?.lowercased() else { return false }
+        return type == "bearer" || type == "dpop"
+    }
 
     func verify(_ token: String, scheme: AuthorizationScheme, now: Date = Date()) async throws(AccessFailure) -> VerifiedAccessToken {
         let key = Base64URL.encode(Array(SHA256.hash(data: Array(token.utf8))))
@@ -25,6 +36,13 @@ struct TokenIntrospection: Sendable {
         let members = try await ask(token)
         guard members["active"]?.boolValue == true else { throw .invalidToken("the token is not active", scheme: scheme) }
         if let iss = members["iss"], iss.stringValue != issuer { throw .invalidToken("the token's iss is not \(issuer)", scheme: scheme) }
+        // RFC 7662 §2.2: token_type is a token type of RFC 6749 §7.1; a refresh token is no access token.
+        if let type = members["token_type"], !Self.isAccessTokenType(type.stringValue) {
+            throw .invalidToken("the token is not an access token (token_type)", scheme: scheme)
+        }
+        if requiresAudience, members["aud"] == nil {
+            throw .invalidToken("the introspection answer names no aud", scheme: scheme)
+        }
         if let aud = members["aud"] {
             let audiences = aud.arrayValue?.compactMap(\.stringValue) ?? aud.stringValue.map { [$0] } ?? []
             guard audiences.contains(resource) else { throw .invalidToken("the token is not addressed to \(resource)", scheme: scheme) }

@@ -11,7 +11,8 @@ import Logging
 /// expected `state` wins, everything else is refused. The winner's page is
 /// the engine's verdict on it (``CallbackVerdict``): "Signed in" only for a
 /// code that passes the callback validation, an error page for an error
-/// response or anything else. Other paths get 404,
+/// response or anything else. The callback path serves one segment more
+/// (an issuer-specific redirect URI). Other paths get 404,
 /// other methods 405. Nothing secret reaches the log.
 struct CallbackResponder: Sendable {
     let path: String
@@ -27,7 +28,7 @@ struct CallbackResponder: Sendable {
         case "GET":
             return .discard
         case "POST":
-            guard head.path == path, head.query == nil, inbox.expectsFormPost else { return .discard }
+            guard Self.isCallbackPath(head.path, under: path), head.query == nil, inbox.expectsFormPost else { return .discard }
             guard Self.isFormEncoded(head.contentType) else {
                 logger.debug("loopback listener: form_post callback without a form body")
                 return .refuse(.unsupportedMediaType)
@@ -41,16 +42,27 @@ struct CallbackResponder: Sendable {
 
     /// The answer to a complete request; `body` is the body when it was kept.
     func respond(to head: RequestHead, body: [UInt8]?) -> Response {
-        if let body { return respondToFormPost(body) }
+        if let body { return respondToFormPost(body, at: head.path) }
         if head.method == "GET", let page = inbox.takeOneTimePage(at: head.path) {
             logger.debug("loopback listener: one-time page served")
             return page
         }
-        guard head.path == path, head.method == "GET" else {
+        guard Self.isCallbackPath(head.path, under: path), head.method == "GET" else {
             logger.debug("loopback listener: not the callback", metadata: ["path": "\(head.path.prefix(64))", "method": "\(head.method)"])
             return Response(.notFound, page: Pages.notFound)
         }
         return deliver(target: head.target, query: head.query ?? "")
+    }
+
+    /// Whether `candidate` is the callback `path` or that with one more
+    /// segment (an issuer-specific redirect URI): the engine's validation
+    /// then decides whether it is the one the request was sent with.
+    static func isCallbackPath(_ candidate: String, under path: String) -> Bool {
+        if candidate == path { return true }
+        let prefix = path.hasSuffix("/") ? path : path + "/"
+        guard candidate.hasPrefix(prefix) else { return false }
+        let segment = candidate.dropFirst(prefix.count)
+        return !segment.isEmpty && !segment.contains("/")
     }
 
     /// The answer to a request refused with `status` before it was complete.
@@ -70,7 +82,7 @@ struct CallbackResponder: Sendable {
     /// A form_post body is a form-encoded parameter list, as a query is: it is
     /// handed on as the query of the callback URL, so that one validation
     /// (redirect URI, state, iss, error, code) serves both.
-    private func respondToFormPost(_ body: [UInt8]) -> Response {
+    private func respondToFormPost(_ body: [UInt8], at path: String) -> Response {
         let text = String(decoding: body, as: UTF8.self)
         guard FormEncoding.decode(text) != nil else {
             logger.debug("loopback listener: form_post body is not a valid form")

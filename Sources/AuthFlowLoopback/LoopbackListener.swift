@@ -14,8 +14,12 @@ public import Logging
 /// refuses a request as soon as it is over a limit; other methods get 405.
 ///
 /// It binds the literal IPv4 loopback address (never `localhost`, which may
-/// resolve elsewhere), on an ephemeral port unless one is given. Requests for
-/// any other path get 404; callback requests whose `state` does not match are
+/// resolve elsewhere), on an ephemeral port unless one is given. The callback
+/// path also serves one segment more, the issuer-specific redirect URI of a
+/// client that signs in to a server someone else named
+/// (`IssuerSpecificRedirect`): a callback there is handed to the engine,
+/// which accepts it only at the redirect URI of the request it sent.
+/// Requests for any other path get 404; callback requests whose `state` does not match are
 /// answered with 400 and ignored. The callback with the right `state` gets
 /// "Signed in" only when the engine's callback validation accepts its code,
 /// an error page otherwise. Pages never echo anything from the request.
@@ -46,6 +50,16 @@ public final class LoopbackListener: Sendable {
 
     deinit {
         server.requestStop()
+    }
+
+    /// Whether `uri` is a redirect URI this listener receives: its
+    /// ``redirectURI``, or that with one more path segment (an
+    /// `IssuerSpecificRedirect` URI).
+    public func receives(_ uri: URL) -> Bool {
+        uri == redirectURI
+            || (uri.scheme == redirectURI.scheme && uri.host == redirectURI.host && uri.port == redirectURI.port
+                && uri.query == nil && uri.fragment == nil
+                && CallbackResponder.isCallbackPath(uri.path, under: redirectURI.path))
     }
 
     /// Starts listening on 127.0.0.1.

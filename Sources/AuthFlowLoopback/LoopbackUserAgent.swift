@@ -21,7 +21,7 @@ public struct LoopbackUserAgent: AuthorizationUserAgent {
 
     /// Opens `request` in the browser and waits for the listener's callback.
     public func authorize(_ request: AuthorizationRequest) async throws -> URL {
-        guard request.redirectURI == listener.redirectURI else {
+        guard listener.receives(request.redirectURI) else {
             throw AuthFlowError(.configuration, "the request's redirect URI is not this listener's")
         }
         listener.prepare(for: request)

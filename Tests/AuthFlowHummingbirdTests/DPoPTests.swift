@@ -2,6 +2,7 @@
 import AuthFlow
 import AuthFlowProvider
 import AuthFlowHummingbird
+import AuthFlowTestSupport
 import Foundation
 import Testing
 
@@ -93,6 +94,34 @@ struct DPoPTests {
         }
     }
 
+    @Test("a request path no URI can hold ({ } | \" \\ ^ ` < >, a broken %) is 400 invalid_request on a path route, never a trap")
+    func pathsNoURIHolds() async throws {
+        try await TestAPI.with { api in
+            let key = DPoPKey()
+            let token = try TestKeys.sign(api.claims(["cnf": .object(["jkt": .string(key.thumbprint)])]))
+            let paths = [
+                "/api/{x}/me", "/api/%zz/me", "/api/%/me", "/api/a%2/me", "/api/a|b/me", "/api/a^b/me", "/api/a`b/me",
+                "/api/\"x\"/me", "/api/a\\b/me", "/api/<x>/me", "/api/}/me",
+            ]
+            for path in paths {
+                let proof = try key.proof(method: "GET", url: api.base.appending(path: "api/x/me"), accessToken: token)
+                let response = try await RawHTTP.send(
+                    port: api.base.port ?? 0, method: "GET", target: path, headers: [("Authorization", "DPoP \(token)"), ("DPoP", proof)],
+                    body: "")
+                #expect(response.status == 400, "\(path)")
+                #expect(
+                    TestAPI.challenges(response)
+                        == api.expected(error: "invalid_request", description: "the request path is not a valid URI path", scheme: "DPoP"),
+                    "\(path)")
+            }
+            // The API is still up, and a valid path with escapes is served.
+            let escaped = URL(string: api.base.absoluteString + "/api/%7Bx%7D/me")!
+            let good = try await api.send(
+                "GET", escaped, authorization: "DPoP \(token)", dpop: [try key.proof(method: "GET", url: escaped, accessToken: token)])
+            #expect(good.status == 200)
+        }
+    }
+
     @Test("a DPoP-bound token sent as Bearer, and an unbound token sent as DPoP, are invalid_token")
     func schemeAndBinding() async throws {
         try await TestAPI.with { api in
@@ -114,6 +143,28 @@ struct DPoPTests {
                     == api.expected(
                         error: "invalid_token", description: "the access token is not DPoP-bound: send it with the Bearer scheme",
                         scheme: "DPoP"))
+        }
+    }
+
+    @Test(
+        "a cnf without jkt (another binding, or not an object) is refused, not taken as a bearer token",
+        arguments: [
+            JSONMemberValue.object(["x5t#S256": .string("bwcK0esc3ACC3DB2Y5_lESsXE8o9ltc05O89jdN-dg2")]), .object([:]), .string("jkt"),
+            .array([.object(["jkt": .string("x")])]), .bool(true),
+        ])
+    func confirmationWithoutJKT(_ cnf: JSONMemberValue) async throws {
+        try await TestAPI.with { api in
+            let token = try TestKeys.sign(api.claims(["cnf": cnf]))
+            for scheme in ["Bearer", "DPoP"] {
+                let proof = try DPoPKey().proof(method: "GET", url: api.items, accessToken: token)
+                let response = try await api.send(authorization: "\(scheme) \(token)", dpop: scheme == "DPoP" ? [proof] : [])
+                #expect(response.status == 401)
+                #expect(
+                    TestAPI.challenges(response)
+                        == api.expected(
+                            error: "invalid_token", description: "the token's cnf has no jkt: its binding cannot be checked here",
+                            scheme: scheme))
+            }
         }
     }
 

@@ -62,6 +62,24 @@ struct IntrospectionTests {
         }
     }
 
+    @Test("a refresh token for the API (active, aud the API) is no access token: token_type refresh_token is 401 invalid_token")
+    func refreshTokenIsNoAccessToken() async throws {
+        try await TestAPI.with { api in
+            var client = try await OAuthClient(issuer: api.provider.issuer, clientID: "authflow-demo")
+            client.resource = try ResourceIdentifier(api.resourceURL)
+            let request = try client.authorizationRequest(
+                redirectURI: URL(string: "http://127.0.0.1:9/callback")!, scopes: ["openid", "offline_access"])
+            let callback = try await HeadlessBrowser().redirectLocation(of: request.url)
+            let credentials = try await client.exchange(request.validateCallback(callback))
+            let refresh = try #require(credentials.token.refreshToken)
+            let response = try await api.send(authorization: "Bearer \(refresh)")
+            #expect(response.status == 401)
+            #expect(
+                TestAPI.challenges(response)
+                    == api.expected(error: "invalid_token", description: "the token is not an access token (token_type)"))
+        }
+    }
+
     @Test("a DPoP-bound opaque token sent as Bearer is invalid_token")
     func boundAsBearer() async throws {
         try await TestAPI.with { api in

@@ -44,6 +44,7 @@ final class TestAPI: StoppableServer {
         var dpopNonceLifetime: TimeInterval?
         var introspects = true
         var introspectionCacheMaximumAge: TimeInterval = 300
+        var replayCache: (any ReplayCache)?
     }
 
     static func start(_ changes: Changes) async throws -> TestAPI {
@@ -53,6 +54,7 @@ final class TestAPI: StoppableServer {
         router.group("api")
             .add(middleware: Deferred(box: box, scopes: ["read"]))
             .get("items") { _, context in Self.describe(context.accessToken) }
+            .get(":id/me") { _, context in Self.describe(context.accessToken) }
         router.group("api")
             .add(middleware: Deferred(box: box, scopes: ["read", "write"]))
             .post("items") { _, context in Self.describe(context.accessToken) }
@@ -76,6 +78,7 @@ final class TestAPI: StoppableServer {
         options.dpopNonceLifetime = changes.dpopNonceLifetime
         if !changes.introspects { options.introspectionClient = nil }
         options.introspectionCacheMaximumAge = changes.introspectionCacheMaximumAge
+        if let replayCache = changes.replayCache { options.replayCache = replayCache }
         let resource = try await ProtectedResource.discover(issuer: provider.issuer, resource: resourceURL, options: options)
         box.withLock { $0 = resource }
         return TestAPI(provider: provider, resource: resource, logouts: logouts, server: server)

@@ -67,7 +67,8 @@ struct ClientMetadataDocumentTests {
     @Test(
         "a hostile document is refused with invalid_client and nothing is kept",
         arguments: [
-            ("/huge.json", "larger than 64 KiB"), ("/slow.json", "did not arrive within 2 s"),
+            ("/huge.json", "cannot be used: it could not be fetched"), ("/slow.json", "cannot be used: it could not be fetched"),
+            ("/missing.json", "cannot be used: it could not be fetched"),
             ("/other.json", "its client_id is not the URL"),
         ])
     func hostile(path: String, words: String) async throws {
@@ -92,7 +93,7 @@ struct ClientMetadataDocumentTests {
             let id = await documents.url("/client.json")
             let page = try await Self.authorizePage(provider, clientID: id)
             let text = String(decoding: page.body, as: UTF8.self)
-            #expect(page.status == 400 && text.contains("invalid_client") && text.contains("larger than 100 bytes"), "\(text)")
+            #expect(page.status == 400 && text.contains("invalid_client") && text.contains("it could not be fetched"), "\(text)")
             #expect(await provider.cachedClientIDMetadataDocuments == 0)
         }
     }
@@ -111,6 +112,49 @@ struct ClientMetadataDocumentTests {
             let dots = try await Self.authorizePage(provider, clientID: "http://127.0.0.1:\(port)/a/../client.json")
             #expect(String(decoding: dots.body, as: UTF8.self).contains("without dot segments"))
             #expect(await documents.requests.isEmpty)
+        }
+    }
+
+    @Test("a closed port, a 404, a slow and a huge document get one description: the provider is no port scanner")
+    func oneErrorForEveryFetchFailure() async throws {
+        try await Self.withServer { provider, documents in
+            let closed = 9 // discard: nothing listens there
+            var descriptions: [String] = []
+            for id in [
+                "http://127.0.0.1:\(closed)/client.json", await documents.url("/missing.json"), await documents.url("/slow.json"),
+                await documents.url("/huge.json"),
+            ] {
+                let token = try await Wire(provider: provider).post(
+                    "/token",
+                    [("grant_type", "authorization_code"), ("code", "x"), ("redirect_uri", "http://127.0.0.1/cb"), ("client_id", id)])
+                descriptions.append(Wire.json(token)["error_description"]?.stringValue?.replacingOccurrences(of: id, with: "ID") ?? "")
+            }
+            #expect(
+                descriptions == Array(repeating: "the client ID metadata document ID cannot be used: it could not be fetched", count: 4))
+        }
+    }
+
+    @Test("https documents on loopback or private addresses are refused before any request, unless allowed")
+    func privateAddresses() async throws {
+        try await Self.withServer(loopbackHTTP: false) { provider, documents in
+            for id in [
+                "https://127.0.0.1:\(await documents.port)/client.json", "https://localhost:\(await documents.port)/client.json",
+                "https://[::1]/client.json", "https://10.1.2.3/client.json", "https://169.254.169.254/client.json",
+            ] {
+                let page = try await Self.authorizePage(provider, clientID: id)
+                #expect(String(decoding: page.body, as: UTF8.self).contains("it could not be fetched"), "\(id)")
+            }
+            #expect(await documents.requests.isEmpty)
+        }
+        #expect(
+            PublicAddress.isPublic([8, 8, 8, 8]) && PublicAddress.isPublic([0x26, 0x06, 0x47, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x11, 0x11]))
+        for address: [UInt8] in [
+            [127, 0, 0, 1], [10, 0, 0, 1], [172, 16, 0, 1], [192, 168, 1, 1], [169, 254, 169, 254], [100, 64, 0, 1], [0, 0, 0, 0],
+            [224, 0, 0, 1], Array(repeating: 0, count: 15) + [1], [0xFD] + Array(repeating: 0, count: 15),
+            [0xFE, 0x80] + Array(repeating: 0, count: 14),
+            Array(repeating: 0, count: 10) + [0xFF, 0xFF, 127, 0, 0, 1],
+        ] {
+            #expect(!PublicAddress.isPublic(address), "\(address)")
         }
     }
 }

@@ -1,6 +1,7 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 import AuthFlowProvider
+import AuthFlowTestSupport
 import Foundation
 import Testing
 
@@ -39,9 +40,16 @@ struct RegistrationTests {
         }
     }
 
+    /// The fixture with a protected resource whose scope (`api.read`) registered clients may have.
+    static func withResource() -> ProviderConfiguration {
+        var configuration = Fixture.configuration()
+        configuration.protectedResources = [ProviderProtectedResource(path: "/api")]
+        return configuration
+    }
+
     @Test("the response echoes the metadata; a confidential client gets a secret that never expires and can use it")
     func confidentialRegistration() async throws {
-        try await Fixture.with { provider in
+        try await Fixture.with(Self.withResource()) { provider in
             let (status, body) = try await Self.register(
                 provider,
                 #"{"redirect_uris":["https://app.example.com/cb"],"application_type":"web","client_name":"Web app","#
@@ -57,6 +65,30 @@ struct RegistrationTests {
             let token = try await Wire(provider: provider).post(
                 "/token", [("grant_type", "client_credentials"), ("scope", "api.read")], basic: (id, secret))
             #expect(token.status == 200 && Wire.json(token)["scope"] == .string("api.read"))
+        }
+    }
+
+    @Test("a registered client gets only the scopes allowed to registered clients, never a configured client's admin")
+    func registeredScopes() async throws {
+        var configuration = Self.withResource()
+        configuration.clients.append(
+            ProviderClient(id: "admin-tool", redirectURIs: ["http://127.0.0.1/callback"], scopes: ["openid", "admin"]))
+        try await Fixture.with(configuration) { provider in
+            let (status, body) = try await Self.register(
+                provider,
+                #"{"redirect_uris":["http://127.0.0.1/callback"],"token_endpoint_auth_method":"none","scope":"openid admin api.read"}"#)
+            #expect(status == 201 && body["scope"] == .string("api.read openid"))
+            let (_, all) = try await Self.register(
+                provider, #"{"redirect_uris":["http://127.0.0.1/callback"],"token_endpoint_auth_method":"none"}"#)
+            #expect(all["scope"] == .string("api.read email offline_access openid profile"))
+            let id = try #require(body["client_id"]?.stringValue)
+            let client = try OAuthClient(metadata: try await ProviderMetadata.discover(authorizationServer: provider.issuer), clientID: id)
+            let request = try client.authorizationRequest(
+                redirectURI: URL(string: "http://127.0.0.1:9/callback")!, scopes: ["openid", "admin"])
+            let location = try await HeadlessBrowser().redirectLocation(of: request.url)
+            let error = #expect(throws: AuthFlowError.self) { try request.validateCallback(location) }
+            #expect(
+                error?.oauth?.error == "invalid_scope" && error?.oauth?.errorDescription == "the client may not request the scope admin")
         }
     }
 

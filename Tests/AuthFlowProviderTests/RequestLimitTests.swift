@@ -1,6 +1,7 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 @testable import AuthFlowProvider
+import AuthFlowTestSupport
 import Foundation
 import Testing
 

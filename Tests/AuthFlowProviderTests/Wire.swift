@@ -1,6 +1,7 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 import AuthFlowProvider
+import AuthFlowTestSupport
 import Foundation
 
 /// Raw HTTP against the provider, for what the engine would never send.

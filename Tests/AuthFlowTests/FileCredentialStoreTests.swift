@@ -43,9 +43,11 @@ struct FileCredentialStoreTests {
     @Test("a corrupt file is a configuration error and is not overwritten")
     func corrupt() async throws {
         let file = Self.temporaryFile()
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: file.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         for text in ["{\"version\":2,\"record\":{\"trunc", "not json", "[]", "{\"version\":1}", "{\"version\":2}"] {
             try Data(text.utf8).write(to: file)
+            #expect(chmod(file.path, 0o600) == 0)
             await expectError(.configuration) { try await FileCredentialStore(url: file).load() }
             #expect(try String(contentsOf: file, encoding: .utf8) == text)
         }
@@ -54,10 +56,45 @@ struct FileCredentialStoreTests {
     @Test("a file from a newer version is a configuration error naming the version")
     func newerVersion() async throws {
         let file = Self.temporaryFile()
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: file.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         try Data(#"{"version":3,"record":{}}"#.utf8).write(to: file)
+        #expect(chmod(file.path, 0o600) == 0)
         let error = await expectError(.configuration) { try await FileCredentialStore(url: file).load() }
         #expect(error?.message.contains("version 3") == true)
+    }
+
+    @Test("the file is read only when private, with the CLI profile's rules: mode, directory, owner-only, no link")
+    func onlyPrivateFilesAreRead() async throws {
+        let file = Self.temporaryFile()
+        let store = FileCredentialStore(url: file)
+        try await store.save(
+            SessionRecord(
+                credentials: try SessionTests.credentials(expiresIn: 3600), metadata: metadata(), clientAuthenticationMethod: .none))
+        #expect(chmod(file.path, 0o644) == 0)
+        var error = await expectError(.storage) { try await store.load() }
+        #expect(error?.message == "\(file.path) is accessible by other users (mode 644); it holds credentials, so it is not used")
+        #expect(error?.recovery == "Make it private: chmod 600 \(file.path)")
+        #expect(chmod(file.path, 0o600) == 0)
+        let directory = file.deletingLastPathComponent().path
+        #expect(chmod(directory, 0o755) == 0)
+        error = await expectError(.storage) { try await store.load() }
+        #expect(error?.message == "\(directory) is accessible by other users (mode 755); it holds credentials, so it is not used")
+        // Saving makes the directory private again.
+        try await store.save(
+            SessionRecord(
+                credentials: try SessionTests.credentials(expiresIn: 3600), metadata: metadata(), clientAuthenticationMethod: .none))
+        #expect(try await store.load() != nil)
+        let link = file.deletingLastPathComponent().appendingPathComponent("link.json")
+        #expect(symlink(file.path, link.path) == 0)
+        error = await expectError(.storage) { try await FileCredentialStore(url: link).load() }
+        #expect(error?.message == "\(link.path) is a symbolic link, and credential files are not read through links")
+        #expect(mkfifo(file.deletingLastPathComponent().appendingPathComponent("fifo.json").path, 0o600) == 0)
+        error = await expectError(.storage) {
+            try await FileCredentialStore(url: file.deletingLastPathComponent().appendingPathComponent("fifo.json")).load()
+        }
+        #expect(error?.message == "\(directory)/fifo.json is not a regular file")
+        #expect(error?.recovery == "Remove \(directory)/fifo.json and sign in again.")
     }
 
     @Test("the exclusive lock serialises holders")

@@ -150,6 +150,21 @@ struct NativeAppTests {
                     resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? "")["context"]?.hasPrefix("x") == true)
     }
 
+    @Test("ZenKey context given as a plain extra parameter meets the same 280-character rule")
+    func consentContextAsAParameter() throws {
+        let client = try OAuthClient(metadata: metadata(), clientID: "app", transport: ScriptedTransport.unused())
+        let long = AuthorizationOptions(additionalParameters: [.init("context", String(repeating: "y", count: 281))])
+        let error = expectError(.configuration) {
+            try client.authorizationRequest(redirectURI: url("com.example.app:/cb"), scopes: ["openid"], options: long)
+        }
+        #expect(error?.message == "context has 281 characters; at most 280 are allowed")
+        let fits = AuthorizationOptions(additionalParameters: [.init("context", String(repeating: "é", count: 280))])
+        let request = try client.authorizationRequest(redirectURI: url("com.example.app:/cb"), scopes: ["openid"], options: fits)
+        #expect(
+            formDictionary(URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? "")["context"]?.count
+                == 280)
+    }
+
     @Test("granted scopes decide features: fewer granted than requested")
     func scopeDrivenFeatures() throws {
         let token = try TokenResponse(

@@ -138,15 +138,65 @@ import Testing
         let port = Locked(0)
         let server = try LocalHTTPServer { request in
             guard request.target == "/.well-known/oauth-protected-resource" else { return .init(status: 404) }
-            return .json(Self.document(resource: "http://127.0.0.1:\(port.current)"))
+            return .json(Self.document(resource: "http://127.0.0.1:\(port.current)/api/mcp"))
         }
         defer { server.stop() }
         port.withLock { $0 = server.port }
         let metadata = try await ProtectedResourceMetadata.discover(
             resource: server.url("/api/mcp"), transport: URLSessionTransport(), timeout: 5)
-        #expect(metadata.resource.url == server.url(""))
+        #expect(metadata.resource.url == server.url("/api/mcp"))
         #expect(
             server.requests.map(\.target) == ["/.well-known/oauth-protected-resource/api/mcp", "/.well-known/oauth-protected-resource"])
+    }
+
+    /// The audience of the tokens is the document's `resource`: `/tenant/mallory` must not get an origin-wide token,
+    /// nor one for a parent that a document elsewhere names.
+    @Test(arguments: [
+        ("/.well-known/oauth-protected-resource", ""), ("/meta/prm.json", ""), ("/meta/prm.json", "/tenant"),
+        ("/.well-known/oauth-protected-resource/other", "/tenant"),
+    ])
+    func aParentIsTheAudienceOnlyFromItsOwnPlace(_ place: String, _ described: String) async throws {
+        let port = Locked(0)
+        let server = try LocalHTTPServer { request in
+            guard request.target == place else { return .init(status: 404) }
+            return .json(Self.document(resource: "http://127.0.0.1:\(port.current)\(described)"))
+        }
+        defer { server.stop() }
+        port.withLock { $0 = server.port }
+        let error = await expectError(.invalidResponse) {
+            try await ProtectedResourceMetadata.discover(
+                resource: server.url("/tenant/mallory"), metadataURL: server.url(place), transport: URLSessionTransport(), timeout: 5)
+        }
+        #expect(
+            error?.message
+                == "the protected resource metadata at \(server.url(place).absoluteString) describes http://127.0.0.1:\(server.port)\(described), not \(server.url("/tenant/mallory").absoluteString)"
+        )
+    }
+
+    @Test func aParentPublishedAtItsOwnPlaceIsTheAudience() async throws {
+        let port = Locked(0)
+        let server = try LocalHTTPServer { request in
+            guard request.target == "/.well-known/oauth-protected-resource/tenant" else { return .init(status: 404) }
+            return .json(Self.document(resource: "http://127.0.0.1:\(port.current)/tenant"))
+        }
+        defer { server.stop() }
+        port.withLock { $0 = server.port }
+        let metadata = try await ProtectedResourceMetadata.discover(
+            resource: server.url("/tenant/mallory"), metadataURL: server.url("/.well-known/oauth-protected-resource/tenant"),
+            transport: URLSessionTransport(), timeout: 5)
+        #expect(metadata.resource.url == server.url("/tenant"))
+    }
+
+    @Test func theOriginIsTheAudienceWhenItWasNamed() async throws {
+        let port = Locked(0)
+        let server = try LocalHTTPServer { request in
+            guard request.target == "/.well-known/oauth-protected-resource" else { return .init(status: 404) }
+            return .json(Self.document(resource: "http://127.0.0.1:\(port.current)"))
+        }
+        defer { server.stop() }
+        port.withLock { $0 = server.port }
+        let metadata = try await ProtectedResourceMetadata.discover(resource: server.url(""), transport: URLSessionTransport(), timeout: 5)
+        #expect(metadata.resource.url == server.url(""))
     }
 
     @Test func theChallengesMetadataURLIsAskedFirst() async throws {

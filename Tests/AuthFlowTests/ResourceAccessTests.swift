@@ -12,7 +12,7 @@ import Testing
         private let port = Locked(0)
         private let pkce: String
 
-        init(pkce: String = #"["S256"]"#, cimd: Bool = false) throws {
+        init(pkce: String = #"["S256"]"#, cimd: Bool = false, iss: Bool = false) throws {
             let port = self.port
             self.pkce = pkce
             server = try LocalHTTPServer { request in
@@ -24,7 +24,8 @@ import Testing
                     return .json(
                         #"{"issuer":"\#(base)/as","authorization_endpoint":"\#(base)/as/authorize","token_endpoint":"\#(base)/as/token","revocation_endpoint":"\#(base)/as/revoke","#
                             + #""registration_endpoint":"\#(base)/as/register","code_challenge_methods_supported":\#(pkce),"#
-                            + #""client_id_metadata_document_supported":\#(cimd)}"#)
+                            + #""client_id_metadata_document_supported":\#(cimd),"authorization_response_iss_parameter_supported":\#(iss)}"#
+                    )
                 case "/as/register":
                     return .json(#"{"client_id":"dyn-1"}"#, status: 201)
                 default:
@@ -59,13 +60,40 @@ import Testing
 
     @Test func aStoredRegistrationIsReusedWithoutRegisteringAgain() async throws {
         let world = try World()
-        let stored = ClientRegistration(issuer: world.issuer, clientID: "kept-7", redirectURIs: [url("http://127.0.0.1/callback")])
+        let stored = ClientRegistration(
+            issuer: world.issuer, clientID: "kept-7",
+            redirectURIs: [IssuerSpecificRedirect.uri(url("http://127.0.0.1/callback"), issuer: world.issuer)])
         let access = try await OAuthClient.forResource(
             world.server.url("/mcp"), identity: ClientIdentity(registration: Self.registration, storedRegistration: stored),
             transport: URLSessionTransport(), timeout: 5)
         #expect(access.client.clientID == "kept-7")
         #expect(!access.registeredNow)
         #expect(!world.targets.contains("/as/register"))
+        #expect(access.client.usesIssuerSpecificRedirect)
+        #expect(
+            try access.client.authorizationRequest(redirectURI: url("http://127.0.0.1:5000/callback"), scopes: []).redirectURI
+                == url("http://127.0.0.1:5000/callback/\(IssuerSpecificRedirect.segment(for: world.issuer))"))
+    }
+
+    @Test func aNewRegistrationRegistersRedirectURIsForItsIssuerOnly() async throws {
+        let world = try World()
+        let access = try await OAuthClient.forResource(
+            world.server.url("/mcp"), identity: ClientIdentity(registration: Self.registration), transport: URLSessionTransport(),
+            timeout: 5)
+        let segment = IssuerSpecificRedirect.segment(for: world.issuer)
+        #expect(segment.count == 25 && segment.hasPrefix("as-") && segment != IssuerSpecificRedirect.segment(for: world.issuer + "x"))
+        #expect(access.registration?.redirectURIs == [url("http://127.0.0.1/callback/\(segment)")])
+        let body = String(decoding: world.server.requests.first { $0.target == "/as/register" }?.body ?? Data(), as: UTF8.self)
+        #expect(body.contains(#"http:\/\/127.0.0.1\/callback\/\#(segment)"#) || body.contains("http://127.0.0.1/callback/\(segment)"))
+    }
+
+    @Test func aStoredRegistrationWhoseRedirectURIsDoNotNameItsIssuerIsNotReused() async throws {
+        let world = try World()
+        let stored = ClientRegistration(issuer: world.issuer, clientID: "kept-7", redirectURIs: [url("http://127.0.0.1/callback")])
+        let access = try await OAuthClient.forResource(
+            world.server.url("/mcp"), identity: ClientIdentity(registration: Self.registration, storedRegistration: stored),
+            transport: URLSessionTransport(), timeout: 5)
+        #expect(access.client.clientID == "dyn-1" && access.registeredNow)
     }
 
     @Test func aRegistrationFromAnotherIssuerIsNotReused() async throws {
@@ -89,7 +117,7 @@ import Testing
     }
 
     @Test func aMetadataDocumentIsTheClientIDWhereTheServerSupportsIt() async throws {
-        let world = try World(cimd: true)
+        let world = try World(cimd: true, iss: true)
         let document = url("https://app.example.com/oauth/client.json")
         let access = try await OAuthClient.forResource(
             world.server.url("/mcp"), identity: ClientIdentity(metadataDocument: document, registration: Self.registration),
@@ -101,10 +129,12 @@ import Testing
 
     // MARK: the order of choice
 
-    static func metadata(registration: Bool, cimd: Bool, issuer: String = "https://as.example") throws -> ProviderMetadata {
+    static func metadata(registration: Bool, cimd: Bool, issuer: String = "https://as.example", iss: Bool = true) throws -> ProviderMetadata
+    {
         var extra = ""
         if registration { extra += #","registration_endpoint":"https://as.example/register""# }
         if cimd { extra += #","client_id_metadata_document_supported":true"# }
+        if iss { extra += #","authorization_response_iss_parameter_supported":true"# }
         return try ProviderMetadata(json: json(DiscoveryTests.document(issuer: issuer, extra: extra)))
     }
 
@@ -132,7 +162,7 @@ import Testing
     @Test func anExpiredStoredRegistrationIsReplaced() throws {
         let stored = ClientRegistration(
             issuer: "https://as.example", clientID: "old", clientSecret: "s", secretExpiresAt: Date(timeIntervalSince1970: 10),
-            redirectURIs: [])
+            redirectURIs: [IssuerSpecificRedirect.uri(url("http://127.0.0.1/callback"), issuer: "https://as.example")])
         let identity = ClientIdentity(registration: Self.registration, storedRegistration: stored)
         #expect(
             try identity.choose(for: Self.metadata(registration: true, cimd: false), now: Date(timeIntervalSince1970: 5)) == .stored(stored)
@@ -146,5 +176,28 @@ import Testing
         let identity = ClientIdentity(metadataDocument: url("https://app.example.com/c.json"), registration: Self.registration)
         let error = expectError(.configuration) { try identity.choose(for: Self.metadata(registration: false, cimd: false)) }
         #expect(error?.message.contains("no client identity") == true)
+    }
+
+    /// Identities whose redirect URIs AuthFlow cannot make issuer-specific need `iss` (RFC 9207) against a mix-up.
+    @Test func fixedRedirectIdentitiesNeedTheIssParameter() throws {
+        let anyServer = ClientIdentity(preRegistered: .init(clientID: "hand"))
+        #expect(try anyServer.choose(for: Self.metadata(registration: false, cimd: false)) == .preRegistered(.init(clientID: "hand")))
+        var error = expectError(.configuration) { try anyServer.choose(for: Self.metadata(registration: true, cimd: false, iss: false)) }
+        #expect(
+            error?.message
+                == "a client ID given without its issuer needs a server that promises the iss parameter (RFC 9207); https://as.example does not"
+        )
+        let named = ClientIdentity(preRegistered: .init(clientID: "hand", issuer: "https://as.example"))
+        #expect(try named.choose(for: Self.metadata(registration: false, cimd: false, iss: false)) == .preRegistered(named.preRegistered!))
+        let document = ClientIdentity(metadataDocument: url("https://app.example.com/c.json"), registration: Self.registration)
+        #expect(try document.choose(for: Self.metadata(registration: true, cimd: true, iss: false)) == .register(Self.registration))
+        error = expectError(.configuration) {
+            try ClientIdentity(metadataDocument: url("https://app.example.com/c.json")).choose(
+                for: Self.metadata(registration: false, cimd: true, iss: false))
+        }
+        #expect(
+            error?.message
+                == "a client ID metadata document without its issuer needs a server that promises the iss parameter (RFC 9207); https://as.example does not"
+        )
     }
 }

@@ -61,7 +61,9 @@ import Testing
     @Test func aForgottenStoredRegistrationIsReplacedOnce() async throws {
         let registrations = Locked(0)
         let world = try World(registrations: registrations)
-        let stored = ClientRegistration(issuer: world.issuer, clientID: "forgotten", redirectURIs: [url("http://127.0.0.1/callback")])
+        let stored = ClientRegistration(
+            issuer: world.issuer, clientID: "forgotten",
+            redirectURIs: [IssuerSpecificRedirect.uri(url("http://127.0.0.1/callback"), issuer: world.issuer)])
         let tries = Locked(0)
         let signedIn = try await OAuthClient.signIn(
             toResource: world.server.url("/api"), identity: ClientIdentity(registration: Self.registration, storedRegistration: stored),
@@ -101,7 +103,9 @@ import Testing
     @Test func aForgottenRegistrationReplacedByOneAlsoRefusedStopsAfterOneRenewal() async throws {
         let registrations = Locked(0)
         let world = try World(known: [], registrations: registrations)
-        let stored = ClientRegistration(issuer: world.issuer, clientID: "forgotten", redirectURIs: [url("http://127.0.0.1/callback")])
+        let stored = ClientRegistration(
+            issuer: world.issuer, clientID: "forgotten",
+            redirectURIs: [IssuerSpecificRedirect.uri(url("http://127.0.0.1/callback"), issuer: world.issuer)])
         let tries = Locked(0)
         await expectError(.oauthError) {
             try await OAuthClient.signIn(
@@ -120,7 +124,9 @@ import Testing
     @Test func aStoredRegistrationTheServerKnowsIsReusedWithoutRegistering() async throws {
         let registrations = Locked(0)
         let world = try World(known: ["kept"], registrations: registrations)
-        let stored = ClientRegistration(issuer: world.issuer, clientID: "kept", redirectURIs: [url("http://127.0.0.1/callback")])
+        let stored = ClientRegistration(
+            issuer: world.issuer, clientID: "kept",
+            redirectURIs: [IssuerSpecificRedirect.uri(url("http://127.0.0.1/callback"), issuer: world.issuer)])
         let signedIn = try await OAuthClient.signIn(
             toResource: world.server.url("/api"), identity: ClientIdentity(registration: Self.registration, storedRegistration: stored),
             transport: URLSessionTransport(), timeout: 5
@@ -179,6 +185,7 @@ import Testing
         inner["registration"] = nil
         object["record"] = inner
         try JSONSerialization.data(withJSONObject: object).write(to: file)
+        #expect(chmod(file.path, 0o600) == 0)
         let loaded = try #require(try await store.load())
         #expect(loaded.registration == nil)
         #expect(loaded.resource == nil)

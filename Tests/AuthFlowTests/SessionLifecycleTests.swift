@@ -248,8 +248,10 @@ struct SessionLifecycleTests {
         let store = Self.temporaryStore()
         let v1 =
             #"{"version":1,"credentials":{"issuer":"\#(issuer)","clientID":"app","token":{"accessToken":"AT","tokenType":"Bearer","scopes":[],"additional":{}}}}"#
-        try FileManager.default.createDirectory(at: store.url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: store.url.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         try Data(v1.utf8).write(to: store.url)
+        #expect(chmod(store.url.path, 0o600) == 0)
         let session = try #require(try await AuthSession.restore(from: store, transport: URLSessionTransport()))
         #expect(session.client.metadata.tokenEndpoint.absoluteString == issuer + "/token")
         #expect(try await session.freshAccessToken() == "AT")

@@ -12,9 +12,11 @@ import Testing
     /// to it exceeds the file-name limit.
     static func unwritableFileStore(holding record: SessionRecord) throws -> FileCredentialStore {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("authflow-save-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let url = directory.appendingPathComponent(String(repeating: "s", count: 240))
         try CredentialCoding.encode(record).write(to: url)
+        #expect(chmod(url.path, 0o600) == 0)
         return FileCredentialStore(url: url)
     }
 

@@ -227,6 +227,23 @@ struct SessionTests {
         #expect(provider.transport.requests.count == 1)
     }
 
+    @Test("send: the token goes only over https or to a loopback host, for any session (RFC 6750 §5.3)")
+    func tokensOnlyOverTLSOrLoopback() async throws {
+        let provider = try Provider(token: [])
+        let session = AuthSession(client: provider.client, credentials: try Self.credentials(expiresIn: 3600))
+        for plain in ["http://api.example/me", "http://10.0.0.1/me", "http://127.attacker.example/me", "ftp://api.example/me"] {
+            let error = await expectError(.configuration) { try await session.send(HTTPTransportRequest(method: "GET", url: url(plain))) }
+            #expect(error?.message == "a request that carries the access token must use https (http is allowed only for loopback hosts)")
+        }
+        #expect(provider.transport.requests.isEmpty)
+        for allowed in [Self.api, "http://127.0.0.1:8080/me", "http://[::1]/me"] {
+            _ = try await session.send(HTTPTransportRequest(method: "GET", url: url(allowed)))
+        }
+        #expect(
+            provider.transport.requests.map { $0.headers.first { $0.name == "Authorization" }?.value }
+                == Array(repeating: "Bearer AT-old", count: 3))
+    }
+
     @Test("send: a 401 without invalid_token is returned as is")
     func otherUnauthorized() async throws {
         let provider = try Provider(

@@ -101,6 +101,7 @@ public struct AuthorizationOptions: Sendable, Equatable {
             guard seen.insert(parameter.name).inserted else {
                 throw AuthFlowError.configuration("parameter \(parameter.name) is given twice")
             }
+            if parameter.name == "context" { try Self.checkContext(parameter.value) }
             pairs.append((parameter.name, parameter.value))
         }
         return pairs

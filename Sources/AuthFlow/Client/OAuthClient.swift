@@ -101,6 +101,10 @@ public struct OAuthClient: Sendable {
     }
 
     /// A new authorization request with fresh state, nonce and PKCE verifier.
+    ///
+    /// A client that ``usesIssuerSpecificRedirect`` sends `redirectURI` with
+    /// its issuer's segment appended (the request's
+    /// ``AuthorizationRequest/redirectURI`` says which URI was sent).
     public func authorizationRequest(redirectURI: URL, scopes: [String], options: AuthorizationOptions = .init()) throws
         -> AuthorizationRequest
     {
@@ -110,6 +114,7 @@ public struct OAuthClient: Sendable {
                 recovery: "Enable PKCE (S256) for this client in the provider's settings; AuthFlow always sends it.")
         }
         var options = options
+        let redirectURI = issuerSpecificRedirectURI(redirectURI)
         if let dpop { options.additionalParameters.append(.init("dpop_jkt", dpop.key.thumbprint)) }
         if let resource, !options.additionalParameters.contains(where: { $0.name == "resource" }) {
             options.additionalParameters.append(.init("resource", resource.description))
@@ -141,6 +146,26 @@ public struct OAuthClient: Sendable {
             in: token, nonce: grant.nonce, maxAge: grant.maxAge, required: grant.requestedScopes.contains("openid"))
         logger.info("signed in", metadata: ["issuer": "\(metadata.issuer ?? "-")", "id_token": "\(claims == nil ? "none" : "verified")"])
         return OAuthCredentials(issuer: metadata.issuer, clientID: clientID, token: token, idToken: claims)
+    }
+
+    /// Whether this client's redirect URIs name its issuer
+    /// (``IssuerSpecificRedirect``, the mix-up defence of RFC 9700 §4.4.2.2):
+    /// true when its ``registration`` registered an issuer-specific redirect
+    /// URI, as every registration made by
+    /// ``forResource(_:challenge:identity:transport:timeout:leeway:logger:)`` does.
+    /// Such a client sends `redirectURI` with the issuer's segment appended
+    /// (``authorizationRequest(redirectURI:scopes:options:)``), and the
+    /// callback must come back to exactly that URI.
+    public var usesIssuerSpecificRedirect: Bool {
+        guard let issuer = metadata.issuer, let registration else { return false }
+        return registration.redirectURIs.contains { IssuerSpecificRedirect.isSpecific($0, to: issuer) }
+    }
+
+    /// `redirectURI` as this client sends it: with its issuer's segment when
+    /// ``usesIssuerSpecificRedirect``.
+    public func issuerSpecificRedirectURI(_ redirectURI: URL) -> URL {
+        guard usesIssuerSpecificRedirect, let issuer = metadata.issuer else { return redirectURI }
+        return IssuerSpecificRedirect.uri(redirectURI, issuer: issuer)
     }
 
     /// The whole authorization code flow: request, user agent, callback

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// The `htu` of a DPoP proof (RFC 9449 §4.2, §4.3): what the client writes,
 /// and the normalised form a server compares.
@@ -52,6 +52,49 @@ package enum DPoPTarget {
         guard !authority.isEmpty, !authority.hasPrefix(":") else { return nil }
         guard let decoded = normalizedPercentEncoding(path.isEmpty ? "/" : path) else { return nil }
         return scheme + "://" + authority + removingDotSegments(decoded)
+    }
+
+    /// Whether `path` is an RFC 3986 absolute path (`path-absolute`, or
+    /// empty): `/`, unreserved and sub-delimiter characters, `:`, `@`, and
+    /// `%` escapes with two hex digits. A request target NIO accepts may hold
+    /// more (braces, `|`, quotes, a backslash, `^`, a backtick, `<`, `>`, a
+    /// broken `%`): such a path is no URI path, so no proof's `htu` names it.
+    package static func isValidPath(_ path: String) -> Bool {
+        var bytes = Array(path.utf8)[...]
+        guard bytes.isEmpty || bytes.first == UInt8(ascii: "/") else { return false }
+        while let byte = bytes.popFirst() {
+            if byte == UInt8(ascii: "%") {
+                guard bytes.popFirst().flatMap(hexValue) != nil, bytes.popFirst().flatMap(hexValue) != nil else { return false }
+            } else if !(isUnreserved(byte) || isPathDelimiter(byte)) {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// The URL of a request to `path` at `resource`'s origin: scheme, host
+    /// and port of `resource`, then `path`; nil when `path` is not a valid
+    /// absolute path (``isValidPath(_:)``). Built without any API that traps
+    /// on what a request may carry.
+    package static func requestURL(origin resource: URL, path: String) -> String? {
+        guard isValidPath(path), var components = URLComponents(url: resource, resolvingAgainstBaseURL: false) else { return nil }
+        components.percentEncodedPath = ""
+        components.percentEncodedQuery = nil
+        components.percentEncodedFragment = nil
+        components.percentEncodedUser = nil
+        components.percentEncodedPassword = nil
+        guard let origin = components.string else { return nil }
+        return origin + (path.isEmpty ? "/" : path)
+    }
+
+    private static func isPathDelimiter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"),
+            UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","),
+            UInt8(ascii: ";"), UInt8(ascii: "="):
+            true
+        default: false
+        }
     }
 
     /// Unreserved characters decoded, other escapes in uppercase hex (RFC 3986 §6.2.2.1, §6.2.2.2);

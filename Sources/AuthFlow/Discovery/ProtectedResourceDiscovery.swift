@@ -28,10 +28,14 @@ extension ProtectedResourceMetadata {
     /// of ``metadataURLs(for:)`` are asked in turn; a place that answers 404,
     /// 400, 405 or 410 is passed over.
     ///
-    /// The document must describe `resource` (RFC 9728 §3.3): its `resource`
-    /// is the URL asked for, or an identifier on the same origin whose path
-    /// `resource`'s path lies under (``ResourceIdentifier/covers(_:)``, for
-    /// a resource that publishes one document at the root of its origin).
+    /// The document must describe `resource` (RFC 9728 §3.3), because its
+    /// `resource` becomes the audience of the tokens: it is the URL asked
+    /// for, or a parent path of it (``ResourceIdentifier/covers(_:)``) whose
+    /// own well-known place the document was read from (the resource's
+    /// owner published it there). The bare origin is accepted only when it
+    /// is the URL asked for: a document at the root of the origin, or one a
+    /// challenge points to, cannot widen a token for `/tenant/a` to every
+    /// path of the host.
     ///
     /// - Throws: ``AuthFlowError/Category/configuration`` for a resource or
     ///   metadata URL that is not https (loopback hosts excepted);
@@ -56,7 +60,7 @@ extension ProtectedResourceMetadata {
             at: candidates, purpose: "protected resource metadata", transport: transport, timeout: timeout, logger: logger
         ) { body, url in
             let metadata = try ProtectedResourceMetadata(json: body)
-            guard metadata.resource.covers(requested) else {
+            guard describes(metadata.resource, requested: requested, fetchedFrom: url) else {
                 throw AuthFlowError(
                     .invalidResponse,
                     "the protected resource metadata at \(url.absoluteString) describes \(metadata.resource), not \(requested)",
@@ -74,5 +78,15 @@ extension ProtectedResourceMetadata {
                 .invalidResponse, "no protected resource metadata found for \(requested) (HTTP \(lastStatus))",
                 recovery: "The API publishes no RFC 9728 metadata: sign in with its authorization server's issuer and client instead.")
         }
+    }
+
+    /// Whether `resource`, named by the document read from `url`, may stand
+    /// for `requested` (see ``discover(resource:metadataURL:transport:timeout:logger:)``).
+    static func describes(_ resource: ResourceIdentifier, requested: ResourceIdentifier, fetchedFrom url: URL) -> Bool {
+        if resource == requested { return true }
+        guard resource.covers(requested), let path = URLComponents(url: resource.url, resolvingAgainstBaseURL: false)?.percentEncodedPath,
+            path.contains(where: { $0 != "/" })
+        else { return false }
+        return metadataURLs(for: resource).first?.absoluteString == url.absoluteString
     }
 }

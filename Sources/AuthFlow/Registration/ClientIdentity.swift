@@ -65,15 +65,31 @@ public struct ClientIdentity: Sendable, Equatable {
     /// The first way that applies to the server of `metadata`, in the
     /// order of the type's description.
     ///
+    /// A client ID given without its issuer, and a metadata document, apply
+    /// only to a server that promises `iss` (RFC 9207,
+    /// `authorization_response_iss_parameter_supported`): their redirect URIs
+    /// are fixed, so `iss` is the only defence against a mix-up (RFC 9700
+    /// §4.4). A stored registration applies only when its redirect URIs are
+    /// specific to the issuer (``IssuerSpecificRedirect``), as every
+    /// registration made for a resource is.
+    ///
     /// - Throws: ``AuthFlowError/Category/configuration`` when the metadata
-    ///   document URL is not https, or when no way applies (the server
-    ///   supports neither metadata documents nor registration and no client
-    ///   ID was registered with it).
+    ///   document URL is not https, when a client ID given without its
+    ///   issuer or a metadata document meets a server that does not promise
+    ///   `iss`, or when no way applies (the server supports neither metadata
+    ///   documents nor registration and no client ID was registered with it).
     public func choose(for metadata: ProviderMetadata, now: Date = Date()) throws -> Choice {
-        if let preRegistered, preRegistered.issuer == nil || preRegistered.issuer == metadata.issuer {
+        if let preRegistered, preRegistered.issuer != nil, preRegistered.issuer == metadata.issuer {
             return .preRegistered(preRegistered)
         }
-        if let metadataDocument, metadata.clientIDMetadataDocumentSupported {
+        if let preRegistered, preRegistered.issuer == nil {
+            // A client ID for whichever server the resource names: its redirect URIs are not AuthFlow's to make
+            // issuer-specific, so only `iss` (RFC 9207) can tell that server's callback from another's.
+            guard metadata.authorizationResponseIssParameterSupported else { throw Self.needsIssuer(metadata, "a client ID given") }
+            return .preRegistered(preRegistered)
+        }
+        // A metadata document lists fixed redirect URIs too: used only where the server promises `iss`.
+        if let metadataDocument, metadata.clientIDMetadataDocumentSupported, metadata.authorizationResponseIssParameterSupported {
             guard metadataDocument.scheme?.lowercased() == "https", metadataDocument.host?.isEmpty == false,
                 metadataDocument.path.count > 1, metadataDocument.fragment == nil
             else {
@@ -83,15 +99,31 @@ public struct ClientIdentity: Sendable, Equatable {
             }
             return .metadataDocument(metadataDocument)
         }
-        if let storedRegistration, storedRegistration.issuer == metadata.issuer, !storedRegistration.isExpired(at: now) {
+        if let storedRegistration, let issuer = metadata.issuer, storedRegistration.issuer == issuer,
+            !storedRegistration.isExpired(at: now),
+            storedRegistration.redirectURIs.contains(where: { IssuerSpecificRedirect.isSpecific($0, to: issuer) })
+        {
             return .stored(storedRegistration)
         }
         if let registration, metadata.registrationEndpoint != nil {
             return .register(registration)
         }
+        if metadataDocument != nil, metadata.clientIDMetadataDocumentSupported {
+            throw Self.needsIssuer(metadata, "a client ID metadata document")
+        }
         throw AuthFlowError(
             .configuration, "no client identity for \(metadata.issuer ?? "the authorization server")",
             recovery: "The server accepts neither client ID metadata documents nor dynamic registration: register a client "
                 + "with it by hand and give its client ID.")
+    }
+
+    /// The refusal of an identity with fixed redirect URIs at a server that does not promise `iss`.
+    static func needsIssuer(_ metadata: ProviderMetadata, _ what: String) -> AuthFlowError {
+        AuthFlowError(
+            .configuration,
+            "\(what) without its issuer needs a server that promises the iss parameter (RFC 9207); "
+                + "\(metadata.issuer ?? "the authorization server") does not",
+            recovery: "Without iss, another authorization server could take this server's place (a mix-up attack, "
+                + "RFC 9700 §4.4): name the issuer the client ID is registered with, or use dynamic registration.")
     }
 }

@@ -28,7 +28,17 @@ extension OAuthClient {
     ///    metadata lists methods without it);
     /// 3. the client's identity there, in `identity`'s order (a client ID
     ///    registered by hand, a metadata document, a stored registration,
-    ///    a new registration).
+    ///    a new registration; ``ClientIdentity/choose(for:now:)``).
+    ///
+    /// The server is named by someone else, so the client defends against
+    /// a mix-up (RFC 9700 §4.4): a new registration registers its redirect
+    /// URIs with the issuer's segment appended (``IssuerSpecificRedirect``),
+    /// and the client then sends the redirect URI its `signIn` gives with
+    /// that segment (``usesIssuerSpecificRedirect``); a callback to any
+    /// other URI is refused, and `iss` is checked whenever it is sent. An
+    /// identity whose redirect URIs AuthFlow cannot choose (a client ID
+    /// given without its issuer, a metadata document) is used only with a
+    /// server that promises `iss`.
     ///
     /// The client sends the resource's canonical identifier as the RFC 8707
     /// `resource` parameter in every request, and carries the registration
@@ -70,7 +80,11 @@ extension OAuthClient {
             registration = stored
             clientID = stored.clientID
             authentication = stored.authentication
-        case .register(let request):
+        case .register(var request):
+            // RFC 9700 §4.4.2.2: redirect URIs for this issuer only (the mix-up defence, IssuerSpecificRedirect).
+            request.redirectURIs = request.redirectURIs.map {
+                IssuerSpecificRedirect.uri($0, issuer: metadata.issuer ?? issuer.absoluteString)
+            }
             let made = try await ClientRegistration.register(
                 request, with: metadata, transport: transport, timeout: timeout, logger: logger)
             registration = made

@@ -17,7 +17,13 @@ extension AuthSession {
     /// (``OAuthClient/resource``, RFC 8707) sends its token only to that
     /// resource's origin: a request elsewhere is refused with
     /// ``AuthFlowError/Category/configuration`` before the token is read.
+    ///
+    /// The token goes only over https, or plain http to a loopback host
+    /// (RFC 6750 §5.3): a request to an `http` URL elsewhere is refused with
+    /// ``AuthFlowError/Category/configuration`` before the token is read,
+    /// whether or not the session is for one resource.
     public nonisolated func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
+        try URLPolicy.requireSecure(request.url, "a request that carries the access token")
         if let resource = client.resource, !resource.permitsRequest(to: request.url) {
             throw AuthFlowError(
                 .configuration,

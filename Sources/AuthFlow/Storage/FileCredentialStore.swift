@@ -14,6 +14,13 @@ import Darwin
 /// cross-process lock (`FileLock` on `<file>.lock`) around refreshes and
 /// sign-out.
 ///
+/// The file is read only when it is private, with the rules of the
+/// `authflow` command's profiles: a regular file (a symbolic link is not
+/// followed), owned by this user, in a directory owned by this user, with
+/// no permission for group or others; anything else is a
+/// ``AuthFlowError/Category/storage`` error whose recovery names the fix
+/// (`chmod 600 …`). Saving makes the directory private.
+///
 /// Dates are stored in UTC to the millisecond (`2026-11-24T17:54:40.100`),
 /// so a record that is loaded and saved again keeps them exactly. The years
 /// 1583 to 9999 are stored as they are; a date beyond them, which no real
@@ -42,8 +49,10 @@ public struct FileCredentialStore: CredentialStore {
         return try CredentialCoding.decode(data, source: url.path)
     }
 
-    /// Writes `record` to the file atomically, mode 0600.
+    /// Writes `record` to the file atomically, mode 0600, in its directory
+    /// made private first (created with mode 0700, or its mode repaired).
     public func save(_ record: SessionRecord) async throws {
+        try PrivateFile.prepareDirectory(of: url)
         try AtomicFile.write(try CredentialCoding.encode(record), to: url)
     }
 
@@ -59,36 +68,11 @@ public struct FileCredentialStore: CredentialStore {
         try await lock.withLock(body)
     }
 
-    /// The file's bytes, nil when it does not exist; other failures are `storage` errors.
+    /// The file's bytes, nil when it does not exist; a file that is not
+    /// private (`PrivateFile`) and other failures are `storage` errors.
     static func read(_ url: URL) throws -> Data? {
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-            if errno == ENOENT { return nil }
-            throw StorageError.posix("cannot read \(url.path)")
-        }
-        defer { close(fd) }
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 16_384)
-        while true {
-            // read(2) writes through a raw pointer, bounded by the count; CredentialCoding decodes what it reads (Fuzz/credentials.swift).
-            let count = buffer.withUnsafeMutableBytes { readDescriptor(fd, $0.baseAddress!, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw StorageError.posix("cannot read \(url.path)")
-            }
-            if count == 0 { return data }
-            data.append(contentsOf: buffer[0..<count])
-            guard data.count <= 1 << 20 else {
-                throw AuthFlowError(.configuration, "\(url.path) is larger than 1 MiB; move it away and sign in again")
-            }
-        }
+        try PrivateFile.read(url)
     }
-}
-
-/// The libc `read`, named apart from the store's own methods.
-// The libc read(2) signature, raw pointer and all (a syscall boundary).
-private func readDescriptor(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-    read(fd, buffer, count)
 }
 
 /// Reading and writing versioned JSON files strictly.

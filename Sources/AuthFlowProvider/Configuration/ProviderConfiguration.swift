@@ -45,6 +45,17 @@ public struct ProviderConfiguration: Sendable {
     /// or opaque random strings that an API can only check by introspection
     /// (RFC 7662), as many providers issue them.
     public var issuesOpaqueAccessTokens = false
+    /// Whether authorization responses carry `iss` (RFC 9207) and the
+    /// metadata promises it (`authorization_response_iss_parameter_supported`).
+    /// On by default; off, the provider behaves like the many servers that
+    /// do not send it (a client's mix-up defence must then do without).
+    public var sendsIssuerInAuthorizationResponse = true
+    /// The scopes a client that registered itself (`/register`) or is
+    /// identified by a client ID metadata document may be granted, besides
+    /// `openid` and the protected resources' scopes. By default the OpenID
+    /// Connect scopes `profile`, `email` and `offline_access`: a scope only
+    /// configured clients have (an `admin`) is never given to a stranger.
+    public var scopesForDynamicClients: Set<String> = ["profile", "email", "offline_access"]
 
     /// Creates a configuration.
     public init(

@@ -105,6 +105,13 @@ public struct ClientIDMetadataDocumentSettings: Sendable, Equatable {
     /// Whether `http://127.0.0.1…` (and other loopback) URLs are accepted
     /// too. For tests only: off by default, and https is required otherwise.
     public var allowsLoopbackHTTP = false
+    /// Whether documents may be fetched from hosts that resolve to loopback,
+    /// private, link-local or other non-public addresses (an intranet's own
+    /// clients). Off by default: a client ID must not make the provider probe
+    /// its own machine or network. (``allowsLoopbackHTTP``, for tests,
+    /// allows them too.) The name is resolved before the fetch; a name that
+    /// resolves differently a moment later is the remaining risk.
+    public var allowsPrivateAddresses = false
     /// The bound on fetching one document, from start to last byte (seconds).
     public var timeout: TimeInterval = 30
     /// The largest document accepted, in bytes (64 KiB by default); a

@@ -74,7 +74,7 @@ struct AuthorizeEndpoint: Sendable {
                     : redirects.isEmpty ? "redirect_uri is missing" : "redirect_uri is not registered for this client")
         }
         let redirectURI = redirects[0]
-        let issuer = await state.issuer
+        let issuer = await state.configuration.sendsIssuerInAuthorizationResponse ? state.issuer : nil
         let stateValues = pairs.filter { $0.0 == "state" }.map(\.1)
         let reply = AuthorizationReply(redirectURI: redirectURI, state: stateValues.count == 1 ? stateValues[0] : nil, issuer: issuer)
         do throws(OAuthFailure) {
@@ -166,7 +166,8 @@ struct AuthorizeEndpoint: Sendable {
 struct AuthorizationReply: Sendable {
     let redirectURI: String
     let state: String?
-    let issuer: String
+    /// Nil when the provider is configured not to send `iss`.
+    let issuer: String?
 
     func success(code: String) -> ProviderResponse {
         redirect([("code", code)])
@@ -179,7 +180,7 @@ struct AuthorizationReply: Sendable {
     private func redirect(_ pairs: [(String, String)]) -> ProviderResponse {
         var all = pairs
         if let state { all.append(("state", state)) }
-        all.append(("iss", issuer))
+        if let issuer { all.append(("iss", issuer)) }
         let separator = redirectURI.contains("?") ? "&" : "?"
         return .redirect(redirectURI + separator + FormEncoding.encode(all))
     }

@@ -45,7 +45,7 @@ struct DiscoveryEndpoint: Sendable {
                 "sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "at_hash", "name",
                 "given_name", "family_name", "preferred_username", "email", "email_verified",
             ]),
-            "authorization_response_iss_parameter_supported": .bool(true),
+            "authorization_response_iss_parameter_supported": .bool(configuration.sendsIssuerInAuthorizationResponse),
             "request_parameter_supported": .bool(false),
             "request_uri_parameter_supported": .bool(false), // request_uri from PAR only
             "claims_parameter_supported": .bool(false),

@@ -16,8 +16,11 @@ import Logging
 /// ``ClientIDMetadataDocumentSettings/timeout`` seconds), must be a
 /// JSON object whose `client_id` is the URL exactly, must carry no secret,
 /// and is checked by ``ClientMetadataRules`` with `none` or
-/// `private_key_jwt` authentication only. Every failure is `invalid_client`
-/// with a description of what was wrong.
+/// `private_key_jwt` authentication only. Every failure is `invalid_client`;
+/// a document that could not be fetched (from an address that is not public,
+/// ``PublicAddress``, unless ``ClientIDMetadataDocumentSettings/allowsPrivateAddresses``;
+/// no connection, a timeout, a status other than 200, too large) has one
+/// description for all, the others say what was wrong with the document.
 enum ClientMetadataDocument {
     /// Whether `id` is meant as a metadata document (an http or https URL).
     static func looksLikeOne(_ id: String) -> Bool {
@@ -31,20 +34,27 @@ enum ClientMetadataDocument {
         -> ProviderClient
     {
         let url = try checkedURL(id, settings: settings)
+        // Not from this machine or its network (the provider must not be a probe of them), unless configured.
+        if !settings.allowsPrivateAddresses, !settings.allowsLoopbackHTTP, let host = url.host, !(await PublicAddress.isPublic(host: host))
+        {
+            logger.info("client ID metadata document refused", metadata: ["url": "\(id)", "reason": "not a public address"])
+            throw refuse(id, Self.unfetchable)
+        }
         let response: HTTPTransportResponse
         do {
             response = try await URLSessionTransport().send(
                 HTTPTransportRequest(
                     method: "GET", url: url, headers: [("Accept", "application/json")], timeout: settings.timeout, purpose: .registration,
                     maxResponseBytes: settings.maximumBytes))
-        } catch let error as AuthFlowError {
-            logger.info("client ID metadata document refused", metadata: ["url": "\(id)", "category": "\(error.category)"])
-            let seconds = settings.timeout.rounded() == settings.timeout ? "\(Int(settings.timeout))" : "\(settings.timeout)"
-            throw refuse(id, error.category == .timeout ? "it did not arrive within \(seconds) s" : error.message)
         } catch {
-            throw refuse(id, "it could not be fetched")
+            // One answer for every failure to fetch, so that a client ID cannot tell a closed port from a slow or open one.
+            logger.info("client ID metadata document refused", metadata: ["url": "\(id)", "error": "\(error)"])
+            throw refuse(id, Self.unfetchable)
         }
-        guard response.status == 200 else { throw refuse(id, "it answered HTTP \(response.status)") }
+        guard response.status == 200 else {
+            logger.info("client ID metadata document refused", metadata: ["url": "\(id)", "status": "\(response.status)"])
+            throw refuse(id, Self.unfetchable)
+        }
         guard case .object(let object)? = try? JSONMemberValue.parseStrictly(Array(response.body)) else {
             throw refuse(id, "it is not a JSON object")
         }
@@ -82,6 +92,11 @@ enum ClientMetadataDocument {
         }
         return url
     }
+
+    /// The one reason given for any failure to fetch a document (an address
+    /// that is not public, no connection, a timeout, a status other than
+    /// 200, a document over the size limit); the log has the details.
+    static let unfetchable = "it could not be fetched"
 
     private static func refuse(_ id: String, _ why: String) -> OAuthFailure {
         .invalidClient("the client ID metadata document \(id) cannot be used: \(why)")

@@ -25,7 +25,9 @@ import Foundation
 /// Errors are RFC 7591 §3.2.2's: `invalid_redirect_uri` for a redirect URI,
 /// `invalid_client_metadata` for anything else.
 struct ClientMetadataRules {
-    /// The client's scopes when `scope` is absent.
+    /// The scopes such a client may have: all of them when `scope` is
+    /// absent, else those of `scope` among them (others are dropped, and the
+    /// answer's `scope` says what was granted, RFC 7591 §3.2.1).
     let defaultScopes: Set<String>
     /// The methods allowed (client ID metadata documents allow no shared secret).
     var allowedMethods: Set<ProviderClient.Authentication> = Set(ProviderClient.Authentication.allCases)
@@ -77,7 +79,8 @@ struct ClientMetadataRules {
         for uri in redirectURIs { try Self.check(uri, applicationType: applicationType) }
         let postLogout = try strings(object, "post_logout_redirect_uris") ?? []
         for uri in postLogout { try Self.check(uri, applicationType: applicationType) }
-        let scopes = try string(object, "scope").map { Set($0.split(separator: " ").map(String.init)) } ?? defaultScopes
+        let scopes =
+            try string(object, "scope").map { Set($0.split(separator: " ").map(String.init)).intersection(defaultScopes) } ?? defaultScopes
         var metadata: [String: JSONMemberValue] = [
             "client_id": .string(id),
             "redirect_uris": .array(redirectURIs.map(JSONMemberValue.string)),

@@ -29,7 +29,7 @@ struct RegistrationEndpoint: Sendable {
                 throw ClientMetadataRules.metadata("client_id and client_secret are assigned by the server")
             }
             let id = RandomToken.make(bytes: 16)
-            let rules = ClientMetadataRules(defaultScopes: state.supportedScopes)
+            let rules = ClientMetadataRules(defaultScopes: state.dynamicClientScopes)
             var result = try rules.client(from: object, id: id) { $0.usesSecret ? RandomToken.make() : nil }
             try await state.register(result.client)
             result.metadata["client_id_issued_at"] = .number(Date().timeIntervalSince1970.rounded(.down))

@@ -22,6 +22,15 @@ extension ProviderState {
         Set(configuration.clients.flatMap(\.scopes)).union(resourceScopes).union(["openid"])
     }
 
+    /// The scopes a client registered at `/register` or identified by a
+    /// metadata document may have (it asks for some of them, or gets all):
+    /// ``ProviderConfiguration/scopesForDynamicClients``, the protected
+    /// resources' scopes and `openid`; never a scope only a configured
+    /// client has (another client's `admin`).
+    nonisolated var dynamicClientScopes: Set<String> {
+        configuration.scopesForDynamicClients.union(resourceScopes).union(["openid"])
+    }
+
     /// The scopes of the protected resources, which any client may ask for.
     nonisolated var resourceScopes: Set<String> {
         Set(configuration.protectedResources.flatMap { $0.scopesSupported + $0.requiredScopes })
@@ -56,7 +65,7 @@ extension ProviderState {
         if let cached = metadataDocumentClients[id], now.timeIntervalSince(cached.fetchedAt) < settings.cacheLifetime {
             return cached.client
         }
-        let client = try await ClientMetadataDocument.fetch(id, settings: settings, scopes: supportedScopes, logger: logger)
+        let client = try await ClientMetadataDocument.fetch(id, settings: settings, scopes: dynamicClientScopes, logger: logger)
         if metadataDocumentClients[id] == nil, metadataDocumentClients.count >= Self.maximumCachedMetadataDocuments,
             let oldest = metadataDocumentClients.min(by: { $0.value.fetchedAt < $1.value.fetchedAt })?.key
         {

@@ -1,6 +1,6 @@
-#if EmbeddedProvider // the EmbeddedProvider package trait
-import AuthFlow
+package import AuthFlow
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -9,9 +9,10 @@ import Darwin
 
 /// A minimal blocking HTTP/1.1 client over a socket, for answers URLSession
 /// on Linux cannot deliver: a 401 with `WWW-Authenticate: Basic` makes it
-/// wait for credentials forever (swift-corelibs-foundation #5456).
-enum RawHTTP {
-    static func send(port: Int, method: String, target: String, headers: [(String, String)], body: String) async throws
+/// wait for credentials forever (swift-corelibs-foundation #5456), and a
+/// request target URL cannot hold (`/api/{x}/me`).
+package enum RawHTTP {
+    package static func send(port: Int, method: String, target: String, headers: [(String, String)], body: String) async throws
         -> HTTPTransportResponse
     {
         // A thread of its own: blocking the cooperative pool would starve the server under test.
@@ -69,4 +70,3 @@ enum RawHTTP {
         return HTTPTransportResponse(status: status, headers: fields, body: Data(text[split.upperBound...].utf8))
     }
 }
-#endif
