@@ -63,11 +63,11 @@ def challenges(response):
 
 @pytest.fixture
 def introspecting_api(server, server_name):
-    env = {"EXAMPLE_API_CLIENT_ID": server["confidential_client_id"],
-           "EXAMPLE_API_CLIENT_SECRET": server["confidential_client_secret"]}
+    # As a user runs it: the client ID and the endpoint as flags, the secret only in the environment.
+    flags = ["--introspection-client-id", server["confidential_client_id"]]
     if server_name == "dot":
-        env["EXAMPLE_API_INTROSPECTION_ENDPOINT"] = server["issuer"] + "/introspect/"
-    process, resource = start_api(server["issuer"], env)
+        flags += ["--introspection-endpoint", server["issuer"] + "/introspect/"]
+    process, resource = start_api(server["issuer"], {"EXAMPLE_API_CLIENT_SECRET": server["confidential_client_secret"]}, *flags)
     yield resource
     stop(process)
 
@@ -322,3 +322,17 @@ def test_flag_dpop_nonce_with_authflow_request_as_a_user_runs_it(flagged_api, tm
                            timeout=60, stdin=subprocess.DEVNULL)
     assert admin.returncode == 1, describe(admin)
     assert "the server answered HTTP 403" in admin.stderr
+
+
+@pytest.mark.parametrize("args, env, message", [
+    (["--back-channel-logout", "/logout"], {}, "--back-channel-logout /PATH and --logout-client-id ID go together"),
+    (["--introspection-client-id", "api"], {"EXAMPLE_API_CLIENT_SECRET": ""},
+     "introspection needs the API's client secret in EXAMPLE_API_CLIENT_SECRET"),
+    (["--dpop-nonce", "soon"], {}, "--dpop-nonce takes a number of seconds"),
+    (["--route", "admin"], {}, "--route takes NAME=SCOPE[,SCOPE]"),
+])
+def test_flag_mistakes_are_refused_before_the_api_starts(args, env, message):
+    result = subprocess.run([EXAMPLE_API, "--issuer", "http://127.0.0.1:9", *args], env=dict(os.environ, **env),
+                            capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr == f"example-api: {message}\n"
