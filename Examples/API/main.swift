@@ -1,14 +1,22 @@
 // An API protected by AuthFlowHummingbird: what the middleware's interop tests
 // run (Tests/Interop/test_api_middleware.py), and a starting point for your own.
+// Every option of the middleware a user would turn on is a flag; README.md
+// shows each with the command that exercises it.
 //
-//   example-api --issuer URL [--port N] [--path /api] [--scope S]... [--require-dpop]
+//   example-api --issuer URL [--port N] [--path /api] [--scope S]...
+//               [--route NAME=SCOPE[,SCOPE]...]... [--require-dpop] [--dpop-nonce SECONDS]
+//               [--introspection-client-id ID] [--introspection-endpoint URL]
+//               [--back-channel-logout PATH --logout-client-id ID] [--resource-name NAME]
 //
 // Listens on 127.0.0.1:N (0 picks a free port); its resource identifier is
-// http://127.0.0.1:N/api. The API's own client credentials, for introspecting
-// opaque tokens, come from EXAMPLE_API_CLIENT_ID and EXAMPLE_API_CLIENT_SECRET
-// (never from the command line, where `ps` shows them); EXAMPLE_API_INTROSPECTION_ENDPOINT
-// names the endpoint when the issuer's metadata does not. Prints `resource: URL`
-// then `ready` on stdout. `GET /api/me` answers the verified token as JSON.
+// http://127.0.0.1:N/api. `GET /api/me` (and `GET /api/NAME` for each --route)
+// answers the verified token as JSON. The protected resource metadata (RFC 9728)
+// is served at /.well-known/oauth-protected-resource/api. The introspection
+// secret comes only from EXAMPLE_API_CLIENT_SECRET (never from the command
+// line, where `ps` shows it); EXAMPLE_API_CLIENT_ID and
+// EXAMPLE_API_INTROSPECTION_ENDPOINT may stand for the two flags. Prints
+// `resource: URL` then `ready` on stdout, and `logout: sub=… sid=…` for each
+// back-channel logout it accepts.
 #if Hummingbird // the Hummingbird package trait
 import AuthFlow
 import AuthFlowHummingbird
@@ -24,22 +32,62 @@ struct Arguments {
     var port = 0
     var path = "/api"
     var scopes: [String] = []
+    /// `--route NAME=SCOPES`: a route `GET path/NAME` that needs these scopes besides `--scope`'s.
+    var routes: [(name: String, scopes: [String])] = []
     var requiresDPoP = false
+    var dpopNonceLifetime: TimeInterval?
+    var introspectionClientID: String?
+    var introspectionEndpoint: URL?
+    var logoutPath: String?
+    var logoutClientID: String?
+    var resourceName: String?
 
-    init(_ arguments: [String]) throws {
+    init(_ arguments: [String], environment: [String: String]) throws {
         var iterator = arguments.makeIterator()
+        func value(_ flag: String) throws -> String {
+            guard let next = iterator.next(), !next.isEmpty else { throw ExampleAPIError("\(flag) needs a value") }
+            return next
+        }
         while let argument = iterator.next() {
             switch argument {
-            case "--issuer": issuer = iterator.next().flatMap(URL.init(string:))
-            case "--port": port = iterator.next().flatMap(Int.init) ?? -1
-            case "--path": path = iterator.next() ?? ""
-            case "--scope": scopes.append(iterator.next() ?? "")
+            case "--issuer": issuer = URL(string: try value(argument))
+            case "--port": port = Int(try value(argument)) ?? -1
+            case "--path": path = try value(argument)
+            case "--scope": scopes.append(try value(argument))
+            case "--route":
+                let text = try value(argument)
+                guard let equals = text.firstIndex(of: "="), equals != text.startIndex,
+                    !text[..<equals].contains("/")
+                else { throw ExampleAPIError("--route takes NAME=SCOPE[,SCOPE]") }
+                let scopes = text[text.index(after: equals)...].split(separator: ",").map(String.init)
+                guard !scopes.isEmpty else { throw ExampleAPIError("--route \(text[..<equals]) names no scope") }
+                routes.append((String(text[..<equals]), scopes))
             case "--require-dpop": requiresDPoP = true
+            case "--dpop-nonce":
+                guard let seconds = TimeInterval(try value(argument)), seconds > 0 else {
+                    throw ExampleAPIError("--dpop-nonce takes a number of seconds")
+                }
+                dpopNonceLifetime = seconds
+            case "--introspection-client-id": introspectionClientID = try value(argument)
+            case "--introspection-endpoint":
+                guard let url = URL(string: try value(argument)) else { throw ExampleAPIError("--introspection-endpoint takes a URL") }
+                introspectionEndpoint = url
+            case "--back-channel-logout": logoutPath = try value(argument)
+            case "--logout-client-id": logoutClientID = try value(argument)
+            case "--resource-name": resourceName = try value(argument)
             default: throw ExampleAPIError("unknown argument \(argument)")
             }
         }
+        introspectionClientID = introspectionClientID ?? environment["EXAMPLE_API_CLIENT_ID"]
+        introspectionEndpoint = introspectionEndpoint ?? environment["EXAMPLE_API_INTROSPECTION_ENDPOINT"].flatMap(URL.init(string:))
         guard issuer != nil else { throw ExampleAPIError("--issuer URL is required") }
         guard (0...65535).contains(port), path.hasPrefix("/") else { throw ExampleAPIError("bad --port or --path") }
+        guard (logoutPath == nil) == (logoutClientID == nil), logoutPath.map({ $0.hasPrefix("/") }) ?? true else {
+            throw ExampleAPIError("--back-channel-logout /PATH and --logout-client-id ID go together")
+        }
+        if introspectionClientID != nil, environment["EXAMPLE_API_CLIENT_SECRET"]?.isEmpty ?? true {
+            throw ExampleAPIError("introspection needs the API's client secret in EXAMPLE_API_CLIENT_SECRET")
+        }
     }
 }
 
@@ -63,16 +111,33 @@ func describe(_ token: VerifiedAccessToken?) -> String {
     return String(decoding: (try? encoder.encode(members)) ?? Data(), as: UTF8.self)
 }
 
+/// One line on stdout, at once (a test reads it while the API runs).
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
 func run() async throws {
-    let arguments = try Arguments(Array(CommandLine.arguments.dropFirst()))
     let environment = ProcessInfo.processInfo.environment
-    // Bind first: the port is part of the resource identifier.
+    let arguments = try Arguments(Array(CommandLine.arguments.dropFirst()), environment: environment)
+    // Bind first: the port is part of the resource identifier, so what needs the
+    // resource (the middleware, the metadata, the logout route) is made after discovery.
     let (ports, continuation) = AsyncStream<Int>.makeStream()
     let box = ResourceBox()
     let router = Router(context: ProtectedRequestContext.self)
     router.group(RouterPath(arguments.path))
         .add(middleware: LateMiddleware(box: box, scopes: arguments.scopes))
         .get("me") { _, context in describe(context.accessToken) }
+    for route in arguments.routes {
+        router.group(RouterPath(arguments.path + "/" + route.name))
+            .add(middleware: LateMiddleware(box: box, scopes: arguments.scopes + route.scopes))
+            .get { _, context in describe(context.accessToken) }
+    }
+    router.get(RouterPath("/.well-known/oauth-protected-resource" + arguments.path)) { request, context in
+        try await box.forward(request, context)
+    }
+    if let logoutPath = arguments.logoutPath {
+        router.post(RouterPath(logoutPath)) { request, context in try await box.forward(request, context) }
+    }
     var logger = Logger(label: "example-api")
     logger.logLevel = .warning
     let application = Application(
@@ -88,26 +153,50 @@ func run() async throws {
     guard let port = await iterator.next(), port != 0 else { throw ExampleAPIError("the server did not start") }
 
     var options = ProtectedResourceOptions()
-    options.scopesSupported = arguments.scopes
+    options.scopesSupported = Array(Set(arguments.scopes + arguments.routes.flatMap(\.scopes))).sorted()
     options.requiresDPoP = arguments.requiresDPoP
-    if let id = environment["EXAMPLE_API_CLIENT_ID"], let secret = environment["EXAMPLE_API_CLIENT_SECRET"] {
+    options.dpopNonceLifetime = arguments.dpopNonceLifetime
+    options.resourceName = arguments.resourceName
+    if let id = arguments.introspectionClientID, let secret = environment["EXAMPLE_API_CLIENT_SECRET"] {
         options.introspectionClient = (id: id, secret: secret)
-        options.introspectionEndpoint = environment["EXAMPLE_API_INTROSPECTION_ENDPOINT"].flatMap(URL.init(string:))
+        options.introspectionEndpoint = arguments.introspectionEndpoint
     }
     let resourceURL = URL(string: "http://127.0.0.1:\(port)\(arguments.path)")!
     let resource = try await ProtectedResource.discover(
         issuer: arguments.issuer!, resource: resourceURL, options: options, logger: logger)
-    box.set(resource)
-    FileHandle.standardOutput.write(Data("resource: \(resourceURL.absoluteString)\nready\n".utf8))
+    let late = Router(context: ProtectedRequestContext.self)
+    late.addProtectedResourceMetadata(resource)
+    if let logoutPath = arguments.logoutPath, let clientID = arguments.logoutClientID {
+        late.addBackChannelLogout(RouterPath(logoutPath), resource: resource, clientID: clientID) { logout in
+            // An API would end the sessions of this user (sub) or this session (sid) here.
+            say("logout: sub=\(logout.subject ?? "-") sid=\(logout.sessionID ?? "-")")
+        }
+    }
+    box.set(resource, late.buildResponder())
+    say("resource: \(resourceURL.absoluteString)\nready")
     try await running
 }
 
-/// The resource, once discovery (which needs the port) has made it.
+/// The resource, and the routes made with it, once discovery (which needs the port) has made it.
 final class ResourceBox: @unchecked Sendable {
     private let lock = NSLock()
     private var resource: ProtectedResource?
-    func set(_ resource: ProtectedResource) { lock.withLock { self.resource = resource } }
+    private var responder: RouterResponder<ProtectedRequestContext>?
+
+    func set(_ resource: ProtectedResource, _ responder: RouterResponder<ProtectedRequestContext>) {
+        lock.withLock {
+            self.resource = resource
+            self.responder = responder
+        }
+    }
+
     func get() -> ProtectedResource? { lock.withLock { resource } }
+
+    /// Answers with the routes made after discovery; 503 before.
+    func forward(_ request: Request, _ context: ProtectedRequestContext) async throws -> Response {
+        guard let responder = lock.withLock({ responder }) else { return Response(status: .serviceUnavailable) }
+        return try await responder.respond(to: request, context: context)
+    }
 }
 
 struct LateMiddleware: RouterMiddleware {

@@ -7,6 +7,8 @@ final class CallbackInbox: Sendable {
         var expected: CallbackExpectation?
         /// A page served once at its path (the RP-initiated logout form).
         var oneTimePage: (path: String, response: Response)?
+        /// Whether the one-time page has been served.
+        var oneTimePageServed = false
         var delivered: String?
         var closed: AuthFlowError?
         var waiter: (id: UUID, continuation: CheckedContinuation<String, any Error>)?
@@ -25,7 +27,15 @@ final class CallbackInbox: Sendable {
 
     /// Serves `response` at `path` to the first GET, and never again.
     func serveOnce(_ response: Response, at path: String) {
-        state.withLock { $0.oneTimePage = (path, response) }
+        state.withLock {
+            $0.oneTimePage = (path, response)
+            $0.oneTimePageServed = false
+        }
+    }
+
+    /// Whether the page given to ``serveOnce(_:at:)`` has been served.
+    var oneTimePageServed: Bool {
+        state.withLock { $0.oneTimePageServed }
     }
 
     /// The one-time page when `path` is its path (removing it), else nil.
@@ -33,6 +43,7 @@ final class CallbackInbox: Sendable {
         state.withLock { box in
             guard let page = box.oneTimePage, page.path == path else { return nil }
             box.oneTimePage = nil
+            box.oneTimePageServed = true
             return page.response
         }
     }

@@ -146,6 +146,11 @@ public final class LoopbackListener: Sendable {
         return URL(string: "http://127.0.0.1:\(port)\(page.path)")!
     }
 
+    /// Whether the browser has loaded the page of ``endSessionPage(for:)``:
+    /// from then on the listener is needed only for the provider's redirect
+    /// back, and a caller may stop waiting for it without breaking the page.
+    package var endSessionPageServed: Bool { inbox.oneTimePageServed }
+
     /// Waits for the provider's redirect back after RP-initiated logout: the
     /// first request to ``redirectURI`` carrying the request's `state`; the
     /// browser then sees "Signed out". Returns its full URL (check it with

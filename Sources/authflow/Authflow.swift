@@ -26,9 +26,9 @@ struct Authflow: AsyncParsableCommand {
     /// Runs the command, mapping every usage error to exit code 2
     /// (ArgumentParser's default is 64).
     static func main() async {
+        let arguments = InvokedAs.arguments(argv0: CommandLine.arguments.first ?? "", Array(CommandLine.arguments.dropFirst()))
         do {
-            var command = try parseCommand(
-                InvokedAs.arguments(argv0: CommandLine.arguments.first ?? "", Array(CommandLine.arguments.dropFirst())))
+            var command = try parseCommand(arguments)
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -43,6 +43,8 @@ struct Authflow: AsyncParsableCommand {
                 print(message)
                 Foundation.exit(0)
             }
+            // A script that asked for JSON reads stdout: a usage error is an error object there too.
+            if Output.asksForJSON(arguments) { Output.json(Output.ErrorEnvelope(usage: self.message(for: error))) }
             FileHandle.standardError.write(Data((message + "\n").utf8))
             Foundation.exit(2)
         }

@@ -29,8 +29,7 @@ struct Demo: AsyncParsableCommand {
 
     func run() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *) else {
-            Output.stderr("error: the embedded provider needs macOS 14 or later")
-            throw ExitCode(1)
+            throw Output.fail(AuthFlowError(.configuration, "the embedded provider needs macOS 14 or later"), json: json)
         }
         do {
             let logger = verboseOption.makeLogger()

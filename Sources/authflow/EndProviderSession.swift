@@ -11,17 +11,30 @@ import Logging
 /// listener, which POSTs `client_id`, `id_token_hint`,
 /// `post_logout_redirect_uri` (the listener) and a fresh `state` to the
 /// provider's end-session endpoint. The provider confirms by redirecting
-/// back with that `state`; the wait is bounded by `--browser-timeout`. The
-/// opener's output is discarded (`xdg-open` prints the URL it opens); only
-/// its failure is reported.
+/// back with that `state`. The opener's output is discarded (`xdg-open`
+/// prints the URL it opens); only its failure is reported.
+///
+/// The command never waits long for the provider: the local sign-out and
+/// the revocation are already done. It waits for the browser to load the
+/// one-time page (the listener must serve it; at most
+/// ``pageLoadTimeout``), then for the confirmation only `--browser-timeout`
+/// seconds (default ``defaultConfirmationTimeout``): many providers (Okta,
+/// Auth0 and Entra ID when the loopback URI is registered only for sign-in,
+/// Cognito's `/logout`, any that shows its own "signed out" page) never
+/// redirect back, and are reported `not_confirmed`.
 struct EndProviderSession {
+    /// Seconds `logout` waits for the provider's confirmation once the browser has the page.
+    static let defaultConfirmationTimeout: Double = 5
+    /// Seconds the browser has to load the one-time page from the listener.
+    static let pageLoadTimeout: Double = 30
+
     /// How the provider session ended, as `logout --json` reports it in `end_session`.
     enum Outcome: String, Encodable {
         /// The provider redirected back with the state sent.
         case confirmed
-        /// The page was opened, but no redirect with the state came back in time.
+        /// The browser loaded the page, but no redirect with the state came back within `--browser-timeout`.
         case notConfirmed = "not_confirmed"
-        /// `--no-browser`, or the browser could not be started: the URL was printed.
+        /// `--no-browser`, or the browser could not be started or did not load the page: the URL was printed.
         case notOpened = "not_opened"
         /// The provider has no end-session endpoint.
         case notSupported = "not_supported"
@@ -59,8 +72,10 @@ struct EndProviderSession {
         }
         let page = listener.endSessionPage(for: request)
         Output.stderr("Opening the provider's end-session page through \(page.absoluteString)")
+        let openerFailed = LockedValue(false)
         do {
             try SystemBrowser.openQuietly(page) { status in
+                openerFailed.withLock { $0 = true }
                 Output.stderr("warning: the browser command exited with status \(status)")
             }
         } catch {
@@ -69,13 +84,26 @@ struct EndProviderSession {
             await listener.close()
             return .notOpened
         }
-        Output.stderr("Waiting up to \(Int(browserTimeout.rounded(.up))) s for the provider to confirm the sign-out…")
+        guard await pageLoaded(listener, openerFailed: openerFailed) else {
+            Output.stderr("The browser did not load the end-session page.")
+            printURL(fallbackURL)
+            await listener.close()
+            return .notOpened
+        }
+        let seconds = Int(browserTimeout.rounded(.up))
+        Output.stderr("Waiting up to \(seconds) s for the provider to confirm the sign-out…")
         let outcome: Outcome
         do {
             let redirect = try await listener.waitForEndSessionRedirect(for: request, timeout: browserTimeout)
             try request.validateRedirect(redirect)
             Output.stderr("The provider confirmed the end of its session.")
             outcome = .confirmed
+        } catch let error as AuthFlowError where error.category == .timeout {
+            Output.stderr(
+                "The provider did not confirm the end of its session within \(seconds) s; the sign-out here stands. "
+                    + "Many providers show their own page instead of redirecting back to \(listener.redirectURI.absoluteString) "
+                    + "(or ask the user to confirm); --browser-timeout SECONDS waits longer.")
+            outcome = .notConfirmed
         } catch {
             Output.stderr(
                 "The provider did not confirm the end of its session (\(error)); "
@@ -84,6 +112,19 @@ struct EndProviderSession {
         }
         await listener.close()
         return outcome
+    }
+
+    /// Waits until the browser has loaded the one-time page (true), the
+    /// opener failed, or ``pageLoadTimeout`` passed (false). Bounded: at most
+    /// `pageLoadTimeout` / 0.05 checks.
+    private func pageLoaded(_ listener: LoopbackListener, openerFailed: LockedValue<Bool>) async -> Bool {
+        let checks = Int(Self.pageLoadTimeout / 0.05)
+        for _ in 0..<checks {
+            if listener.endSessionPageServed { return true }
+            if openerFailed.withLock({ $0 }) { return false }
+            try? await Task.sleep(nanoseconds: 50_000_000)
+        }
+        return listener.endSessionPageServed
     }
 
     /// Prints the end-session URL, without the ID token unless `--show-tokens`.

@@ -111,8 +111,8 @@ struct Login: AsyncParsableCommand {
 
     func run() async throws {
         do {
-            // A keyring named but out of reach fails before the sign-in, not after it.
-            if case .secretService = try storeOption.kind() { try ProfileKeyring.checkReachable(profile: profileOption.profile) }
+            // A store that will refuse the credentials fails before the browser opens, not after the sign-in.
+            try await StoreCheck.beforeSignIn(try storeOption.kind(), profile: profileOption.profile, logger: verboseOption.makeLogger())
             try await signIn()
         } catch let error as ValidationError {
             throw error

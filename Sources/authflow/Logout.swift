@@ -19,8 +19,11 @@ struct Logout: AsyncParsableCommand {
     @OptionGroup var storeOption: StoreOption
     @Option(help: "Seconds each network request may take.")
     var timeout: Double = 30
-    @Option(help: "Seconds to wait for the provider to redirect back after ending its session.")
-    var browserTimeout: Double = 300
+    @Option(
+        help: ArgumentHelp(
+            "Seconds to wait for the provider to redirect back once the browser has the end-session page.",
+            discussion: "Many providers never redirect back; the sign-out here is done before this wait."))
+    var browserTimeout: Double = EndProviderSession.defaultConfirmationTimeout
     @Flag(help: "Delete the whole profile (settings too), not only the credentials.")
     var forget = false
     @Flag(help: "Do not open the end-session page; only print it.")

@@ -50,9 +50,27 @@ enum Output {
         }
     }
 
+    /// The `category` of a usage error (exit 2) in the JSON error object: a
+    /// flag that is wrong, missing, or does not apply (found while parsing
+    /// or at run time, like `--tenant` on an issuer that is not a template).
+    static let usageCategory = "usage"
+
+    /// Whether the command line asks for JSON output: `--json` among the
+    /// options (before a `--` that ends them). Read from the raw arguments,
+    /// so that it holds for a command line that did not parse.
+    static func asksForJSON(_ arguments: [String]) -> Bool {
+        arguments.prefix { $0 != "--" }.contains("--json")
+    }
+
     /// Reports `error` (a line on stderr, or the error object on stdout with
-    /// `--json`) and returns the exit code to throw.
+    /// `--json`) and returns the exit code to throw: 2 for a usage error
+    /// found at run time, else the category's code.
     static func fail(_ error: any Error, json: Bool) -> ExitCode {
+        if let usage = error as? ValidationError {
+            if json { self.json(ErrorEnvelope(usage: usage.message)) }
+            stderr("error: \(TerminalText.field(usage.message))")
+            return ExitCode(2)
+        }
         let failure = error as? AuthFlowError ?? AuthFlowError(.configuration, "\(type(of: error))")
         if json {
             self.json(ErrorEnvelope(error: .init(failure)))
@@ -71,6 +89,15 @@ enum Output {
             let oauthError: String?
             let description: String
             let errorURI: String?
+
+            /// A usage error: the message says which flag, and what to do.
+            init(usage message: String) {
+                category = Output.usageCategory
+                reason = nil
+                oauthError = nil
+                description = message
+                errorURI = nil
+            }
 
             init(_ error: AuthFlowError) {
                 category = error.category.rawValue
@@ -97,6 +124,11 @@ enum Output {
         }
 
         let error: Body
+
+        init(error: Body) { self.error = error }
+
+        /// The object for a usage error (exit 2).
+        init(usage message: String) { error = Body(usage: message) }
     }
 }
 #endif

@@ -81,10 +81,12 @@ enum ProfileKeyring {
         }
     }
 
-    /// Opens a session with the Secret Service (which the bus may start), or
-    /// throws the error a later read or write would.
-    static func checkReachable(profile name: String) throws {
-        try withClient(profile: name) { _ throws(SecretServiceError) in }
+    /// Opens a session with the Secret Service (which the bus may start) and
+    /// finds its default collection unlocked (unlocking it when that needs no
+    /// prompt), or throws the error a later write would: no bus, no service,
+    /// a locked keyring (`keyring_locked`), no default collection.
+    static func checkWritable(profile name: String) throws {
+        try withClient(profile: name) { client throws(SecretServiceError) in _ = try client.defaultCollection() }
     }
 
     static func label(_ name: String) -> String { "authflow: \(name)" }

@@ -7,9 +7,11 @@ import Logging
 /// `authflow request`: an authorized HTTP request with the profile's access
 /// token — `Authorization: DPoP` and a fresh proof for a DPoP-bound profile,
 /// `Authorization: Bearer` otherwise — refreshing once on a 401
-/// `invalid_token`. A 403 `insufficient_scope` naming the scopes the API
-/// needs signs in again once (the browser flow, as `authflow login`) with
-/// the profile's scopes and those, then retries once. A profile signed in
+/// `invalid_token`. For a profile signed in with `--resource`, a 403
+/// `insufficient_scope` from the resource's origin naming the scopes the
+/// API needs signs in again once (the browser flow, as `authflow login`)
+/// with the profile's scopes and those, then retries once; any other
+/// server's 403 is only reported. A profile signed in
 /// with `--resource` whose registered client the server forgot
 /// (`invalid_client`) signs in to the resource again once (registering
 /// again) and retries once. The response body goes to stdout (headers first
@@ -102,15 +104,38 @@ struct Request: AsyncParsableCommand {
         }
     }
 
-    /// `request` through the profile's session, stepping up once on `insufficient_scope`.
+    /// `request` through the profile's session, stepping up once on
+    /// `insufficient_scope` only at the origin of the profile's resource
+    /// (``stepsUp(_:for:)``); elsewhere the 403 is the answer.
     static func send(_ request: HTTPTransportRequest, profile: Profile, timeout: Double, logger: Logger) async throws
         -> HTTPTransportResponse
     {
         let session = try profile.session(timeout: timeout, logger: logger)
         let name = profile.name
+        guard stepsUp(profile, for: request.url) else {
+            let response = try await session.send(request)
+            if let scopes = try? AuthSession.requiredScopes(in: response) {
+                Output.stderr(
+                    "The server asks for more scopes (\(TerminalText.field(scopes.joined(separator: " ")))); "
+                        + "authflow signs in again for more scopes only at the origin of a profile signed in with --resource. "
+                        + "If you trust this server with them, run authflow login with --scope.")
+            }
+            return response
+        }
         return try await session.send(request) { scopes in
             try await Request.stepUp(profile: name, scopes: scopes, timeout: timeout, logger: logger)
         }
+    }
+
+    /// Whether a 403 `insufficient_scope` from `target` may make the profile
+    /// sign in again for more scopes: only when the profile was signed in to
+    /// a resource (`login --resource`) and `target` has that resource's
+    /// origin. Any other server (for a plain profile, every server) could
+    /// otherwise name scopes of its choosing, get the widened token and
+    /// leave the profile with those scopes for every later request.
+    static func stepsUp(_ profile: Profile, for target: URL) -> Bool {
+        guard let resource = profile.resource else { return false }
+        return resource.permitsRequest(to: target)
     }
 
     /// `login --resource` again for a profile whose registered client the

@@ -16,7 +16,7 @@ extension Login {
     /// The flags `--resource` finds by itself.
     var resourceConflicts: [String] {
         let given: [(String, Bool)] = [
-            ("--issuer", issuer != nil), ("--authorization-endpoint", authorizationEndpoint != nil),
+            ("--issuer", issuer != nil && !hasClientSecret), ("--authorization-endpoint", authorizationEndpoint != nil),
             ("--token-endpoint", tokenEndpoint != nil), ("--device", usesDevice),
             ("--client-auth", clientAuth != nil && clientAuth != ClientAuth.none && clientAuth != .basic && clientAuth != .post),
             ("--private-key", senderOptions.privateKey != nil),
@@ -39,6 +39,7 @@ extension Login {
         if clientSecret != nil || clientSecretEnv != nil, clientID == nil {
             throw ValidationError("a client secret needs --client-id")
         }
+        try validateSecretIssuer()
         _ = try parameters()
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         guard timeout > 0, browserTimeout > 0 else { throw ValidationError("timeouts must be positive") }
@@ -59,7 +60,8 @@ extension Login {
                 case (.post?, let secret?): .clientSecretPost(secret: secret)
                 case (_, let secret?): .clientSecretBasic(secret: secret)
                 }
-            return ClientIdentity(preRegistered: .init(clientID: clientID, authentication: authentication))
+            // A secret goes only to the issuer the user named (ResourceLogin+Secret.swift).
+            return ClientIdentity(preRegistered: .init(clientID: clientID, issuer: secretIssuer, authentication: authentication))
         }
         let redirect = URL(string: "http://127.0.0.1\(port == 0 ? "" : ":\(port)")/callback")!
         let request = ClientRegistrationRequest(
@@ -106,16 +108,18 @@ extension Login {
         let par = senderOptions.par
         let port = port
         let login = self
-        let signedIn = try await OAuthClient.signIn(
-            toResource: url, challenge: challenge, identity: identity, timeout: timeout, logger: logger
-        ) { access in
-            var client = access.client
-            if par { client.usesPushedAuthorizationRequests = true }
-            if dpop { client.dpop = DPoPBinding() }
-            let scopes = requested ?? challenge?.scopes ?? access.resourceMetadata.scopesSupported ?? []
-            let credentials = try await login.browserSignIn(
-                client: client, scopes: scopes, parameters: parameters, port: port, logger: logger)
-            return (client, scopes, credentials)
+        let signedIn = try await refusingAnotherSecretIssuer {
+            try await OAuthClient.signIn(
+                toResource: url, challenge: challenge, identity: identity, timeout: timeout, logger: logger
+            ) { access in
+                var client = access.client
+                if par { client.usesPushedAuthorizationRequests = true }
+                if dpop { client.dpop = DPoPBinding() }
+                let scopes = requested ?? challenge?.scopes ?? access.resourceMetadata.scopesSupported ?? []
+                let credentials = try await login.browserSignIn(
+                    client: client, scopes: scopes, parameters: parameters, port: port, logger: logger)
+                return (client, scopes, credentials)
+            }
         }
         let (client, scopes, credentials) = signedIn.result
         if signedIn.registeredAgain { Output.stderr("The authorization server had forgotten this client; it was registered again.") }

@@ -15,7 +15,8 @@ import Foundation
 ///   helpers follow it.
 /// - `postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?table=NAME&sslmode=disable|prefer|require]`:
 ///   in a table shared by every machine that names it; the session ID is the
-///   profile name. The password comes from the URL, else from the file named
+///   profile name. Without `sslmode`, TLS is required unless the host is a
+///   loopback IP literal (``PostgresStoreAddress/defaultTLS(host:)``). The password comes from the URL, else from the file named
 ///   by `AUTHFLOW_STORE_PASSWORD_FILE`, else from `AUTHFLOW_STORE_PASSWORD`.
 ///   The records are encrypted with the key (32 bytes, base64) in the file
 ///   named by `AUTHFLOW_STORE_KEY_FILE`, else in `AUTHFLOW_STORE_KEY`, under
@@ -89,7 +90,7 @@ struct PostgresStoreAddress: CustomStringConvertible {
             throw ValidationError("\(source) names no database (postgresql://USER@HOST[:PORT]/DATABASE)")
         }
         var table = "authflow_sessions"
-        var tls = TLSMode.prefer
+        var tls: TLSMode?
         for item in components.queryItems ?? [] {
             switch item.name {
             case "table": table = item.value ?? ""
@@ -109,8 +110,18 @@ struct PostgresStoreAddress: CustomStringConvertible {
         self.user = user
         self.database = database.removingPercentEncoding ?? database
         self.table = table
-        self.tls = tls
+        self.tls = tls ?? Self.defaultTLS(host: self.host)
         urlPassword = components.percentEncodedPassword?.removingPercentEncoding
+    }
+
+    /// TLS when the URL names no `sslmode`: `require`, so that neither the
+    /// password nor the sealed rows cross a network in clear because a
+    /// server (or someone in the path) said it has no TLS; `prefer` only for
+    /// a loopback IP literal (``LoopbackAddress``), where nothing crosses a
+    /// network. A host name, `localhost` included, is resolved by DNS and
+    /// gets `require`.
+    static func defaultTLS(host: String) -> TLSMode {
+        LoopbackAddress.isLiteral(host) ? .prefer : .require
     }
 
     /// The password: from the URL, else the file `AUTHFLOW_STORE_PASSWORD_FILE`

@@ -63,11 +63,11 @@ def challenges(response):
 
 @pytest.fixture
 def introspecting_api(server, server_name):
-    env = {"EXAMPLE_API_CLIENT_ID": server["confidential_client_id"],
-           "EXAMPLE_API_CLIENT_SECRET": server["confidential_client_secret"]}
+    # As a user runs it: the client ID and the endpoint as flags, the secret only in the environment.
+    flags = ["--introspection-client-id", server["confidential_client_id"]]
     if server_name == "dot":
-        env["EXAMPLE_API_INTROSPECTION_ENDPOINT"] = server["issuer"] + "/introspect/"
-    process, resource = start_api(server["issuer"], env)
+        flags += ["--introspection-endpoint", server["issuer"] + "/introspect/"]
+    process, resource = start_api(server["issuer"], {"EXAMPLE_API_CLIENT_SECRET": server["confidential_client_secret"]}, *flags)
     yield resource
     stop(process)
 
@@ -188,3 +188,151 @@ def test_authflow_client_dpop(provider_and_api, tmp_path):
         assert answer.returncode == 0, describe(answer)
         seen = json.loads(answer.stdout)
         assert seen["source"] == "jwt" and seen["client_id"] == "api-cli" and seen["jkt"]
+
+
+# ------------------------------------------- every middleware option, as flags
+
+
+@pytest.fixture(scope="module")
+def flagged_api(tmp_path_factory):
+    """The embedded provider signing with an RSA key this test also holds (to
+    make logout tokens), and example-api started with every option a user
+    turns on: a route that needs more scopes, DPoP nonces, introspection,
+    back-channel logout and a resource name."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    directory = tmp_path_factory.mktemp("flagged-api")
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    (directory / "rsa.pem").write_bytes(pem)
+    config = dict(PROVIDER_CONFIG, signing_keys=[{"kid": "logout-k1", "alg": "RS256", "pem_file": str(directory / "rsa.pem")}])
+    (directory / "provider.json").write_text(json.dumps(config))
+    provider, issuer, _ = start_provider(str(directory / "provider.json"))
+    try:
+        api, resource = start_api(issuer, {"EXAMPLE_API_CLIENT_SECRET": "robot-secret-0123456789"},
+                                  "--route", "admin=admin", "--dpop-nonce", "300",
+                                  "--introspection-client-id", "api-robot",
+                                  "--back-channel-logout", "/backchannel-logout", "--logout-client-id", "api-cli",
+                                  "--resource-name", "Example API")
+    except BaseException:
+        stop(provider)
+        raise
+    metadata = requests.get(issuer + "/.well-known/openid-configuration", timeout=10).json()
+    yield {"issuer": issuer, "metadata": metadata, "resource": resource, "api": api, "pem": pem}
+    stop(api)
+    stop(provider)
+
+
+def dpop_token(flagged_api, key, scope="read"):
+    token_endpoint = flagged_api["metadata"]["token_endpoint"]
+    issued = requests.post(token_endpoint, data={"grant_type": "client_credentials", "scope": scope,
+                                                 "resource": flagged_api["resource"]},
+                           auth=("api-robot", "robot-secret-0123456789"),
+                           headers={"DPoP": generate_proof(private_key=key, htm="POST", htu=token_endpoint)}, timeout=10)
+    assert issued.status_code == 200, issued.text
+    return issued.json()["access_token"]
+
+
+def test_flags_serve_the_metadata_with_every_scope_and_the_name(flagged_api):
+    origin = flagged_api["resource"].rsplit("/api", 1)[0]
+    document = requests.get(origin + "/.well-known/oauth-protected-resource/api", timeout=10).json()
+    assert document["resource"] == flagged_api["resource"]
+    assert document["authorization_servers"] == [flagged_api["issuer"]]
+    assert document["scopes_supported"] == ["admin", "read"]
+    assert document["resource_name"] == "Example API"
+
+
+def test_flag_dpop_nonce_asks_for_the_nonce_then_accepts_the_proof(flagged_api):
+    key = generate_key()
+    token = dpop_token(flagged_api, key)
+    me = flagged_api["resource"] + "/me"
+    first = requests.get(me, headers={"Authorization": "DPoP " + token,
+                                      "DPoP": generate_proof(private_key=key, htm="GET", htu=me, access_token=token)}, timeout=10)
+    assert first.status_code == 401 and 'error="use_dpop_nonce"' in challenges(first), challenges(first)
+    nonce = first.headers["DPoP-Nonce"]
+    second = requests.get(me, headers={"Authorization": "DPoP " + token,
+                                       "DPoP": generate_proof(private_key=key, htm="GET", htu=me, access_token=token,
+                                                              nonce=nonce)}, timeout=10)
+    assert second.status_code == 200, challenges(second)
+    assert second.json()["client_id"] == "api-robot"
+
+
+def test_flag_route_needs_its_own_scope(flagged_api):
+    key = generate_key()
+    admin = flagged_api["resource"] + "/admin"
+
+    def get(token):
+        first = requests.get(admin, headers={"Authorization": "DPoP " + token, "DPoP": generate_proof(
+            private_key=key, htm="GET", htu=admin, access_token=token)}, timeout=10)
+        nonce = first.headers.get("DPoP-Nonce")
+        return requests.get(admin, headers={"Authorization": "DPoP " + token, "DPoP": generate_proof(
+            private_key=key, htm="GET", htu=admin, access_token=token, nonce=nonce)}, timeout=10)
+
+    refused = get(dpop_token(flagged_api, key, "read"))
+    assert refused.status_code == 403, challenges(refused)
+    assert 'error="insufficient_scope"' in challenges(refused) and 'scope="read admin"' in challenges(refused)
+
+
+def test_flag_introspection_checks_an_opaque_token_at_the_provider(flagged_api):
+    answer = requests.get(flagged_api["resource"] + "/me", headers={"Authorization": "Bearer opaque-not-issued"}, timeout=10)
+    assert answer.status_code == 401
+    assert challenges(answer).startswith('Bearer error="invalid_token", error_description="the token is not active"'), \
+        challenges(answer)
+
+
+def test_flag_back_channel_logout_takes_a_signed_logout_token_once(flagged_api):
+    import time
+    import uuid
+
+    from joserfc import jwt
+    from joserfc.jwk import RSAKey
+
+    key = RSAKey.import_key(flagged_api["pem"])
+    claims = {"iss": flagged_api["issuer"], "aud": "api-cli", "iat": int(time.time()), "exp": int(time.time()) + 120,
+              "jti": str(uuid.uuid4()), "sub": "alice", "sid": "session-7",
+              "events": {"http://schemas.openid.net/event/backchannel-logout": {}}}
+    token = jwt.encode({"alg": "RS256", "kid": "logout-k1", "typ": "logout+jwt"}, claims, key)
+    origin = flagged_api["resource"].rsplit("/api", 1)[0]
+    accepted = requests.post(origin + "/backchannel-logout", data={"logout_token": token}, timeout=10)
+    assert accepted.status_code == 200, accepted.text
+    assert flagged_api["api"].stdout.readline().strip() == "logout: sub=alice sid=session-7"
+    replayed = requests.post(origin + "/backchannel-logout", data={"logout_token": token}, timeout=10)
+    assert replayed.status_code == 400
+    assert replayed.json()["error_description"] == "the logout token was already used (jti replay)"
+    other_client = jwt.encode({"alg": "RS256", "kid": "logout-k1"}, dict(claims, aud="someone-else", jti=str(uuid.uuid4())), key)
+    refused = requests.post(origin + "/backchannel-logout", data={"logout_token": other_client}, timeout=10)
+    assert refused.status_code == 400
+
+
+def test_flag_dpop_nonce_with_authflow_request_as_a_user_runs_it(flagged_api, tmp_path):
+    """authflow login --dpop, then authflow request: the API's nonce challenge
+    is answered by the client itself, and /admin's 403 names the scope."""
+    resource, issuer = flagged_api["resource"], flagged_api["issuer"]
+    env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "xdg"), BROWSER="curl -s -o /dev/null -L")
+    login = subprocess.run([AUTHFLOW_BIN, "login", "--issuer", issuer, "--client-id", "api-cli", "--scope", "openid read",
+                            "--param", "resource=" + resource, "--dpop", "--json"],
+                           env=env, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert login.returncode == 0, describe(login)
+    answer = subprocess.run([AUTHFLOW_BIN, "request", resource + "/me"], env=env, capture_output=True, text=True,
+                            timeout=60, stdin=subprocess.DEVNULL)
+    assert answer.returncode == 0, describe(answer)
+    assert json.loads(answer.stdout)["client_id"] == "api-cli"
+    admin = subprocess.run([AUTHFLOW_BIN, "request", resource + "/admin"], env=env, capture_output=True, text=True,
+                           timeout=60, stdin=subprocess.DEVNULL)
+    assert admin.returncode == 1, describe(admin)
+    assert "the server answered HTTP 403" in admin.stderr
+
+
+@pytest.mark.parametrize("args, env, message", [
+    (["--back-channel-logout", "/logout"], {}, "--back-channel-logout /PATH and --logout-client-id ID go together"),
+    (["--introspection-client-id", "api"], {"EXAMPLE_API_CLIENT_SECRET": ""},
+     "introspection needs the API's client secret in EXAMPLE_API_CLIENT_SECRET"),
+    (["--dpop-nonce", "soon"], {}, "--dpop-nonce takes a number of seconds"),
+    (["--route", "admin"], {}, "--route takes NAME=SCOPE[,SCOPE]"),
+])
+def test_flag_mistakes_are_refused_before_the_api_starts(args, env, message):
+    result = subprocess.run([EXAMPLE_API, "--issuer", "http://127.0.0.1:9", *args], env=dict(os.environ, **env),
+                            capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr == f"example-api: {message}\n"

@@ -209,7 +209,7 @@ def test_the_blank_line_ends_the_request_even_with_stdin_left_open(cli):
 
 def test_hosts_refuses_plain_http_off_loopback_and_two_profiles_claiming_one_url(cli, provider):
     refused = cli.run("credential", "hosts", "--profile", "work", "--add", "http://forge.example.com")
-    assert refused.returncode == 2 and "plain http is only for loopback hosts" in refused.stderr, describe(refused)
+    assert refused.returncode == 2 and "plain http is only for a loopback IP literal" in refused.stderr, describe(refused)
     cli.login(provider, "home")
     for profile in ("work", "home"):
         assert cli.run("credential", "hosts", "--profile", profile, "--add", "https://forge.example.com").returncode == 0
@@ -220,3 +220,43 @@ def test_hosts_refuses_plain_http_off_loopback_and_two_profiles_claiming_one_url
     assert cli.run("credential", "hosts", "--profile", "home", "--add", "https://forge.example.com/me").returncode == 0
     mine = cli.run("credential", "git", "get", input="protocol=https\nhost=forge.example.com\npath=me/repo.git\n\n")
     assert mine.returncode == 0 and f"password={cli.token('home')}\n" in mine.stdout, describe(mine)
+
+
+@pytest.mark.parametrize("host", ["127.attacker.example", "127.0.0.1.nip.io", "localhost", "127.1", "0177.0.0.1",
+                                  "[::ffff:127.0.0.1]"])
+def test_a_host_name_that_looks_like_loopback_gets_no_token_over_plain_http(cli, host):
+    """Loopback is an IP literal in 127.0.0.0/8 or ::1: a name is resolved by
+    DNS and may be anywhere, so the token never goes to it over http."""
+    answer = cli.run("credential", "git", "--profile", "work", "get", input=f"protocol=http\nhost={host}:8080\n\n")
+    assert (answer.returncode, answer.stdout) == (0, ""), describe(answer)
+    refused = cli.run("credential", "hosts", "--profile", "work", "--add", f"http://{host}:8080")
+    assert refused.returncode == 2, describe(refused)
+    assert "plain http is only for a loopback IP literal (127.0.0.0/8 or [::1]), not a host name" in refused.stderr
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1:8080", "127.9.8.7", "[::1]:8080"])
+def test_a_loopback_ip_literal_gets_the_token_over_plain_http(cli, host):
+    answer = cli.run("credential", "git", "--profile", "work", "get", input=f"protocol=http\nhost={host}\n\n")
+    assert answer.returncode == 0 and f"password={cli.token()}\n" in answer.stdout, describe(answer)
+
+
+@pytest.mark.parametrize("path", ["team/../other/repo.git", "team/%2e%2e/other/repo.git", "team/%2E%2E/other",
+                                  "team/..%2Fother/repo.git", "team/..%5Cother", "team/x/../../other", "./team/../other"])
+def test_a_path_pattern_does_not_serve_a_path_that_leaves_it(cli, path):
+    """The profile serves https://forge.example.com/team only: a path that
+    the server reads as outside team/ gets no token (the next helper answers)."""
+    assert cli.run("credential", "hosts", "--profile", "work", "--add", "https://forge.example.com/team").returncode == 0
+    request = f"protocol=https\nhost=forge.example.com\npath={path}\n\n"
+    direct = cli.run("credential", "git", "--profile", "work", "get", input=request)
+    assert (direct.returncode, direct.stdout) == (0, ""), (path, describe(direct))
+    fallback = "!f() { echo username=next; echo password=fallback; }; f"
+    filled = git(cli, "credential", "fill", helpers=(helper("--profile", "work"), fallback), input=request)
+    assert filled.returncode == 0 and attributes(filled.stdout)["password"] == "fallback", describe(filled)
+
+
+@pytest.mark.parametrize("path", ["team/repo.git", "team/./repo.git", "team/x/../repo.git", "%74eam/repo.git"])
+def test_a_path_pattern_serves_its_normalised_paths(cli, path):
+    assert cli.run("credential", "hosts", "--profile", "work", "--add", "https://forge.example.com/team").returncode == 0
+    served = cli.run("credential", "git", "--profile", "work", "get",
+                     input=f"protocol=https\nhost=forge.example.com\npath={path}\n\n")
+    assert served.returncode == 0 and f"password={cli.token()}\n" in served.stdout, (path, describe(served))

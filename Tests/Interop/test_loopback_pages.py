@@ -113,6 +113,23 @@ class CLI:
         return path.read_text() if path.exists() else None
 
 
+# A $BROWSER that loads the listener's page and posts the form at once, but
+# waits 8 s (a user reading a "sign out?" page) before it follows the
+# provider's redirect back.
+SLOW_BROWSER = """
+import html, re, sys, time, urllib.parse
+sys.path.insert(0, %r)
+from browser import fetch
+status, headers, body = fetch(sys.argv[-1])
+form = re.search(r'<form method="post" action="([^"]+)">(.*)</form>', body)
+fields = re.findall(r'<input type="hidden" name="([^"]*)" value="([^"]*)">', form.group(2))
+data = urllib.parse.urlencode([(html.unescape(n), html.unescape(v)) for n, v in fields]).encode()
+status, headers, _ = fetch(html.unescape(form.group(1)), data)
+time.sleep(8)
+fetch(headers["Location"])
+""" % os.path.join(HERE, "provider_fixtures")
+
+
 def recording_browser(tmp_path):
     script = tmp_path / "recording_browser.py"
     script.write_text(RECORDING_BROWSER)
@@ -157,6 +174,38 @@ def test_unregistered_post_logout_redirect_is_not_confirmed(provider, tmp_path):
     assert "did not confirm" in result.stderr
 
 
+def test_logout_at_a_provider_that_never_redirects_back_returns_after_the_short_default_wait(provider, tmp_path):
+    """The provider shows its own page and never redirects back (the loopback
+    URI is not registered for logout, as at Okta, Auth0 and Entra ID): with no
+    --browser-timeout, logout returns not_confirmed after the default wait of
+    a few seconds. Before, it waited 300 s (this run's 60 s bound fails)."""
+    cli = CLI(tmp_path, recording_browser(tmp_path))
+    cli.login(provider, client_id="cli-other-return")
+    result = cli.run("logout", "--json", timeout=60)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["end_session"] == "not_confirmed" and report["revoked"] is True
+    assert "did not confirm the end of its session within 5 s" in result.stderr
+    assert "--browser-timeout SECONDS waits longer" in result.stderr
+
+
+def test_logout_browser_timeout_still_waits_for_a_slow_confirmation(provider, tmp_path):
+    """A browser that takes 8 s between loading the page and following the
+    provider's redirect back (a user confirming): the default wait reports
+    not_confirmed, --browser-timeout 60 waits for it and reports confirmed."""
+    slow = tmp_path / "slow_browser.py"
+    slow.write_text(SLOW_BROWSER)
+    cli = CLI(tmp_path, f"{sys.executable} {slow}")
+    cli.login(provider)
+    confirmed = cli.run("logout", "--json", "--browser-timeout", "60", timeout=90)
+    assert confirmed.returncode == 0, confirmed.stderr
+    assert json.loads(confirmed.stdout)["end_session"] == "confirmed", confirmed.stderr
+    cli.login(provider)
+    hurried = cli.run("logout", "--json", timeout=60)
+    assert hurried.returncode == 0, hurried.stderr
+    assert json.loads(hurried.stdout)["end_session"] == "not_confirmed", hurried.stderr
+
+
 def test_failing_opener_is_reported_and_its_output_dropped(provider, tmp_path):
     script = tmp_path / "failing.py"
     script.write_text("import sys\nprint('OPENER-STDERR ' + sys.argv[-1], file=sys.stderr)\nsys.exit(7)\n")
@@ -164,8 +213,11 @@ def test_failing_opener_is_reported_and_its_output_dropped(provider, tmp_path):
     cli.login(provider)
     result = cli.run("logout", "--json", "--browser-timeout", "3")
     assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout)["end_session"] == "not_confirmed"
+    # The page was never loaded: the URL is printed instead (without the ID token).
+    assert json.loads(result.stdout)["end_session"] == "not_opened"
     assert "the browser command exited with status 7" in result.stderr
+    assert "The browser did not load the end-session page." in result.stderr
+    assert "End the provider session at:" in result.stderr
     assert "OPENER-" not in result.stderr
 
 

@@ -122,7 +122,8 @@ def test_a_token_without_the_servers_audience_is_refused(mcp_service, tmp_path):
         "grant_types": ["authorization_code", "refresh_token"], "client_name": "no-resource"})
     assert registered.status_code == 201, registered.text
     cli = CLI(tmp_path, browser="form_browser.py")
-    cli.ok("login", "--issuer", mcp_service.issuer, "--client-id", registered.json()["client_id"], "--scope", "mcp:tools")
+    # A generated ID may begin with '-' at other providers: "--client-id=ID" reads it as the value.
+    cli.ok("login", "--issuer", mcp_service.issuer, f"--client-id={registered.json()['client_id']}", "--scope", "mcp:tools")
     header, claims = access_token(cli.profile())
     assert header["typ"] == "at+jwt" and claims["iss"] == mcp_service.issuer and "mcp:tools" in claims["scope"].split()
     assert claims["aud"] != mcp_service.resource

@@ -189,7 +189,8 @@ def test_the_stored_registration_is_a_client_whose_token_without_the_resource_is
     for name in ("SSH_CONNECTION", "WAYLAND_DISPLAY"):
         cli_env.pop(name, None)
     login = subprocess.run(
-        [AUTHFLOW_BIN, "login", "--issuer", mcp_service.issuer, "--client-id", client_id, "--scope", "mcp:tools"],
+        # A generated ID may begin with '-' at other providers: "--client-id=ID" reads it as the value.
+        [AUTHFLOW_BIN, "login", "--issuer", mcp_service.issuer, f"--client-id={client_id}", "--scope", "mcp:tools"],
         env=cli_env, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
     assert login.returncode == 0, login.stderr[-2000:]
     profile = json.loads((tmp_path / "config" / "authflow" / "default.json").read_text())

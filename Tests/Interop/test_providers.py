@@ -84,6 +84,27 @@ def test_guide_command(name, tmp_path):
             assert "no revocation endpoint" in logout.stderr
 
 
+@pytest.mark.parametrize("name", ["auth0", "entra-single-tenant", "okta-org", "okta-custom"])
+def test_logout_returns_although_the_provider_never_redirects_back(name, tmp_path):
+    """These providers answer the end-session request with their own page and
+    never redirect back to the loopback listener (the fixture's end-session
+    endpoint answers with a page, as theirs do when the loopback URI is
+    registered only for sign-in; Cognito publishes no end-session endpoint). logout revokes, signs out
+    locally, hands the page to the browser and returns `not_confirmed` after
+    its short default wait (it used to wait 300 s: this run's 60 s bound)."""
+    profile = PROFILES[name]
+    with ProviderFixture(profile) as fixture:
+        cli = Runner(tmp_path, profile)
+        assert cli.run(*login_args(fixture, profile["command"])).returncode == 0
+        logout = cli.run("logout", "--json")
+        assert logout.returncode == 0, logout.stderr
+        report = json.loads(logout.stdout)
+        assert report["end_session"] == "not_confirmed" and report["signed_in"] is True
+        assert report["revoked"] is PROFILES[name]["expect"]["revoke"]
+        assert "end_session" in fixture.kinds()
+        assert "within 5 s" in logout.stderr
+
+
 @pytest.mark.parametrize("name", ["auth0", "entra-single-tenant", "github-app", "zoom"])
 def test_refresh_when_the_access_token_runs_out(name, tmp_path):
     """A short-lived access token is refreshed by `authflow token` (rotation where the provider rotates).

@@ -134,26 +134,25 @@ def endless():
     server.shutdown()
 
 
-def test_an_api_that_keeps_asking_for_scope_gets_one_step_up_then_a_clear_error(provider, endless, tmp_path):
+def test_another_servers_403_never_widens_a_plain_profiles_scopes(provider, endless, tmp_path):
+    """A profile signed in without --resource sends a request to a server that
+    answers 403 insufficient_scope asking for more (`email`): no sign-in, no
+    widened token for that server, the profile keeps its scopes. (Before, it
+    signed in again for openid email and the server got the wider token.)"""
     cli = CLI(tmp_path, browser=FIXTURE_BROWSER)
     cli.ok("login", "--issuer", provider["issuer"], "--client-id", "authflow-demo", "--scope", "openid", "--json")
+    token = cli.profile()["credentials"]["token"]["accessToken"]
     base = f"http://127.0.0.1:{endless.server_port}"
-
-    endless.hits = 0
-    result = cli.run("request", base + "/more")
-    assert result.returncode == 3, (result.stdout, result.stderr[-2000:])
-    assert "needs more scopes (openid email); signing in again" in result.stderr
-    assert ("error: oauth_error: insufficient_scope – needs scope openid email "
-            "[the resource still needs more scopes after authorizing again: openid email]\n" in result.stderr), result.stderr
-    assert endless.hits == 2 and cli.browsers() == 2
-
-    # Asking only for what the token has: no sign-in at all.
-    endless.hits = 0
-    result = cli.run("request", base + "/granted")
-    assert result.returncode == 3, (result.stdout, result.stderr[-2000:])
-    assert ("error: oauth_error: insufficient_scope – needs scope openid "
-            "[the resource asks for scopes that were granted already: openid]\n" in result.stderr), result.stderr
-    assert endless.hits == 1 and cli.browsers() == 2
+    for path in ("/more", "/granted"):
+        endless.hits = 0
+        result = cli.run("request", base + path)
+        assert result.returncode == 1, (result.stdout, result.stderr[-2000:])
+        assert "error: invalid_response: the server answered HTTP 403" in result.stderr, result.stderr
+        assert "signs in again for more scopes only at the origin of a profile signed in with --resource" in result.stderr
+        assert "signing in again" not in result.stderr
+        assert endless.hits == 1 and cli.browsers() == 1
+    assert cli.profile()["scopes"] == ["openid"]
+    assert cli.profile()["credentials"]["token"]["accessToken"] == token
 
 
 def test_token_whose_refresh_finds_the_client_forgotten_asks_for_a_sign_in(provider, tmp_path):

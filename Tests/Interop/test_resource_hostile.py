@@ -80,13 +80,20 @@ class Hostile(http.server.BaseHTTPRequestHandler):
                 return self.send_huge()
             if case == "slow":
                 return self.send_slowly()
-            if case in ("noid", "ashuge", "asslow"):
+            if case in ("noid", "ashuge", "asslow", "secret"):
                 return self.send_json({"resource": f"{base}/{case}", "authorization_servers": servers})
         # The authorization server's metadata: far too large, or never finished.
         if path == "/.well-known/oauth-authorization-server/as-ashuge":
             return self.send_huge()
         if path == "/.well-known/oauth-authorization-server/as-asslow":
             return self.send_slowly()
+        if path == "/.well-known/oauth-authorization-server/as-secret":
+            # An authorization server of the resource's choosing that requires PAR: a
+            # client with a secret would authenticate to it before any browser opens.
+            return self.send_json({
+                "issuer": f"{base}/as-secret", "authorization_endpoint": f"{base}/as-secret/authorize",
+                "token_endpoint": f"{base}/as-secret/token", "pushed_authorization_request_endpoint": f"{base}/as-secret/par",
+                "require_pushed_authorization_requests": True, "code_challenge_methods_supported": ["S256"]})
         if path == "/.well-known/oauth-authorization-server/as-noid":
             return self.send_json({
                 "issuer": f"{base}/as-noid", "authorization_endpoint": f"{base}/as-noid/authorize",
@@ -96,7 +103,8 @@ class Hostile(http.server.BaseHTTPRequestHandler):
 
     def do_POST(self):
         length = int(self.headers.get("Content-Length", "0"))
-        self.rfile.read(length)
+        body = self.rfile.read(length)
+        self.server.posts.append((self.path, self.headers.get("Authorization", ""), body.decode(errors="replace")))
         if self.path == "/as-noid/register":
             return self.send_json({"client_name": "authflow"}, status=201)
         self.send_json({"error": "invalid_request"}, status=400)
@@ -106,16 +114,62 @@ class Hostile(http.server.BaseHTTPRequestHandler):
 def hostile():
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Hostile)
     server.daemon_threads = True
+    server.posts = []
+    Hostile.posts = server.posts
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}"
     server.shutdown()
 
 
-def login(tmp_path, resource):
-    env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "config"), HOME=str(tmp_path), BROWSER="/bin/false")
-    return subprocess.run([AUTHFLOW_BIN, "login", "--resource", resource, "--timeout", "3", "--browser-timeout", "5", "--json"],
-                          env=env, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+def login(tmp_path, resource, *extra, env=None):
+    env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "config"), HOME=str(tmp_path), BROWSER="/bin/false", **(env or {}))
+    return subprocess.run([AUTHFLOW_BIN, "login", "--resource", resource, "--timeout", "3", "--browser-timeout", "5", "--json",
+                           *extra], env=env, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+
+
+SECRET = "s3cret-for-the-honest-server"
+
+
+def test_a_client_secret_never_goes_to_the_server_the_resource_names(hostile, tmp_path):
+    """The user registered honest-cli with https://id.honest.example and names
+    it with --issuer; the resource names its own authorization server, which
+    requires PAR (so the old code authenticated there before any browser).
+    The secret is not sent: a configuration error naming both servers."""
+    Hostile.posts.clear()
+    result = login(tmp_path, f"{hostile}/secret", "--client-id", "honest-cli", "--client-secret-env", "HONEST_SECRET",
+                   "--issuer", "https://id.honest.example", env={"HONEST_SECRET": SECRET})
+    assert result.returncode == 1, (result.stdout, result.stderr[-2000:])
+    error = json.loads(result.stdout)["error"]
+    assert error["category"] == "configuration"
+    assert error["description"] == (f"the resource's authorization server is {hostile}/as-secret, not https://id.honest.example: "
+                                    "the client secret is sent only to the issuer given with --issuer, so nothing was sent")
+    assert Hostile.posts == []
+    assert SECRET not in result.stdout + result.stderr
+    assert not (tmp_path / "config" / "authflow" / "default.json").exists()
+
+
+def test_a_client_secret_with_resource_needs_the_issuer_it_belongs_to(hostile, tmp_path):
+    Hostile.posts.clear()
+    result = login(tmp_path, f"{hostile}/secret", "--client-id", "honest-cli", "--client-secret-env", "HONEST_SECRET",
+                   env={"HONEST_SECRET": SECRET})
+    assert result.returncode == 2, (result.stdout, result.stderr[-2000:])
+    error = json.loads(result.stdout)["error"]
+    assert error["category"] == "usage"
+    assert error["description"] == ("a client secret with --resource needs --issuer: the authorization server that issued "
+                                    "the secret, the only one it is sent to")
+    assert Hostile.posts == []
+
+
+def test_the_secret_goes_to_the_resources_server_when_it_is_the_named_issuer(hostile, tmp_path):
+    """The control: naming the resource's own server as --issuer uses the
+    client and its secret there (the PAR request carries them)."""
+    Hostile.posts.clear()
+    result = login(tmp_path, f"{hostile}/secret", "--client-id", "honest-cli", "--client-secret-env", "HONEST_SECRET",
+                   "--issuer", f"{hostile}/as-secret", env={"HONEST_SECRET": SECRET})
+    assert result.returncode != 0
+    assert [path for path, _, _ in Hostile.posts] == ["/as-secret/par"], Hostile.posts
+    assert Hostile.posts[0][1].startswith("Basic ")
 
 
 @pytest.mark.parametrize("case,code,category,description", [

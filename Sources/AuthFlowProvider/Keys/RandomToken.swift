@@ -3,9 +3,23 @@ import AuthFlow
 
 /// Unguessable identifiers for codes and tokens.
 enum RandomToken {
-    /// `bytes` random bytes from the system CSPRNG, base64url.
+    /// `bytes` random bytes from the system CSPRNG, base64url, never beginning with `-`.
+    ///
+    /// A client ID, a code or a token is often passed on a command line
+    /// (`authflow login --client-id ID`), where a leading `-` reads as an
+    /// option: one draw in 64 would begin with it. A draw that does is
+    /// discarded and drawn again (rejection keeps the others uniform), so
+    /// every identifier the provider generates is safe as an argument.
     static func make(bytes: Int = 32) -> String {
-        Base64URL.encode(randomBytes(bytes))
+        while true {
+            let token = Base64URL.encode(randomBytes(bytes))
+            if !startsWithOptionDash(token) { return token }
+        }
+    }
+
+    /// Whether `token` would be read as an option on a command line.
+    static func startsWithOptionDash(_ token: String) -> Bool {
+        token.utf8.first == UInt8(ascii: "-")
     }
 
     /// `count` bytes from the system CSPRNG, eight per call to it (one

@@ -16,7 +16,7 @@ struct CredentialHostsCommand: AsyncParsableCommand {
 
     @Option(help: "The profile to change (default: list every profile).")
     var profile: String?
-    @Option(help: "A URL this profile serves (https, or http on loopback; repeatable).")
+    @Option(help: "A URL this profile serves (https, or http on a loopback IP: 127.0.0.0/8 or [::1]; repeatable).")
     var add: [String] = []
     @Option(help: "A URL this profile no longer serves (repeatable).")
     var remove: [String] = []
@@ -32,7 +32,9 @@ struct CredentialHostsCommand: AsyncParsableCommand {
         for url in add {
             guard let target = CredentialTarget(url: url) else { throw ValidationError("--add \(url) is not an http(s) URL") }
             guard target.scheme == "https" || target.isLoopback else {
-                throw ValidationError("--add \(url): plain http is only for loopback hosts; the token must not cross the network in clear")
+                throw ValidationError(
+                    "--add \(url): plain http is only for a loopback IP literal (127.0.0.0/8 or [::1]), not a host name; the token must not cross the network in clear"
+                )
             }
         }
         if let username {

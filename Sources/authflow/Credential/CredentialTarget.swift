@@ -8,7 +8,9 @@ import Foundation
 /// and port; `https://forge.example.com/team` serves `/team` and what is
 /// below it (git sends the path only with `credential.useHttpPath`). A
 /// pattern without a scheme means https. Hosts compare case-insensitively,
-/// default ports are dropped (`:443` for https, `:80` for http).
+/// default ports are dropped (`:443` for https, `:80` for http), and paths
+/// are compared normalised (``normalisedPath(_:)``): `team` does not serve
+/// `team/../other`.
 struct CredentialTarget: Equatable {
     let scheme: String
     let host: String
@@ -33,7 +35,65 @@ struct CredentialTarget: Equatable {
         self.scheme = scheme
         self.host = host.lowercased()
         self.port = port
-        self.path = path.split(separator: "/", omittingEmptySubsequences: true).joined(separator: "/")
+        self.path = Self.normalisedPath(path)
+    }
+
+    /// `path` as the server will read it: percent-encoded unreserved
+    /// characters decoded (`%2E` is `.`; RFC 3986 §6.2.2.2), `.` and `..`
+    /// segments resolved (§5.2.4), empty segments dropped, without the
+    /// leading and trailing `/`. So `team/../other` is `other`, which the
+    /// pattern `team` does not serve.
+    static func normalisedPath(_ path: String) -> String {
+        var segments: [String] = []
+        for raw in path.split(separator: "/", omittingEmptySubsequences: true) {
+            let segment = decodingUnreserved(raw)
+            switch segment {
+            case ".": continue
+            case "..": _ = segments.popLast()
+            default: segments.append(segment)
+            }
+        }
+        return segments.joined(separator: "/")
+    }
+
+    /// `segment` with `%XX` decoded where XX is an unreserved character
+    /// (ALPHA, DIGIT, `-`, `.`, `_`, `~`); other escapes stay, uppercased.
+    private static func decodingUnreserved(_ segment: Substring) -> String {
+        guard segment.contains("%") else { return String(segment) }
+        var bytes = Array(segment.utf8)[...]
+        var result: [UInt8] = []
+        while let byte = bytes.popFirst() {
+            guard byte == UInt8(ascii: "%"), bytes.count >= 2,
+                let value = UInt8(String(decoding: bytes.prefix(2), as: UTF8.self), radix: 16)
+            else {
+                result.append(byte)
+                continue
+            }
+            bytes = bytes.dropFirst(2)
+            if isUnreserved(value) {
+                result.append(value)
+            } else {
+                result.append(contentsOf: Array(String(format: "%%%02X", value).utf8))
+            }
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    /// RFC 3986 §2.3: ALPHA, DIGIT, `-`, `.`, `_`, `~`.
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): true
+        default: false
+        }
+    }
+
+    /// Whether a path holds an escape that a server may read as a separator
+    /// (`%2F`, `%5C`) or a backslash: it cannot be compared with a path
+    /// pattern, so such a target is served only by a whole-host pattern.
+    private static func hasHiddenSeparator(_ path: String) -> Bool {
+        let upper = path.uppercased()
+        return upper.contains("%2F") || upper.contains("%5C") || path.contains("\\")
     }
 
     /// A URL as a profile's `credential_urls` or Docker's `ServerURL` give it:
@@ -62,11 +122,14 @@ struct CredentialTarget: Equatable {
     /// port, and the target's path is the pattern's or below it.
     func serves(_ target: CredentialTarget) -> Bool {
         guard scheme == target.scheme, host == target.host, port == target.port else { return false }
-        return path.isEmpty || target.path == path || target.path.hasPrefix(path + "/")
+        if path.isEmpty { return true }
+        guard !Self.hasHiddenSeparator(target.path) else { return false }
+        return target.path == path || target.path.hasPrefix(path + "/")
     }
 
-    /// Whether the host is a loopback address, where plain http is acceptable.
-    var isLoopback: Bool { ["127.0.0.1", "localhost", "[::1]"].contains(host) || host.hasPrefix("127.") }
+    /// Whether the host is a loopback IP literal (127.0.0.0/8 or `::1`), where
+    /// plain http is acceptable; a host *name* never is (``LoopbackAddress``).
+    var isLoopback: Bool { LoopbackAddress.isLiteral(host) }
 
     /// `scheme://host[:port][/path]`.
     var text: String {

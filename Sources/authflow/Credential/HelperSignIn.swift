@@ -41,6 +41,8 @@ struct HelperSignIn {
             logger.debug("another process signed in meanwhile")
             return
         }
+        // A keyring that will refuse the credentials fails before the browser opens.
+        if try Profile.loadSettingsIfPresent(profileName)?.usesKeyring == true { try ProfileKeyring.checkWritable(profile: profileName) }
         Output.stderr("Profile \(profileName) needs a sign-in.")
         let arguments = ["--profile", profileName, "--browser-timeout", String(browserTimeout), "--timeout", String(timeout)]
         let login = try Login.parse(arguments)

@@ -12,6 +12,14 @@ import Darwin
 /// ``DBusConnectionError/timedOut(_:)`` instead of a hung command; every
 /// message read is bounded by ``DBusMessage/maximumSize``.
 ///
+/// A reply is the awaited one only when its `reply_serial` is the call's
+/// serial, its sender is the peer the call went to, and (after `Hello`) it
+/// is addressed to this connection: the bus itself (`org.freedesktop.DBus`)
+/// for the bus's methods, else the unique name that owns the destination
+/// (asked of the bus with `GetNameOwner`, once per name, starting an
+/// activatable service first). Another peer on the bus that guesses a
+/// serial is ignored like a signal.
+///
 /// Used from one task at a time (the CLI's synchronous profile reads and writes).
 final class DBusConnection {
     private let fd: Int32
@@ -22,6 +30,9 @@ final class DBusConnection {
     private static let maximumSkippedMessages = 256
     /// The bus's name for this connection, from `Hello`.
     private(set) var uniqueName = ""
+    /// The unique names that own the well-known names called so far.
+    private var owners: [String: String] = [:]
+    static let busName = "org.freedesktop.DBus"
 
     /// Connects to `address`, authenticates and says `Hello`, all within `timeout`.
     init(address: DBusAddress, timeout: Duration) throws(DBusConnectionError) {
@@ -44,6 +55,40 @@ final class DBusConnection {
     func call(
         destination: String, path: String, interface: String, member: String, _ body: [DBusValue] = [], flags: UInt8 = 0
     ) throws(DBusConnectionError) -> [DBusValue] {
+        let sender = try owner(of: destination, flags: flags)
+        return try call(destination: destination, sender: sender, path: path, interface: interface, member: member, body, flags: flags)
+    }
+
+    /// The sender a reply from `destination` comes from: the bus for its own
+    /// name, a unique name (`:1.42`) itself, else the unique name that owns
+    /// the well-known name now.
+    private func owner(of destination: String, flags: UInt8) throws(DBusConnectionError) -> String {
+        if destination == Self.busName || destination.hasPrefix(":") { return destination }
+        if let known = owners[destination] { return known }
+        func ask() throws(DBusConnectionError) -> String {
+            let reply = try call(
+                destination: Self.busName, sender: Self.busName, path: "/org/freedesktop/DBus", interface: Self.busName,
+                member: "GetNameOwner", [.string(destination)], flags: 0)
+            guard let owner = reply.first?.stringValue, owner.hasPrefix(":") else { throw .unexpectedReply("s") }
+            return owner
+        }
+        let owner: String
+        do throws(DBusConnectionError) {
+            owner = try ask()
+        } catch .remote(let name, _) where name == "org.freedesktop.DBus.Error.NameHasNoOwner" && flags & DBusMessage.noAutoStart == 0 {
+            // An activatable service that is not running yet: the call would have started it.
+            _ = try call(
+                destination: Self.busName, sender: Self.busName, path: "/org/freedesktop/DBus", interface: Self.busName,
+                member: "StartServiceByName", [.string(destination), .uint32(0)], flags: 0)
+            owner = try ask()
+        }
+        owners[destination] = owner
+        return owner
+    }
+
+    private func call(
+        destination: String, sender: String, path: String, interface: String, member: String, _ body: [DBusValue], flags: UInt8
+    ) throws(DBusConnectionError) -> [DBusValue] {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         let serial = nextSerial
         nextSerial &+= 1
@@ -53,7 +98,9 @@ final class DBusConnection {
         try send(message.encoded(), deadline: deadline, what: "\(interface).\(member)")
         for _ in 0..<Self.maximumSkippedMessages {
             let reply = try receive(deadline: deadline, what: "the reply to \(interface).\(member)")
-            guard reply.replySerial == serial else { continue }
+            guard reply.replySerial == serial, reply.sender == sender, uniqueName.isEmpty || reply.destination == uniqueName else {
+                continue
+            }
             switch reply.kind {
             case .methodReturn: return reply.body
             case .error:

@@ -269,6 +269,11 @@ class ProviderFixture:
                     return self.token(form)
                 if path == p["paths"].get("revoke"):
                     return self.revoke(form)
+                if path == p["paths"].get("end_session"):
+                    # The provider's own "signed out" page, never a redirect back
+                    # (Okta, Auth0, Entra ID, Cognito as their documentation describes).
+                    fixture.event("end_session")
+                    return self.send(200, "signed out", "text/plain")
                 self.send(404, {"error": "not_found"})
 
             def token(self, form):
