@@ -15,7 +15,7 @@ class Authflow < Formula
   on_linux do
     on_intel do
       url "https://github.com/authflow/authflow/releases/download/v0.1.0/authflow-0.1.0-linux-x86_64.tar.gz"
-      sha256 "0000000000000000000000000000000000000000000000000000000000000000"
+      sha256 "eac12119d9544c6b0238362084c3ec863dc9dd170cc5e92a1a3605a407814650"
     end
     on_arm do
       url "https://github.com/authflow/authflow/releases/download/v0.1.0/authflow-0.1.0-linux-aarch64.tar.gz"
