@@ -67,7 +67,7 @@ struct Request: AsyncParsableCommand {
                 .configuration, "tokens are sent only over https (or http to a loopback host)", recovery: "use an https URL")
         }
         let logger = verboseOption.makeLogger()
-        let name = profileOption.profile
+        let name = try profileOption.profile(for: url)
         let profile = try Profile.load(name)
         var fields: [(name: String, value: String)] = headers.map { header in
             let colon = header.firstIndex(of: ":")!

@@ -22,6 +22,10 @@ struct Token: AsyncParsableCommand {
         commandName: "token", _superCommandName: "authflow", abstract: "Print a fresh access token (refreshing when needed).")
 
     @OptionGroup var profileOption: ProfileOption
+    @Option(
+        name: .customLong("for"),
+        help: ArgumentHelp("Use the profile whose URLs serve this URL (unless --profile or AUTHFLOW_PROFILE names one).", valueName: "url"))
+    var forURL: String?
     @OptionGroup var storeOption: StoreOption
     @Option(
         name: .customLong("min-ttl"), help: ArgumentHelp("Refresh when the token expires within this many seconds.", valueName: "seconds"))
@@ -36,9 +40,21 @@ struct Token: AsyncParsableCommand {
         if let minTTL, !(minTTL >= 0 && minTTL.isFinite) { throw ValidationError("--min-ttl takes a number of seconds, 0 or more") }
         if force, minTTL != nil { throw ValidationError("use either --force or --min-ttl") }
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        if let forURL, URL(string: forURL)?.host == nil { throw ValidationError("--for takes an absolute URL") }
     }
 
     func run() async throws {
+        if let forURL {
+            // The profile is chosen once, then the command runs as if it had been named.
+            var chosen = self
+            chosen.forURL = nil
+            do {
+                chosen.profileOption.explicitProfile = try profileOption.profile(for: forURL)
+            } catch {
+                throw Output.fail(error, json: false)
+            }
+            return try await chosen.run()
+        }
         do {
             if case .postgresql(let address) = try storeOption.kind() { return try await sharedToken(address) }
             // The common case, a token valid long enough, needs the name and
