@@ -5,7 +5,7 @@
 //
 //   example-api --issuer URL [--port N] [--path /api] [--scope S]...
 //               [--route NAME=SCOPE[,SCOPE]...]... [--require-dpop] [--dpop-nonce SECONDS]
-//               [--introspection-client-id ID] [--introspection-endpoint URL]
+//               [--introspection-client-id ID] [--introspection-endpoint URL] [--introspection-requires-aud]
 //               [--back-channel-logout PATH --logout-client-id ID] [--resource-name NAME]
 //
 // Listens on 127.0.0.1:N (0 picks a free port); its resource identifier is
@@ -38,6 +38,8 @@ struct Arguments {
     var dpopNonceLifetime: TimeInterval?
     var introspectionClientID: String?
     var introspectionEndpoint: URL?
+    /// `--introspection-requires-aud`: an introspection answer without `aud` is refused.
+    var introspectionRequiresAudience = false
     var logoutPath: String?
     var logoutClientID: String?
     var resourceName: String?
@@ -72,6 +74,7 @@ struct Arguments {
             case "--introspection-endpoint":
                 guard let url = URL(string: try value(argument)) else { throw ExampleAPIError("--introspection-endpoint takes a URL") }
                 introspectionEndpoint = url
+            case "--introspection-requires-aud": introspectionRequiresAudience = true
             case "--back-channel-logout": logoutPath = try value(argument)
             case "--logout-client-id": logoutClientID = try value(argument)
             case "--resource-name": resourceName = try value(argument)
@@ -160,6 +163,7 @@ func run() async throws {
     if let id = arguments.introspectionClientID, let secret = environment["EXAMPLE_API_CLIENT_SECRET"] {
         options.introspectionClient = (id: id, secret: secret)
         options.introspectionEndpoint = arguments.introspectionEndpoint
+        options.introspectionRequiresAudience = arguments.introspectionRequiresAudience
     }
     let resourceURL = URL(string: "http://127.0.0.1:\(port)\(arguments.path)")!
     let resource = try await ProtectedResource.discover(

@@ -5,7 +5,8 @@ The provider signs in on its login page (user demo, password demo), accepts
 dynamic registration, and issues access tokens that live ACCESS_TOKEN_LIFETIME
 seconds, so that a test sees one expire. It offers the scopes of its
 configured clients; the one configured client (`mcp-scopes`, used by no test)
-is there so that mcp:tools and mcp:admin are among them. It runs with
+is there so that mcp:tools and mcp:admin are among them, and
+`scopes_for_dynamic_clients` lets registered clients be granted them. It runs with
 --verbose: its log lines (stderr) are kept, and `registrations()` counts its
 "client registered" lines, so a test can tell how often a client registered.
 
@@ -112,6 +113,8 @@ def mcp_service(tmp_path_factory):
         "users": [{"sub": "demo", "username": "demo", "password": "demo"}],
         "clients": [{"client_id": "mcp-scopes", "redirect_uris": ["http://127.0.0.1/callback"],
                      "scope": " ".join(["openid", "offline_access", *MCP_SCOPES])}],
+        # Registered clients may be granted the MCP scopes (by default only profile, email, offline_access).
+        "scopes_for_dynamic_clients": " ".join(["offline_access", *MCP_SCOPES]),
         "lifetimes": {"access_token": ACCESS_TOKEN_LIFETIME},
     }))
     provider = subprocess.Popen([AUTHFLOW_BIN, "provider", "serve", "--config", str(config), "--verbose"],

@@ -103,6 +103,30 @@ def test_opaque_tokens_are_introspected(interop_config, tmp_path, server, server
     assert no_token.status_code == 401 and 'error=' not in challenges(no_token)
 
 
+@pytest.mark.skipif(not HAVE_CHROMIUM, reason="headless Chromium is not installed")
+def test_an_introspection_answer_without_aud_is_refused_when_the_api_requires_one(interop_config, tmp_path, server, server_name):
+    """DOT's introspection answers carry no `aud` (RFC 7662 makes it optional): an API that
+    requires one refuses DOT's active token; the same API without the setting takes it."""
+    if server_name != "dot":
+        pytest.skip("Django OAuth Toolkit is the real server whose answers carry no aud")
+    cli = CLI(interop_config, tmp_path / "xdg")
+    (tmp_path / "xdg").mkdir()
+    token = assert_success(cli.login(server, "--scope", "openid read", "--json", "--show-tokens"))["access_token"]
+    env = {"EXAMPLE_API_CLIENT_SECRET": server["confidential_client_secret"]}
+    flags = ["--introspection-client-id", server["confidential_client_id"],
+             "--introspection-endpoint", server["issuer"] + "/introspect/"]
+    for requires, status in ((True, 401), (False, 200)):
+        process, resource = start_api(server["issuer"], env, *flags, *(["--introspection-requires-aud"] if requires else []))
+        try:
+            answer = requests.get(resource + "/me", headers={"Authorization": "Bearer " + token}, timeout=10)
+        finally:
+            stop(process)
+        assert answer.status_code == status, (requires, answer.status_code, challenges(answer))
+        if requires:
+            assert challenges(answer).startswith(
+                'Bearer error="invalid_token", error_description="the introspection answer names no aud"'), challenges(answer)
+
+
 # ------------------------------------------------- DPoP: AuthFlow's client and pydpop
 
 

@@ -12,8 +12,8 @@ a relaunch uses the stored session, an expired access token is refreshed, a
 403 insufficient_scope is answered by one step-up, and the provider sees one
 registration in all. The negative tests: a denied sign-in or an authorization
 response from another issuer stores no session; the stored registration is a
-real client of the provider, and its token without the resource is refused
-by the server; another origin never gets the token.
+real client of the provider, bound to its issuer-specific redirect URIs (a
+plain sign-in with it is refused); another origin never gets the token.
 """
 
 import json
@@ -179,32 +179,29 @@ def test_an_authorization_response_from_another_issuer_stores_no_session(mcp_ser
     assert text_of(example.call(mcp_service.resource, "echo", "fine")) == "fine"
 
 
-def test_the_stored_registration_is_a_client_whose_token_without_the_resource_is_refused(mcp_service, tmp_path):
+def test_the_stored_registration_is_a_client_bound_to_its_issuer_specific_redirect_uris(mcp_service, tmp_path):
     example = Example(tmp_path, browser="form_browser.py")
     assert text_of(example.call(mcp_service.resource, "echo", "mine")) == "mine"
     client_id = example.record()["registration"]["clientID"]
-    # The same registered client signed in without the RFC 8707 resource (authflow login --issuer):
-    # its token's aud is not the MCP server, which refuses it.
-    cli_env = dict(example.env, XDG_CONFIG_HOME=str(tmp_path / "config"), DISPLAY=":0")
-    for name in ("SSH_CONNECTION", "WAYLAND_DISPLAY"):
-        cli_env.pop(name, None)
-    login = subprocess.run(
-        # A generated ID may begin with '-' at other providers: "--client-id=ID" reads it as the value.
-        [AUTHFLOW_BIN, "login", "--issuer", mcp_service.issuer, f"--client-id={client_id}", "--scope", "mcp:tools"],
-        env=cli_env, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
-    assert login.returncode == 0, login.stderr[-2000:]
-    profile = json.loads((tmp_path / "config" / "authflow" / "default.json").read_text())
-    token = profile["credentials"]["token"]["accessToken"]
-    claims = decode_jwt_unverified(token)[1]
-    assert claims["client_id"] == client_id and claims["aud"] != mcp_service.resource
-    refused = requests.post(mcp_service.resource, timeout=10, json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
-                            headers={"Authorization": f"Bearer {token}", "Accept": "application/json, text/event-stream"})
-    assert refused.status_code == 401
     # The example's own token (with the resource) is accepted by the same server.
     own = requests.post(mcp_service.resource, timeout=10, json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
                         headers={"Authorization": f"Bearer {example.token()['accessToken']}",
                                  "Accept": "application/json, text/event-stream"})
     assert own.status_code == 200, own.text
+    # The registered client is bound to this issuer's redirect URIs (RFC 9700 §4.4.2.2: they name the issuer):
+    # a plain sign-in with it (`authflow login --issuer`, redirect http://127.0.0.1:PORT/callback) is refused by
+    # the provider, which shows its error page and never redirects, so no token without the resource is issued.
+    cli_env = dict(example.env, XDG_CONFIG_HOME=str(tmp_path / "config"), DISPLAY=":0")
+    for name in ("SSH_CONNECTION", "WAYLAND_DISPLAY"):
+        cli_env.pop(name, None)
+    login = subprocess.run(
+        # A generated ID may begin with '-' at other providers: "--client-id=ID" reads it as the value.
+        [AUTHFLOW_BIN, "login", "--issuer", mcp_service.issuer, f"--client-id={client_id}", "--scope", "mcp:tools",
+         "--browser-timeout", "10"],
+        env=cli_env, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert login.returncode == 5, login.stderr[-2000:]
+    assert not (tmp_path / "config" / "authflow" / "default.json").exists() or \
+        "accessToken" not in (tmp_path / "config" / "authflow" / "default.json").read_text()
 
 
 def test_another_origin_gets_no_token_and_its_sign_in_is_refused(mcp_service, tmp_path):

@@ -27,6 +27,7 @@ public import Foundation
 ///   "protected_resources": [{ "resource": "/api",  // or "http://127.0.0.1:9000/api" with "port": 9000
 ///                             "scopes": ["api.read"], "scopes_supported": ["api.read", "api.write"] }],
 ///   "dynamic_client_registration": true,
+///   "scopes_for_dynamic_clients": "profile email offline_access",  // what registered clients may be granted
 ///   "client_id_metadata_documents": { "enabled": true, "allow_loopback_http": false,
 ///                                     "max_bytes": 65536, "timeout": 30, "cache_lifetime": 300 }
 /// }
@@ -132,6 +133,7 @@ public struct ProviderConfigurationFile: Decodable, Sendable {
     let tokenEndpointAssertionAudience: Bool?
     let protectedResources: [Resource]?
     let dynamicClientRegistration: Bool?
+    let scopesForDynamicClients: String?
     let clientIDMetadataDocuments: MetadataDocuments?
 
     enum CodingKeys: String, CodingKey {
@@ -143,6 +145,7 @@ public struct ProviderConfigurationFile: Decodable, Sendable {
         case tokenEndpointAssertionAudience = "token_endpoint_assertion_audience"
         case protectedResources = "protected_resources"
         case dynamicClientRegistration = "dynamic_client_registration"
+        case scopesForDynamicClients = "scopes_for_dynamic_clients"
         case clientIDMetadataDocuments = "client_id_metadata_documents"
     }
 
@@ -212,6 +215,9 @@ public struct ProviderConfigurationFile: Decodable, Sendable {
             }
         }
         if let dynamicClientRegistration { configuration.allowsDynamicRegistration = dynamicClientRegistration }
+        if let scopesForDynamicClients {
+            configuration.scopesForDynamicClients = Set(scopesForDynamicClients.split(separator: " ").map(String.init))
+        }
         if let documents = clientIDMetadataDocuments {
             var settings = configuration.clientIDMetadataDocuments
             if let enabled = documents.enabled { settings.isEnabled = enabled }
