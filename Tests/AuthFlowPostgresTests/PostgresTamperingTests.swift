@@ -10,19 +10,32 @@ import Testing
 /// and cannot do (the security model's "database access without the key").
 @Suite("PostgreSQL: database write access without the key", .enabled(if: TestDatabase.available, TestDatabase.skipReason))
 struct PostgresTamperingTests {
+    /// A signed-in session saved as `s` in a fresh table: the table's name, the table, and the ID token's claims.
+    static func savedSession(_ provider: ProviderSession, _ database: PostgresClient) async throws -> (
+        String, PostgresSessionTable, IDTokenClaims
+    ) {
+        let name = TestDatabase.freshTable()
+        let table = try PostgresSessionTable(client: database, keys: TestDatabase.keys, name: name)
+        let client = try await provider.client()
+        let credentials = try await provider.signIn(client)
+        let claims = try #require(credentials.idToken)
+        try await table.store(sessionID: "s").save(SessionRecord(credentials: credentials, client: client))
+        return (name, table, claims)
+    }
+
+    /// The unkeyed SHA-256 of (issuer, sub) that schema version 2 stored, and anyone can compute for a guessed user.
+    static func unkeyedSubjectKey(_ claims: IDTokenClaims) -> Data {
+        Data(SHA256.hash(data: Data("\(claims.issuer)\u{0}sub\u{0}\(claims.subject)".utf8)))
+    }
+
     @Test("a guessed user does not link to a row: the identity keys are HMACs under a key derived from the encryption key")
     func identityKeysAreKeyed() async throws {
         try await ProviderSession.with { provider in
             try await TestDatabase.withClient { database in
-                let name = TestDatabase.freshTable()
-                let table = try PostgresSessionTable(client: database, keys: TestDatabase.keys, name: name)
-                let client = try await provider.client()
-                let credentials = try await provider.signIn(client)
-                let claims = try #require(credentials.idToken)
-                try await table.store(sessionID: "s").save(SessionRecord(credentials: credentials, client: client))
+                let (name, table, claims) = try await Self.savedSession(provider, database)
 
                 // The hash anyone can compute of a guessed (issuer, sub) is not in the table.
-                let guessed = Data(SHA256.hash(data: Data("\(claims.issuer)\u{0}sub\u{0}\(claims.subject)".utf8)))
+                let guessed = Self.unkeyedSubjectKey(claims)
                 let hex = guessed.map { String(format: "%02x", $0) }.joined()
                 let keys = try await TestDatabase.texts(database, "SELECT encode(subject_key, 'hex') FROM \(unescaped: name)")
                 #expect(keys.count == 1)
@@ -42,13 +55,8 @@ struct PostgresTamperingTests {
     func unkeyedRowsOfVersion2() async throws {
         try await ProviderSession.with { provider in
             try await TestDatabase.withClient { database in
-                let name = TestDatabase.freshTable()
-                let table = try PostgresSessionTable(client: database, keys: TestDatabase.keys, name: name)
-                let client = try await provider.client()
-                let credentials = try await provider.signIn(client)
-                let claims = try #require(credentials.idToken)
-                try await table.store(sessionID: "s").save(SessionRecord(credentials: credentials, client: client))
-                let unkeyed = Data(SHA256.hash(data: Data("\(claims.issuer)\u{0}sub\u{0}\(claims.subject)".utf8)))
+                let (name, table, claims) = try await Self.savedSession(provider, database)
+                let unkeyed = Self.unkeyedSubjectKey(claims)
                 try await database.query("UPDATE \(unescaped: name) SET subject_key = \(unkeyed)")
                 #expect(try await table.endSessions(issuer: claims.issuer, subject: claims.subject, sid: nil) == 1)
             }
