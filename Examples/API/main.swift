@@ -28,7 +28,7 @@ import ServiceLifecycle
 import UnixSignals
 
 struct Arguments {
-    var issuer: URL?
+    var issuer: Issuer?
     var port = 0
     var path = "/api"
     var scopes: [String] = []
@@ -52,7 +52,7 @@ struct Arguments {
         }
         while let argument = iterator.next() {
             switch argument {
-            case "--issuer": issuer = URL(string: try value(argument))
+            case "--issuer": issuer = try Issuer(value(argument))
             case "--port": port = Int(try value(argument)) ?? -1
             case "--path": path = try value(argument)
             case "--scope": scopes.append(try value(argument))

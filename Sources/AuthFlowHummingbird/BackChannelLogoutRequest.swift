@@ -1,12 +1,13 @@
 #if Hummingbird // the Hummingbird package trait
+public import AuthFlow
 public import Foundation
 
 /// A verified back-channel logout (OpenID Connect Back-Channel Logout 1.0):
 /// the provider ended a user's session, and the API ends what it holds for
 /// it — every session of ``subject``, or the one session ``sessionID``.
 public struct BackChannelLogoutRequest: Sendable, Equatable {
-    /// `iss`: the provider.
-    public let issuer: String
+    /// `iss`: the provider (the resource's issuer, which the token named).
+    public let issuer: Issuer
     /// `sub`, when the token names the user.
     public let subject: String?
     /// `sid`, when the token names one session at the provider.

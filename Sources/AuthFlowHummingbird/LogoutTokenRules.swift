@@ -50,7 +50,7 @@ struct LogoutTokenRules: Sendable {
         }
         guard firstUse else { throw Refusal(description: "the logout token was already used (jti replay)") }
         return BackChannelLogoutRequest(
-            issuer: jwt.issuer, subject: subject, sessionID: sessionID, tokenID: jti, issuedAt: iat)
+            issuer: verifier.issuer, subject: subject, sessionID: sessionID, tokenID: jti, issuedAt: iat)
     }
 
     /// Forgets a logout whose handler failed, so that the provider's retry is

@@ -12,7 +12,7 @@ public import Logging
 /// introspection cache and the DPoP replay store.
 public final class ProtectedResource: Sendable {
     /// The authorization server (`iss` of the tokens).
-    public let issuer: URL
+    public let issuer: Issuer
     /// The API's resource identifier (RFC 8707, RFC 9728 `resource`): the
     /// `aud` its tokens must carry, and the public origin its DPoP proofs' `htu` name.
     public let resource: URL
@@ -39,7 +39,7 @@ public final class ProtectedResource: Sendable {
     ///   `jwks_uri`, or introspection is asked for and neither the options nor
     ///   the metadata name an introspection endpoint, or it is not https (loopback excepted).
     public static func discover(
-        issuer: URL, resource: URL, options: ProtectedResourceOptions = ProtectedResourceOptions(),
+        issuer: Issuer, resource: URL, options: ProtectedResourceOptions = ProtectedResourceOptions(),
         transport: any HTTPTransport = URLSessionTransport(), logger: Logger = Logger(label: "AuthFlowHummingbird")
     ) async throws -> ProtectedResource {
         guard let components = URLComponents(url: resource, resolvingAgainstBaseURL: false), components.host != nil,
@@ -58,7 +58,7 @@ public final class ProtectedResource: Sendable {
             }
             try URLPolicy.requireSecure(endpoint, "introspection_endpoint")
             introspection = TokenIntrospection(
-                endpoint: endpoint, clientID: client.id, clientSecret: client.secret, issuer: issuer.absoluteString,
+                endpoint: endpoint, clientID: client.id, clientSecret: client.secret, issuer: issuer,
                 resource: resource.absoluteString, maximumAge: options.introspectionCacheMaximumAge, leeway: options.leeway,
                 transport: transport, timeout: options.timeout, cache: IntrospectionCache(capacity: options.introspectionCacheCapacity),
                 requiresAudience: options.introspectionRequiresAudience)
@@ -68,7 +68,7 @@ public final class ProtectedResource: Sendable {
     }
 
     private init(
-        issuer: URL, resource: URL, options: ProtectedResourceOptions, keys: KeySetCache, introspection: TokenIntrospection?,
+        issuer: Issuer, resource: URL, options: ProtectedResourceOptions, keys: KeySetCache, introspection: TokenIntrospection?,
         logger: Logger
     ) {
         self.issuer = issuer
@@ -79,7 +79,7 @@ public final class ProtectedResource: Sendable {
         self.keys = keys
         jwtRules = JWTAccessTokenRules(
             verifier: JWTVerifier(
-                issuer: issuer.absoluteString, audience: resource.absoluteString, keys: keys, algorithms: options.tokenAlgorithms,
+                issuer: issuer, audience: resource.absoluteString, keys: keys, algorithms: options.tokenAlgorithms,
                 leeway: options.leeway))
         let proofVerifier = DPoPProofVerifier(acceptedAlgorithms: options.dpopAlgorithms, maximumSkew: options.dpopProofMaximumSkew)
         self.proofVerifier = proofVerifier
@@ -105,7 +105,7 @@ public final class ProtectedResource: Sendable {
     public var metadataDocument: Data {
         var members: [String: JSONMemberValue] = [
             "resource": .string(resource.absoluteString),
-            "authorization_servers": .array([.string(issuer.absoluteString)]),
+            "authorization_servers": .array([.string(issuer.identifier)]),
             "bearer_methods_supported": .array([.string("header")]),
             "dpop_signing_alg_values_supported": .array(proofVerifier.acceptedAlgorithms.sorted().map(JSONMemberValue.string)),
             "dpop_bound_access_tokens_required": .bool(options.requiresDPoP),

@@ -40,7 +40,7 @@ extension RouterMethods {
     ) -> Self {
         let rules = LogoutTokenRules(
             verifier: JWTVerifier(
-                issuer: resource.issuer.absoluteString, audience: clientID, keys: resource.keys,
+                issuer: resource.issuer, audience: clientID, keys: resource.keys,
                 algorithms: resource.options.tokenAlgorithms, leeway: resource.options.leeway),
             replayCache: replayCache)
         post(path) { request, _ in

@@ -14,7 +14,7 @@ struct TokenIntrospection: Sendable {
     let endpoint: URL
     let clientID: String
     let clientSecret: String
-    let issuer: String
+    let issuer: Issuer
     let resource: String
     let maximumAge: TimeInterval
     let leeway: TimeInterval
@@ -35,7 +35,9 @@ struct TokenIntrospection: Sendable {
         if let cached = await cache.value(for: key, now: now) { return cached }
         let members = try await ask(token)
         guard members["active"]?.boolValue == true else { throw .invalidToken("the token is not active", scheme: scheme) }
-        if let iss = members["iss"], iss.stringValue != issuer { throw .invalidToken("the token's iss is not \(issuer)", scheme: scheme) }
+        if let iss = members["iss"], iss.stringValue != issuer.identifier {
+            throw .invalidToken("the token's iss is not \(issuer)", scheme: scheme)
+        }
         // RFC 7662 §2.2: token_type is a token type of RFC 6749 §7.1; a refresh token is no access token.
         if let type = members["token_type"], !Self.isAccessTokenType(type.stringValue) {
             throw .invalidToken("the token is not an access token (token_type)", scheme: scheme)

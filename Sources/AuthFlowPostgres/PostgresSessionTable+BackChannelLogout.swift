@@ -1,5 +1,5 @@
 #if PostgreSQL // the PostgreSQL package trait
-import AuthFlow
+public import AuthFlow
 import Foundation
 import PostgresNIO
 
@@ -23,14 +23,16 @@ extension PostgresSessionTable {
     ///   `subject` nor `sid` is given; database failures as `network`,
     ///   `timeout` or `storage`.
     @discardableResult
-    public func endSessions(issuer: String, subject: String?, sid: String?) async throws -> Int {
+    public func endSessions(issuer: Issuer, subject: String?, sid: String?) async throws -> Int {
         guard subject != nil || sid != nil else {
             throw AuthFlowError(.configuration, "a back-channel logout names a subject, a session ID (sid), or both")
         }
         try await prepared()
         // Every key a row may hold for the value (one per encryption key, and the unkeyed hash of schema version 2).
-        let subjectKeys = subject.map { SessionIdentityKeys.candidates(issuer, "sub", $0, keys: keys).map { ByteBuffer(bytes: $0) } }
-        let sidKeys = sid.map { SessionIdentityKeys.candidates(issuer, "sid", $0, keys: keys).map { ByteBuffer(bytes: $0) } }
+        let subjectKeys = subject.map {
+            SessionIdentityKeys.candidates(issuer.identifier, "sub", $0, keys: keys).map { ByteBuffer(bytes: $0) }
+        }
+        let sidKeys = sid.map { SessionIdentityKeys.candidates(issuer.identifier, "sid", $0, keys: keys).map { ByteBuffer(bytes: $0) } }
         let doing = "end the sessions of a back-channel logout in \(name)"
         do {
             var ended = 0

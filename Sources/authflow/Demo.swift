@@ -57,7 +57,7 @@ struct DemoRun {
         let provider = try await printer.step("start provider") {
             try await EmbeddedProvider.start(.demo)
         } detail: {
-            "\($0.issuer.absoluteString) (user \(DemoValues.user.username), client \(DemoValues.publicClient.id))"
+            "\($0.issuer.identifier) (user \(DemoValues.user.username), client \(DemoValues.publicClient.id))"
         }
         let result = try await printer.stopping(provider) { printer in try await signIn(provider, printer: &printer) }
         if json {

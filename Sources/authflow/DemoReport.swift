@@ -24,10 +24,10 @@ struct DemoReport: Encodable {
     let totalMilliseconds: Double
 
     init(
-        issuer: URL, resource: String? = nil, clientID: String, credentials: OAuthCredentials, printer: StepPrinter,
+        issuer: Issuer, resource: String? = nil, clientID: String, credentials: OAuthCredentials, printer: StepPrinter,
         accessTokenAudience: JSONMemberValue? = nil, userInfo: OpenIDUserInfo? = nil, apiResponse: [String: JSONMemberValue]? = nil
     ) {
-        self.issuer = issuer.absoluteString
+        self.issuer = issuer.identifier
         self.resource = resource
         self.clientID = clientID
         subject = credentials.subject

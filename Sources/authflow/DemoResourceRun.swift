@@ -37,7 +37,7 @@ struct DemoResourceRun {
         let provider = try await printer.step("start provider + API") {
             try await EmbeddedProvider.start(configuration)
         } detail: {
-            "\($0.issuer.absoluteString); API \($0.identifier(of: Self.api).absoluteString) (requires scope \(Self.api.requiredScopes.joined(separator: " ")))"
+            "\($0.issuer.identifier); API \($0.identifier(of: Self.api).absoluteString) (requires scope \(Self.api.requiredScopes.joined(separator: " ")))"
         }
         let api = provider.identifier(of: Self.api)
         let outcome = try await printer.stopping(provider) { printer in try await chain(api, printer: &printer) }
@@ -72,13 +72,13 @@ struct DemoResourceRun {
             try await ProtectedResourceMetadata.discover(
                 resource: api, metadataURL: challenge.resourceMetadataURL, transport: transport, timeout: timeout, logger: logger)
         } detail: {
-            "RFC 9728: resource \($0.resource) covers the API; authorization server \($0.authorizationServers.map(\.absoluteString).joined(separator: " "))"
+            "RFC 9728: resource \($0.resource) covers the API; authorization server \($0.authorizationServers.map(\.identifier).joined(separator: " "))"
         }
         let server = try resourceMetadata.authorizationServer()
         let metadata = try await printer.step("authorization server") {
             try await ProviderMetadata.discover(authorizationServer: server, transport: transport, timeout: timeout, logger: logger)
         } detail: {
-            "issuer = \(server.absoluteString) exactly; PKCE \($0.codeChallengeMethodsSupported?.joined(separator: " ") ?? "-"); registration endpoint \($0.registrationEndpoint == nil ? "absent" : "present")"
+            "issuer = \(server.identifier) exactly; PKCE \($0.codeChallengeMethodsSupported?.joined(separator: " ") ?? "-"); registration endpoint \($0.registrationEndpoint == nil ? "absent" : "present")"
         }
         let redirect = URL(string: "http://127.0.0.1/callback")!
         let registration = try await printer.step("client registration") {

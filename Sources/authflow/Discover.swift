@@ -19,18 +19,14 @@ struct Discover: AsyncParsableCommand {
 
     func run() async throws {
         do {
-            guard let url = URL(string: issuer), url.scheme != nil else {
-                throw AuthFlowError(
-                    .configuration, "the issuer is not a URL",
-                    recovery: "Give the issuer as a full https URL, such as https://accounts.google.com.")
-            }
+            let issuer = try Issuer(commandLine: issuer, flag: "ISSUER")
             let tenants = try tenant.map { try IssuerTenants(parsing: $0) }
             let metadata = try await ProviderMetadata.discover(
-                issuer: url, tenants: tenants, timeout: timeout, logger: verboseOption.makeLogger())
+                issuer: issuer, tenants: tenants, timeout: timeout, logger: verboseOption.makeLogger())
             if json {
                 Output.json(metadata.document)
             } else {
-                Output.stdout("issuer: \(TerminalText.field(metadata.issuer ?? ""))")
+                Output.stdout("issuer: \(TerminalText.field(metadata.issuer?.identifier ?? ""))")
                 if let tenants = metadata.issuerTenants {
                     Output.stdout("tenants: \(tenants)")
                 }

@@ -188,13 +188,9 @@ struct Login: AsyncParsableCommand {
         let secret = try secret()
         let metadata: ProviderMetadata
         if let issuer {
-            guard let url = URL(string: issuer), url.scheme != nil else {
-                throw AuthFlowError(
-                    .configuration, "--issuer is not a URL",
-                    recovery: "Give --issuer as a full https URL, such as https://accounts.google.com.")
-            }
+            let issuer = try Issuer(commandLine: issuer, flag: "--issuer")
             let tenants = try providerOptions.tenants()
-            let discovered = try await ProviderMetadata.discover(issuer: url, tenants: tenants, timeout: timeout, logger: logger)
+            let discovered = try await ProviderMetadata.discover(issuer: issuer, tenants: tenants, timeout: timeout, logger: logger)
             metadata = try providerOptions.supplement(try ProviderOptions.pinning(tenants, to: discovered))
         } else {
             guard let token = tokenEndpoint.flatMap(URL.init(string:)), token.scheme != nil,

@@ -61,7 +61,7 @@ struct Profile: Codable {
     /// Whether the secrets live in the desktop keyring rather than in this file.
     var usesKeyring: Bool { credentialStore == ProfileKeyring.storeName }
 
-    var issuer: String? { metadata.issuer }
+    var issuer: String? { metadata.issuer?.identifier }
 
     init(
         name: String, metadata: ProviderMetadata, clientID: String, clientAuthentication: String, clientSecret: String?,

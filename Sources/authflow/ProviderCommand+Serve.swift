@@ -1,4 +1,5 @@
 #if CLI // the CLI package trait
+import AuthFlow
 import AuthFlowProvider
 import ArgumentParser
 import Foundation
@@ -65,19 +66,19 @@ extension ProviderCommand {
                 Output.stderr("error: \(error)")
                 throw ExitCode(1)
             }
-            Output.stdout("issuer: \(provider.issuer.absoluteString)")
-            Output.stdout("discovery: \(provider.issuer.absoluteString)/.well-known/openid-configuration")
+            Output.stdout("issuer: \(provider.issuer.identifier)")
+            Output.stdout("discovery: \(provider.issuer.identifier)/.well-known/openid-configuration")
             for client in configuration.clients { Output.stdout(client.listing) }
             for user in configuration.users { Output.stdout("user: \(user.username) password=\(user.password) sub=\(user.subject)") }
             for resource in configuration.protectedResources {
                 Output.stdout(
                     "resource: \(provider.identifier(of: resource).absoluteString) (requires scope \(resource.requiredScopes.joined(separator: " ")))"
                 )
-                Output.stdout("resource metadata: \(provider.issuer.absoluteString)\(resource.metadataPathForListing)")
+                Output.stdout("resource metadata: \(provider.issuer.identifier)\(resource.metadataPathForListing)")
             }
             if configuration.allowsDynamicRegistration {
                 Output.stdout(
-                    "registration: \(provider.issuer.absoluteString)/register (kill -USR1 \(ProcessInfo.processInfo.processIdentifier) forgets registrations)"
+                    "registration: \(provider.issuer.identifier)/register (kill -USR1 \(ProcessInfo.processInfo.processIdentifier) forgets registrations)"
                 )
             }
             switch configuration.signIn {

@@ -54,10 +54,10 @@ struct ProviderOptions: ParsableArguments {
     /// `--tenant` is a usage error, not a setting silently ignored.
     static func pinning(_ tenants: IssuerTenants?, to metadata: ProviderMetadata) throws -> ProviderMetadata {
         guard let tenants else { return metadata }
-        guard let issuer = metadata.issuer, IssuerTenants.isTemplate(issuer) else {
+        guard let issuer = metadata.issuer, issuer.isTemplate else {
             throw ValidationError(
-                "--tenant applies only to a multi-tenant issuer (a \(IssuerTenants.placeholder) template, as Entra ID's common); "
-                    + "\(metadata.issuer ?? "this provider") is not one, so leave out --tenant")
+                "--tenant applies only to a multi-tenant issuer (a \(Issuer.tenantPlaceholder) template, as Entra ID's common); "
+                    + "\(metadata.issuer?.identifier ?? "this provider") is not one, so leave out --tenant")
         }
         var metadata = metadata
         metadata.issuerTenants = tenants
@@ -95,13 +95,9 @@ struct ProviderOptions: ParsableArguments {
             }
             return url
         }
-        if let idTokenIssuer, URL(string: idTokenIssuer)?.scheme == nil {
-            throw AuthFlowError(
-                .configuration, "--id-token-issuer is not a URL",
-                recovery: "Give --id-token-issuer exactly as the provider's ID tokens name it in iss.")
-        }
         return ProviderMetadata(
-            issuer: idTokenIssuer, authorizationEndpoint: authorization, tokenEndpoint: token,
+            issuer: try idTokenIssuer.map { try Issuer(commandLine: $0, flag: "--id-token-issuer") }, authorizationEndpoint: authorization,
+            tokenEndpoint: token,
             revocationEndpoint: try parse("--revocation-endpoint", revocationEndpoint),
             userinfoEndpoint: try parse("--userinfo-endpoint", userinfoEndpoint),
             endSessionEndpoint: try parse("--end-session-endpoint", endSessionEndpoint),

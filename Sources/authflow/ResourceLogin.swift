@@ -61,7 +61,10 @@ extension Login {
                 case (_, let secret?): .clientSecretBasic(secret: secret)
                 }
             // A secret goes only to the issuer the user named (ResourceLogin+Secret.swift).
-            return ClientIdentity(preRegistered: .init(clientID: clientID, issuer: secretIssuer, authentication: authentication))
+            return ClientIdentity(
+                preRegistered: .init(
+                    clientID: clientID, issuer: try secretIssuer.map { try Issuer(commandLine: $0, flag: "--issuer") },
+                    authentication: authentication))
         }
         let redirect = URL(string: "http://127.0.0.1\(port == 0 ? "" : ":\(port)")/callback")!
         let request = ClientRegistrationRequest(

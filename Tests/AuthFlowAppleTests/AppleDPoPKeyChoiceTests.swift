@@ -18,7 +18,7 @@ struct EnclaveKeyStandIn: DPoPSigningKey {
             json: json(#"{"access_token":"AT","token_type":"\#(tokenType)","expires_in":3600,"refresh_token":"RT"}"#),
             requestedScopes: ["openid"], allowDPoP: true)
         return SessionRecord(
-            credentials: OAuthCredentials(issuer: "https://idp.example", clientID: "app", token: token, idToken: nil),
+            credentials: OAuthCredentials(issuer: issuer("https://idp.example"), clientID: "app", token: token, idToken: nil),
             metadata: metadata(), clientAuthenticationMethod: .none, dpopKey: dpopKey)
     }
 

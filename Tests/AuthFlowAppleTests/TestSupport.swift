@@ -6,8 +6,13 @@ func json(_ text: String) -> Data { Data(text.utf8) }
 
 func url(_ text: String) -> URL { URL(string: text)! }
 
-func metadata(issuer: String? = "https://idp.example", token: String = "https://idp.example/token") -> ProviderMetadata {
-    ProviderMetadata(issuer: issuer, authorizationEndpoint: url("https://idp.example/authorize"), tokenEndpoint: url(token))
+/// The issuer `text` names; a test fixture, so an invalid one stops the test.
+func issuer(_ text: String) -> Issuer {
+    do { return try Issuer(text) } catch { fatalError("test issuer \(text) is not valid: \(error)") }
+}
+
+func metadata(issuer text: String? = "https://idp.example", token: String = "https://idp.example/token") -> ProviderMetadata {
+    ProviderMetadata(issuer: text.map(issuer), authorizationEndpoint: url("https://idp.example/authorize"), tokenEndpoint: url(token))
 }
 
 /// An `HTTPTransport` that answers from a script and records each request.

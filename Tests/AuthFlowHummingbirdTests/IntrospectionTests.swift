@@ -1,5 +1,6 @@
 #if Hummingbird && EmbeddedProvider
 import AuthFlow
+import AuthFlowTestSupport
 import AuthFlowProvider
 import AuthFlowHummingbird
 import Foundation
@@ -131,7 +132,7 @@ struct IntrospectionTests {
             #expect(error?.category == .configuration)
             #expect(error?.message == "introspection_endpoint must use https (http is allowed only for loopback hosts)")
             // The provider's own endpoint, named in the options instead of read from the metadata.
-            options.introspectionEndpoint = api.provider.issuer.appending(path: "introspect")
+            options.introspectionEndpoint = api.provider.issuer.url.appending(path: "introspect")
             let resource = try await ProtectedResource.discover(issuer: api.provider.issuer, resource: api.resourceURL, options: options)
             let missing = await #expect(throws: AccessTokenRefusal.self) {
                 try await resource.verify(authorization: "Bearer not-issued", method: "GET", path: "/api/items")

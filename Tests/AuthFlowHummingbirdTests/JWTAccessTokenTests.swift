@@ -1,5 +1,6 @@
 #if Hummingbird && EmbeddedProvider
 import AuthFlow
+import AuthFlowTestSupport
 import AuthFlowProvider
 import Crypto
 import AuthFlowHummingbird
@@ -37,7 +38,7 @@ struct JWTAccessTokenTests {
     func claimRules() async throws {
         try await TestAPI.with { api in
             let resource = api.resourceURL.absoluteString
-            let issuer = api.provider.issuer.absoluteString
+            let issuer = api.provider.issuer.identifier
             let now = Date().timeIntervalSince1970.rounded(.down)
             let cases: [(String, String, String)] = [
                 (
@@ -131,7 +132,7 @@ struct JWTAccessTokenTests {
             #expect(response.status == 200)
             let document = try #require(JSONMemberValue.object(from: response.body))
             #expect(document["resource"] == .string(api.resourceURL.absoluteString))
-            #expect(document["authorization_servers"] == .array([.string(api.provider.issuer.absoluteString)]))
+            #expect(document["authorization_servers"] == .array([.string(api.provider.issuer.identifier)]))
             #expect(document["scopes_supported"] == .array([.string("read"), .string("write")]))
             #expect(document["bearer_methods_supported"] == .array([.string("header")]))
             #expect(document["dpop_bound_access_tokens_required"] == .bool(false))

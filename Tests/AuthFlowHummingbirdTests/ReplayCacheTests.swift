@@ -1,5 +1,6 @@
 #if Hummingbird && EmbeddedProvider
 import AuthFlow
+import AuthFlowTestSupport
 import AuthFlowHummingbird
 import Foundation
 import Testing

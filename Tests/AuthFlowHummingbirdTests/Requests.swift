@@ -1,5 +1,6 @@
 #if Hummingbird && EmbeddedProvider
 import AuthFlow
+import AuthFlowTestSupport
 import AuthFlowProvider
 import Foundation
 
@@ -9,7 +10,7 @@ extension TestAPI {
     /// The claims of a good access token for this API: `read` and `write`.
     func claims(_ changes: [String: JSONMemberValue?] = [:], now: Date = Date()) -> [String: JSONMemberValue] {
         var claims: [String: JSONMemberValue] = [
-            "iss": .string(provider.issuer.absoluteString), "aud": .string(resourceURL.absoluteString), "sub": .string("demo"),
+            "iss": .string(provider.issuer.identifier), "aud": .string(resourceURL.absoluteString), "sub": .string("demo"),
             "client_id": .string("authflow-demo"), "scope": .string("read write"), "email": .string("demo@example.com"),
             "iat": .number(now.timeIntervalSince1970.rounded(.down)), "exp": .number(now.timeIntervalSince1970.rounded(.down) + 300),
             "jti": .string(UUID().uuidString),

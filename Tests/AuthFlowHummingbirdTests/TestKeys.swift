@@ -1,5 +1,6 @@
 #if Hummingbird && EmbeddedProvider
 import AuthFlow
+import AuthFlowTestSupport
 import AuthFlowProvider
 import Crypto
 import Foundation

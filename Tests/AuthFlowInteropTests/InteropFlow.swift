@@ -18,7 +18,7 @@ struct InteropFlow {
 
     func client(_ authentication: ClientAuthentication = .none, clientID: String? = nil) async throws -> OAuthClient {
         try await OAuthClient(
-            issuer: URL(string: server.issuer)!, clientID: clientID ?? server.publicClientID,
+            issuer: Issuer(server.issuer), clientID: clientID ?? server.publicClientID,
             authentication: authentication, timeout: 20, logger: log.logger())
     }
 

@@ -1,4 +1,5 @@
 import AuthFlow
+import AuthFlowTestSupport
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 #if MCP && EmbeddedProvider && Hummingbird
 import AuthFlow
+import AuthFlowTestSupport
 import AuthFlowMCP
 import AuthFlowProvider
 import Foundation
@@ -60,7 +61,7 @@ struct AuthSessionAuthorizerTests {
             let record = try #require(try await store.load())
             #expect(record.resource?.url == server.endpoint)
             let registration = try #require(record.registration)
-            #expect(registration.clientID == record.clientID && registration.issuer == server.provider.issuer.absoluteString)
+            #expect(registration.clientID == record.clientID && registration.issuer == server.provider.issuer)
 
             // Another launch: the stored session, no sign-in, no new registration.
             let relaunched = HeadlessSignIn()

@@ -32,7 +32,7 @@ struct AuthorizerMixUpTests {
         ])
     func noCodeReachesTheHostileServer(_ rewrite: HostileAuthorizationServer.Rewrite?, _ message: String) async throws {
         let honest = try await EmbeddedProvider.start(Self.honest())
-        let hostile = try await HostileAuthorizationServer.start(honest: honest.issuer, clientID: "plain-public", rewrite: rewrite)
+        let hostile = try await HostileAuthorizationServer.start(honest: honest.issuer.url, clientID: "plain-public", rewrite: rewrite)
         let authorizer = AuthSessionAuthorizer(store: MemoryCredentialStore(), identity: HeadlessSignIn.identity) { client, scopes in
             try await client.signIn(redirectURI: URL(string: "http://127.0.0.1:9/callback")!, scopes: scopes, userAgent: RedirectChaser())
         }

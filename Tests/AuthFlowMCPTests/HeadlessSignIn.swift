@@ -1,5 +1,6 @@
 #if MCP && EmbeddedProvider && Hummingbird
 import AuthFlow
+import AuthFlowTestSupport
 import AuthFlowMCP
 import AuthFlowProvider
 import Foundation

@@ -1,5 +1,6 @@
 #if PostgreSQL && EmbeddedProvider // the package traits
 import AuthFlow
+import AuthFlowTestSupport
 import AuthFlowPostgres
 import Foundation
 import PostgresNIO
@@ -15,10 +16,10 @@ struct PostgresBackChannelTests {
             try await TestDatabase.withClient { database in
                 let table = try PostgresSessionTable(client: database, keys: TestDatabase.keys, name: TestDatabase.freshTable())
                 let client = try await provider.client()
-                var issuer = ""
+                var issuer: Issuer = "https://unset.invalid"
                 for id in ["phone", "laptop"] {
                     let credentials = try await provider.signIn(client)
-                    issuer = try #require(credentials.idToken?.issuer)
+                    issuer = try Issuer(#require(credentials.idToken?.issuer))
                     _ = try await AuthSession.start(client: client, credentials: credentials, store: try table.store(sessionID: id))
                 }
                 // A session without an ID token (no sub known) is not touched.

@@ -1,5 +1,6 @@
 #if PostgreSQL && EmbeddedProvider // the package traits
 import AuthFlow
+import AuthFlowTestSupport
 import AuthFlowPostgres
 import Crypto
 import Foundation
@@ -45,7 +46,7 @@ struct PostgresTamperingTests {
                 let rotated = try PostgresSessionTable(
                     client: database, keys: try CredentialEncryptionKeys(current: TestDatabase.keyB, previous: [TestDatabase.keyA]),
                     name: name)
-                #expect(try await rotated.endSessions(issuer: claims.issuer, subject: claims.subject, sid: nil) == 1)
+                #expect(try await rotated.endSessions(issuer: Issuer(stringLiteral: claims.issuer), subject: claims.subject, sid: nil) == 1)
                 #expect(try await table.store(sessionID: "s").load() == nil)
             }
         }
@@ -58,7 +59,7 @@ struct PostgresTamperingTests {
                 let (name, table, claims) = try await Self.savedSession(provider, database)
                 let unkeyed = Self.unkeyedSubjectKey(claims)
                 try await database.query("UPDATE \(unescaped: name) SET subject_key = \(unkeyed)")
-                #expect(try await table.endSessions(issuer: claims.issuer, subject: claims.subject, sid: nil) == 1)
+                #expect(try await table.endSessions(issuer: Issuer(stringLiteral: claims.issuer), subject: claims.subject, sid: nil) == 1)
             }
         }
     }

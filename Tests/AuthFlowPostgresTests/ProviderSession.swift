@@ -1,5 +1,6 @@
 #if PostgreSQL && EmbeddedProvider // the package traits
 import AuthFlow
+import AuthFlowTestSupport
 import AuthFlowProvider
 import Foundation
 

@@ -40,12 +40,12 @@ final class SharedAPIInstance: StoppableServer {
 
     /// Runs `body` with an instance on `client`'s pool, and stops it.
     static func with<T>(
-        issuer: URL, client: PostgresClient, tableName: String, _ body: (SharedAPIInstance) async throws -> T
+        issuer: Issuer, client: PostgresClient, tableName: String, _ body: (SharedAPIInstance) async throws -> T
     ) async throws -> T {
         try await start(issuer: issuer, client: client, tableName: tableName).stopping(after: body)
     }
 
-    private static func start(issuer: URL, client: PostgresClient, tableName: String) async throws -> SharedAPIInstance {
+    private static func start(issuer: Issuer, client: PostgresClient, tableName: String) async throws -> SharedAPIInstance {
         // What an app writes: one table, one replay cache per use, the middleware and the logout endpoint.
         let table = try PostgresSessionTable(client: client, keys: TestDatabase.keys, name: tableName)
         var options = ProtectedResourceOptions()
@@ -115,21 +115,21 @@ enum SharedAPIKeys {
     }
 
     /// A JWT access token for the shared API bound to `key`.
-    static func accessToken(issuer: URL, boundTo key: DPoPKey) throws -> String {
+    static func accessToken(issuer: Issuer, boundTo key: DPoPKey) throws -> String {
         let now = Date().timeIntervalSince1970.rounded(.down)
         return try sign(
             [
-                "iss": .string(issuer.absoluteString), "aud": .string(SharedAPIInstance.resourceURL.absoluteString),
+                "iss": .string(issuer.identifier), "aud": .string(SharedAPIInstance.resourceURL.absoluteString),
                 "sub": .string("demo"), "client_id": .string("authflow-demo"), "scope": .string("read"), "iat": .number(now),
                 "exp": .number(now + 300), "jti": .string(UUID().uuidString), "cnf": .object(["jkt": .string(key.thumbprint)]),
             ], typ: "at+jwt")
     }
 
     /// The claims of a good logout token for `subject` at `issuer`, with `changes`.
-    static func logoutClaims(issuer: URL, subject: String, _ changes: [String: JSONMemberValue?] = [:]) -> [String: JSONMemberValue] {
+    static func logoutClaims(issuer: Issuer, subject: String, _ changes: [String: JSONMemberValue?] = [:]) -> [String: JSONMemberValue] {
         let now = Date().timeIntervalSince1970.rounded(.down)
         var claims: [String: JSONMemberValue] = [
-            "iss": .string(issuer.absoluteString), "aud": .string(SharedAPIInstance.backendClientID), "sub": .string(subject),
+            "iss": .string(issuer.identifier), "aud": .string(SharedAPIInstance.backendClientID), "sub": .string(subject),
             "iat": .number(now), "exp": .number(now + 120), "jti": .string(UUID().uuidString),
             "events": .object(["http://schemas.openid.net/event/backchannel-logout": .object([:])]),
         ]

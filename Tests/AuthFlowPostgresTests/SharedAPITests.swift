@@ -1,5 +1,6 @@
 #if PostgreSQL && Hummingbird && EmbeddedProvider // the package traits
 import AuthFlow
+import AuthFlowTestSupport
 import AuthFlowHummingbird
 import AuthFlowPostgres
 import AuthFlowProvider

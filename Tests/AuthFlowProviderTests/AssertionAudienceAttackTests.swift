@@ -1,5 +1,6 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
+import AuthFlowTestSupport
 import AuthFlowProvider
 import Foundation
 import Testing
@@ -34,10 +35,10 @@ struct AssertionAudienceAttackTests {
         _ provider: EmbeddedProvider, clientID: String,
         _ authentication: ClientAuthentication
     ) async throws -> (aud: JSONMemberValue?, status: Int, body: [String: JSONMemberValue]) {
-        let hostile = try await HostileServer.start(honestTokenEndpoint: provider.issuer.appendingPathComponent("token"))
+        let hostile = try await HostileServer.start(honestTokenEndpoint: provider.issuer.url.appendingPathComponent("token"))
         do {
             let client = try await OAuthClient(
-                issuer: URL(string: await hostile.issuer)!, clientID: clientID, authentication: authentication)
+                issuer: Issuer(await hostile.issuer), clientID: clientID, authentication: authentication)
             _ = try await client.pushedAuthorizationRequest(redirectURI: URL(string: "http://127.0.0.1:9/callback")!, scopes: ["openid"])
             let captured = try #require(await hostile.capturedForms.first?["client_assertion"])
             let aud = try CompactJWS(captured).claims["aud"]
@@ -59,7 +60,7 @@ struct AssertionAudienceAttackTests {
     func privateKeyJWTReplayIsRefused() async throws {
         try await Self.honest { provider in
             let (aud, status, body) = try await Self.captureAndReplay(provider, clientID: "victim", .privateKeyJWT(key: Self.key))
-            #expect(aud?.stringValue?.hasPrefix("http://127.0.0.1:") == true && aud?.stringValue != provider.issuer.absoluteString)
+            #expect(aud?.stringValue?.hasPrefix("http://127.0.0.1:") == true && aud?.stringValue != provider.issuer.identifier)
             #expect(status == 400)
             #expect(body["error"] == .string("invalid_client"))
             #expect(body["error_description"] == .string("the client assertion's aud is not this issuer"))
@@ -81,7 +82,7 @@ struct AssertionAudienceAttackTests {
         try await Self.honest { provider in
             let (aud, status, body) = try await Self.captureAndReplay(
                 provider, clientID: "victim", .privateKeyJWT(key: Self.key, audience: .tokenEndpoint))
-            #expect(aud == .string(provider.issuer.appendingPathComponent("token").absoluteString))
+            #expect(aud == .string(provider.issuer.url.appendingPathComponent("token").absoluteString))
             #expect(status == 400 && body["error_description"] == .string("the client assertion's aud is not this issuer"))
         }
     }

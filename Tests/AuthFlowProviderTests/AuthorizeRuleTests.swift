@@ -1,5 +1,6 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
+import AuthFlowTestSupport
 import AuthFlowProvider
 import Foundation
 import Testing
@@ -26,7 +27,7 @@ struct AuthorizeRuleTests {
                 Wire(provider: provider), query([("code_challenge", someChallenge), ("code_challenge_method", "plain")]))
             #expect(parameters["error"] == "invalid_request")
             #expect(parameters["error_description"]?.contains("S256") == true)
-            #expect(parameters["state"] == "st4te" && parameters["iss"] == provider.issuer.absoluteString && parameters["code"] == nil)
+            #expect(parameters["state"] == "st4te" && parameters["iss"] == provider.issuer.identifier && parameters["code"] == nil)
         }
     }
 

@@ -1,5 +1,6 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
+import AuthFlowTestSupport
 import AuthFlowLoopback
 import AuthFlowProvider
 import Foundation
@@ -20,7 +21,7 @@ struct CodeFlowTests {
                 redirectURI: listener.redirectURI, scopes: ["openid", "profile", "email", "offline_access"],
                 userAgent: LoopbackBrowserAgent(listener: listener))
             let claims = try #require(credentials.idToken)
-            #expect(claims.subject == "demo" && claims.issuer == provider.issuer.absoluteString && claims.audience == ["authflow-demo"])
+            #expect(claims.subject == "demo" && claims.issuer == provider.issuer.identifier && claims.audience == ["authflow-demo"])
             #expect(claims.authTime != nil && claims.nonce != nil && claims.accessTokenHash != nil)
             #expect(claims.email == "demo@example.com")
             let info = try await client.userInfo(accessToken: credentials.accessToken, expectedSubject: "demo")
@@ -93,14 +94,14 @@ struct CodeFlowTests {
                 let client = try await OAuthClient(issuer: provider.issuer, clientID: "authflow-demo")
                 return try await client.exchange(authorize(client).1)
             }
-            let jwksURI = provider.issuer.appendingPathComponent("jwks")
+            let jwksURI = provider.issuer.url.appendingPathComponent("jwks")
             let keys = try KeySetCache(jwksURI: jwksURI, transport: URLSessionTransport(), minimumRefetchInterval: 0)
             let verifier = IDTokenVerifier(keys: keys, clientSecret: nil)
             func verify(_ credentials: OAuthCredentials) async throws -> IDTokenClaims {
                 try await verifier.verify(
                     #require(credentials.token.idToken),
                     rules: IDTokenRules(
-                        issuer: provider.issuer.absoluteString, clientID: "authflow-demo", nonce: nil), accessToken: nil)
+                        issuer: provider.issuer, clientID: "authflow-demo", nonce: nil), accessToken: nil)
             }
             let before = try await signIn()
             _ = try await verify(before) // fetches the set with the old key

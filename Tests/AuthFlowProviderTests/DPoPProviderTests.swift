@@ -1,5 +1,6 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
+import AuthFlowTestSupport
 import AuthFlowProvider
 import Foundation
 import Testing
@@ -37,7 +38,7 @@ struct DPoPProviderTests {
             #expect(introspection["cnf"] == .object(["jkt": .string(binding.key.thumbprint)]))
             #expect(introspection["token_type"] == .string("DPoP"))
 
-            let userinfo = provider.issuer.appendingPathComponent("userinfo")
+            let userinfo = provider.issuer.url.appendingPathComponent("userinfo")
             let good = try binding.proof(method: "GET", url: userinfo, accessToken: credentials.accessToken)
             #expect(try await Self.userinfo(provider, scheme: "DPoP", token: credentials.accessToken, proof: good).status == 200)
             let asBearer = try await Self.userinfo(provider, scheme: "Bearer", token: credentials.accessToken, proof: nil)
@@ -90,7 +91,7 @@ struct DPoPProviderTests {
             let introspection = try await Wire(provider: provider).introspect(credentials.accessToken)
             #expect(introspection["cnf"] == .object(["jkt": .string(binding.key.thumbprint)]))
 
-            let userinfo = provider.issuer.appendingPathComponent("userinfo")
+            let userinfo = provider.issuer.url.appendingPathComponent("userinfo")
             let asBearer = try await Self.userinfo(provider, scheme: "Bearer", token: credentials.accessToken, proof: nil)
             #expect(asBearer.status == 401 && asBearer.header("WWW-Authenticate")?.hasPrefix("DPoP") == true)
             // Another key, with the server's nonce: refused for the key.
@@ -130,7 +131,7 @@ struct DPoPProviderTests {
             #expect(
                 bare["error_description"]
                     == .string("the device authorization request named a DPoP key (dpop_jkt); a DPoP proof is required"))
-            let tokenURL = provider.issuer.appendingPathComponent("token")
+            let tokenURL = provider.issuer.url.appendingPathComponent("token")
             let wrong = try await URLSessionTransport().send(
                 HTTPTransportRequest(
                     method: "POST", url: tokenURL,
@@ -305,7 +306,7 @@ struct DPoPProviderTests {
     func normalisedTarget() async throws {
         try await Self.with { provider in
             let key = DPoPKey()
-            let port = provider.issuer.port!
+            let port = provider.issuer.url.port!
             for variant in [
                 "HTTP://127.0.0.1:\(port)/token", "http://127.0.0.1:\(port)/x/../token", "http://127.0.0.1:\(port)/./%74oken",
                 "http://127.0.0.1:0\(port)/token?q=1#f",
@@ -338,7 +339,7 @@ struct DPoPProviderTests {
             let (userinfoError, userinfoDescription, _) = try await Self.tokenRequest(provider, proof: withUserinfo)
             #expect(
                 userinfoError == "invalid_dpop_proof"
-                    && userinfoDescription == "the DPoP proof's htu is not \(provider.issuer.absoluteString)/token")
+                    && userinfoDescription == "the DPoP proof's htu is not \(provider.issuer.identifier)/token")
         }
     }
 
@@ -355,7 +356,7 @@ struct DPoPProviderTests {
             try await expectRefused(try key.proof(method: "GET", url: token), "the DPoP proof's htm is not POST")
             try await expectRefused(
                 try key.proof(method: "POST", url: Wire(provider: provider).url("/userinfo")),
-                "the DPoP proof's htu is not \(provider.issuer.absoluteString)/token")
+                "the DPoP proof's htu is not \(provider.issuer.identifier)/token")
             try await expectRefused(
                 try key.proof(method: "POST", url: token, now: Date().addingTimeInterval(-300)),
                 "the DPoP proof's iat is missing or more than 60 s from now")

@@ -1,5 +1,6 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
+import AuthFlowTestSupport
 import AuthFlowProvider
 import Foundation
 import Testing
@@ -11,7 +12,7 @@ struct DeviceAndSessionTests {
     private func startDevice(_ wire: Wire) async throws -> (deviceCode: String, userCode: String) {
         let response = try await wire.post("/device_authorization", [("client_id", "authflow-demo"), ("scope", "openid profile")])
         let body = Wire.json(response)
-        #expect(body["verification_uri"] == .string(wire.provider.issuer.absoluteString + "/device"))
+        #expect(body["verification_uri"] == .string(wire.provider.issuer.identifier + "/device"))
         return (try #require(body["device_code"]?.stringValue), try #require(body["user_code"]?.stringValue))
     }
 

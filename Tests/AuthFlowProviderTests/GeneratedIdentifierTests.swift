@@ -1,5 +1,6 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
+import AuthFlowTestSupport
 import Foundation
 import Testing
 @testable import AuthFlowProvider

@@ -1,5 +1,6 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
+import AuthFlowTestSupport
 import AuthFlowProvider
 import Crypto
 import _CryptoExtras
@@ -79,7 +80,7 @@ struct JWTClientAuthTests {
     static func claims(_ provider: EmbeddedProvider, client: String = "pkjwt-ES256") -> [String: JSONMemberValue] {
         let now = Date().timeIntervalSince1970.rounded(.down)
         return [
-            "iss": .string(client), "sub": .string(client), "aud": .string(provider.issuer.absoluteString),
+            "iss": .string(client), "sub": .string(client), "aud": .string(provider.issuer.identifier),
             "jti": .string(UUID().uuidString), "iat": .number(now), "exp": .number(now + 60),
         ]
     }
@@ -140,9 +141,9 @@ struct JWTClientAuthTests {
             switch rule {
             case "iss": claims["iss"] = .string("pkjwt-RS256")
             case "aud": claims["aud"] = .string("https://elsewhere.example.com/token")
-            case "token": claims["aud"] = .string(provider.issuer.absoluteString + "/token")
-            case "par": claims["aud"] = .string(provider.issuer.absoluteString + "/par")
-            case "array": claims["aud"] = .array([.string(provider.issuer.absoluteString)])
+            case "token": claims["aud"] = .string(provider.issuer.identifier + "/token")
+            case "par": claims["aud"] = .string(provider.issuer.identifier + "/par")
+            case "array": claims["aud"] = .array([.string(provider.issuer.identifier)])
             case "expired": claims["exp"] = .number(now - 120)
             case "long": claims["exp"] = .number(now + 7200)
             case "noexp": claims["exp"] = nil
@@ -167,13 +168,13 @@ struct JWTClientAuthTests {
                 jwks: Self.jwks([Self.esKey])))
         try await Fixture.with(configuration) { provider in
             var claims = Self.claims(provider)
-            claims["aud"] = .string(provider.issuer.absoluteString + "/token")
+            claims["aud"] = .string(provider.issuer.identifier + "/token")
             #expect(try await Self.post(provider, assertion: try Self.sign(claims)).0 == 200)
             claims = Self.claims(provider)
             #expect(try await Self.post(provider, assertion: try Self.sign(claims)).0 == 200)
             for bad: JSONMemberValue in [
-                .string(provider.issuer.absoluteString + "/par"),
-                .array([.string(provider.issuer.absoluteString + "/token")]),
+                .string(provider.issuer.identifier + "/par"),
+                .array([.string(provider.issuer.identifier + "/token")]),
             ] {
                 claims = Self.claims(provider)
                 claims["aud"] = bad

@@ -49,7 +49,7 @@ import Testing
                 toResource: honest.identifier(of: ProviderProtectedResource(path: "/api")), identity: Self.identity, timeout: 5
             ) { access in
                 #expect(access.client.usesIssuerSpecificRedirect)
-                let segment = IssuerSpecificRedirect.segment(for: honest.issuer.absoluteString)
+                let segment = IssuerSpecificRedirect.segment(for: honest.issuer)
                 #expect(access.registration?.redirectURIs == [URL(string: "http://127.0.0.1/callback/\(segment)")!])
                 return try await access.client.signIn(
                     redirectURI: listener.redirectURI, scopes: ["openid"], userAgent: FollowingBrowser(listener: listener))
@@ -61,7 +61,7 @@ import Testing
     @Test("E's metadata sends the user to H with H's client ID: H refuses E's redirect URI, nothing reaches E's token endpoint")
     func hostileMetadataNamesTheHonestAuthorizationEndpoint() async throws {
         try await Fixture.with(Self.honestConfiguration()) { honest in
-            let hostile = try await HostileAuthorizationServer.start(honest: honest.issuer, clientID: "plain-public", rewrite: nil)
+            let hostile = try await HostileAuthorizationServer.start(honest: honest.issuer.url, clientID: "plain-public", rewrite: nil)
             let error = await #expect(throws: AuthFlowError.self) { try await Self.signIn(toResource: hostile.base.appending(path: "api")) }
             #expect(error?.category == .cancelled && error?.message == "the loopback listener was closed")
             #expect(await hostile.tokenRequests.isEmpty)
@@ -83,11 +83,11 @@ import Testing
             case .honestIssuerSpecific:
                 let request = ClientRegistrationRequest(
                     redirectURIs: [
-                        IssuerSpecificRedirect.uri(URL(string: "http://127.0.0.1/callback")!, issuer: honest.issuer.absoluteString)
+                        IssuerSpecificRedirect.uri(URL(string: "http://127.0.0.1/callback")!, issuer: honest.issuer)
                     ])
                 clientID = try await ClientRegistration.register(request, with: ProviderMetadata.discover(issuer: honest.issuer)).clientID
             }
-            let hostile = try await HostileAuthorizationServer.start(honest: honest.issuer, clientID: clientID, rewrite: rewrite)
+            let hostile = try await HostileAuthorizationServer.start(honest: honest.issuer.url, clientID: clientID, rewrite: rewrite)
             let error = await #expect(throws: AuthFlowError.self) { try await Self.signIn(toResource: hostile.base.appending(path: "api")) }
             #expect(error?.category == .invalidResponse && error?.message == "callback is not for the redirect URI that was sent")
             #expect(await hostile.tokenRequests.isEmpty)

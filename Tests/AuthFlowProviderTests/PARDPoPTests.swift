@@ -1,5 +1,6 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
+import AuthFlowTestSupport
 import AuthFlowProvider
 import Foundation
 import Testing
@@ -26,7 +27,7 @@ struct PARDPoPTests {
             ] + extra
         return try await URLSessionTransport().send(
             HTTPTransportRequest(
-                method: "POST", url: provider.issuer.appendingPathComponent("par"),
+                method: "POST", url: provider.issuer.url.appendingPathComponent("par"),
                 headers: headers, body: Data(FormEncoding.encode(form).utf8)))
     }
 
@@ -45,7 +46,7 @@ struct PARDPoPTests {
     static func redeem(_ provider: EmbeddedProvider, code: String, pkce: AuthorizationRequest.PKCE, key: DPoPKey?) async throws -> [String:
         JSONMemberValue]
     {
-        let token = provider.issuer.appendingPathComponent("token")
+        let token = provider.issuer.url.appendingPathComponent("token")
         var headers: [(name: String, value: String)] = [("Content-Type", "application/x-www-form-urlencoded")]
         if let key { headers.append(("DPoP", try key.proof(method: "POST", url: token))) }
         let form = [
@@ -64,7 +65,7 @@ struct PARDPoPTests {
         try await Fixture.with { provider in
             let key = DPoPKey()
             let pkce = AuthorizationRequest.PKCE()
-            let par = provider.issuer.appendingPathComponent("par")
+            let par = provider.issuer.url.appendingPathComponent("par")
             let pushed = try await Self.push(provider, proof: try key.proof(method: "POST", url: par), pkce: pkce)
             #expect(pushed.status == 201)
             let code = try await Self.code(provider, pushed: pushed)
@@ -90,7 +91,7 @@ struct PARDPoPTests {
     func bothMechanisms() async throws {
         try await Fixture.with { provider in
             let key = DPoPKey()
-            let par = provider.issuer.appendingPathComponent("par")
+            let par = provider.issuer.url.appendingPathComponent("par")
             let same = try await Self.push(
                 provider, proof: try key.proof(method: "POST", url: par), extra: [("dpop_jkt", key.thumbprint)],
                 pkce: .init())
@@ -103,7 +104,7 @@ struct PARDPoPTests {
             #expect(
                 Wire.json(other)["error_description"] == .string("dpop_jkt is not the thumbprint of the DPoP proof's key (RFC 9449 §10.1)"))
             let badProof = try await Self.push(
-                provider, proof: try key.proof(method: "POST", url: provider.issuer.appendingPathComponent("token")),
+                provider, proof: try key.proof(method: "POST", url: provider.issuer.url.appendingPathComponent("token")),
                 pkce: .init())
             #expect(badProof.status == 400 && Wire.json(badProof)["error"] == .string("invalid_dpop_proof"))
         }

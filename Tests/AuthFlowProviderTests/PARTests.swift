@@ -1,5 +1,6 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
+import AuthFlowTestSupport
 import AuthFlowProvider
 import Foundation
 import Testing
@@ -151,7 +152,7 @@ struct PARTests {
     func automaticWhenRequired() async throws {
         try await Self.with { provider in
             var metadata = try await ProviderMetadata.discover(issuer: provider.issuer)
-            #expect(metadata.pushedAuthorizationRequestEndpoint == URL(string: provider.issuer.absoluteString + "/par"))
+            #expect(metadata.pushedAuthorizationRequestEndpoint == URL(string: provider.issuer.identifier + "/par"))
             #expect(!metadata.requirePushedAuthorizationRequests)
             metadata.document["require_pushed_authorization_requests"] = .bool(true)
             let client = try OAuthClient(metadata: metadata, clientID: "par-jwt", authentication: .privateKeyJWT(key: Self.key))
@@ -192,7 +193,7 @@ struct PARTests {
             #expect(noAdvice?.oauth?.error == "invalid_request" && noAdvice?.recovery == nil && noAdvice?.remedy == nil)
             let denied = #expect(throws: AuthFlowError.self) {
                 try request.validateCallback(
-                    URL(string: Self.redirect + "?error=access_denied&state=\(request.state)&iss=\(provider.issuer.absoluteString)")!)
+                    URL(string: Self.redirect + "?error=access_denied&state=\(request.state)&iss=\(provider.issuer.identifier)")!)
             }
             #expect(denied?.oauth?.error == "access_denied" && denied?.recovery == nil && denied?.remedy == nil)
         }
@@ -210,7 +211,7 @@ struct PARTests {
             var callback = URLComponents(string: Self.redirect)!
             callback.queryItems = [
                 URLQueryItem(name: "error", value: "invalid_request_uri"), URLQueryItem(name: "state", value: request.state),
-                URLQueryItem(name: "iss", value: provider.issuer.absoluteString),
+                URLQueryItem(name: "iss", value: provider.issuer.identifier),
             ]
             let error = #expect(throws: AuthFlowError.self) { try request.validateCallback(callback.url!) }
             #expect(error?.oauth?.error == "invalid_request_uri")

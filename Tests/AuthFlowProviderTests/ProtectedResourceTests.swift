@@ -47,7 +47,7 @@ struct ProtectedResourceTests {
             let challenge = try #require(ResourceChallenge(bare))
             #expect(challenge.scheme.lowercased() == "bearer" && challenge.error == nil && challenge.scopes == ["api.read"])
             #expect(
-                challenge.resourceMetadataURL?.absoluteString == provider.issuer.absoluteString
+                challenge.resourceMetadataURL?.absoluteString == provider.issuer.identifier
                     + "/.well-known/oauth-protected-resource/api")
 
             let access = try await OAuthClient.forResource(resource, challenge: challenge, identity: Self.registered())
@@ -60,7 +60,7 @@ struct ProtectedResourceTests {
             let credentials = try await access.client.exchange(grant)
             let (header, claims) = try Self.parts(credentials.accessToken)
             #expect(header["typ"] == .string("at+jwt") && header["alg"] == .string("ES256") && header["kid"] != nil)
-            #expect(claims["aud"] == .string(resource.absoluteString) && claims["iss"] == .string(provider.issuer.absoluteString))
+            #expect(claims["aud"] == .string(resource.absoluteString) && claims["iss"] == .string(provider.issuer.identifier))
             #expect(claims["sub"] == .string("demo") && claims["client_id"] == .string(access.registration?.clientID ?? "-"))
             #expect(claims["scope"] == .string("openid api.read offline_access") && claims["cnf"] == nil)
             let iat = try #require(claims["iat"]?.numberValue)
@@ -99,7 +99,7 @@ struct ProtectedResourceTests {
             let plain = try await OAuthClient(issuer: provider.issuer, clientID: "authflow-demo")
             let (_, plainGrant) = try await authorize(plain, scopes: ["openid", "api.read"])
             let other = try await plain.exchange(plainGrant)
-            #expect(try Self.parts(other.accessToken).claims["aud"] == .string(provider.issuer.absoluteString + "/userinfo"))
+            #expect(try Self.parts(other.accessToken).claims["aud"] == .string(provider.issuer.identifier + "/userinfo"))
             let wrongAudience = try await Self.call(provider, other.accessToken)
             #expect(wrongAudience.status == 401 && ResourceChallenge(wrongAudience)?.errorDescription?.contains("aud") == true)
             #expect(try await Self.call(provider, "not-a-token").status == 401)

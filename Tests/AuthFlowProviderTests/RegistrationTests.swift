@@ -13,7 +13,7 @@ struct RegistrationTests {
     {
         let response = try await URLSessionTransport().send(
             HTTPTransportRequest(
-                method: "POST", url: provider.issuer.appendingPathComponent("register"), headers: [("Content-Type", contentType)],
+                method: "POST", url: provider.issuer.url.appendingPathComponent("register"), headers: [("Content-Type", contentType)],
                 body: Data(json.utf8)))
         return (response.status, Wire.json(response))
     }
@@ -22,12 +22,12 @@ struct RegistrationTests {
     func registerThroughTheEngine() async throws {
         try await Fixture.with { provider in
             let metadata = try await ProviderMetadata.discover(authorizationServer: provider.issuer)
-            #expect(metadata.registrationEndpoint?.absoluteString == provider.issuer.absoluteString + "/register")
+            #expect(metadata.registrationEndpoint?.absoluteString == provider.issuer.identifier + "/register")
             #expect(metadata.clientIDMetadataDocumentSupported)
             let request = ClientRegistrationRequest(redirectURIs: [URL(string: "http://127.0.0.1/callback")!], clientName: "Registered CLI")
             let registration = try await ClientRegistration.register(request, with: metadata)
             #expect(registration.clientSecret == nil && registration.tokenEndpointAuthMethod == "none")
-            #expect(registration.issuedAt != nil && registration.issuer == provider.issuer.absoluteString)
+            #expect(registration.issuedAt != nil && registration.issuer == provider.issuer)
             #expect(registration.redirectURIs == [URL(string: "http://127.0.0.1/callback")!])
             let client = try OAuthClient(metadata: metadata, clientID: registration.clientID)
             // Registered without a port: any port matches (RFC 8252 §7.3).

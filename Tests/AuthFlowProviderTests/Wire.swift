@@ -10,7 +10,7 @@ struct Wire {
     let transport = URLSessionTransport()
 
     func url(_ path: String, _ query: [(String, String)] = []) -> URL {
-        URL(string: provider.issuer.absoluteString + path + (query.isEmpty ? "" : "?" + FormEncoding.encode(query)))!
+        URL(string: provider.issuer.identifier + path + (query.isEmpty ? "" : "?" + FormEncoding.encode(query)))!
     }
 
     func get(_ path: String, _ query: [(String, String)] = [], headers: [(name: String, value: String)] = []) async throws

@@ -61,7 +61,7 @@ package actor HostileAuthorizationServer {
                 let plain = "http://127.0.0.1:\(sent.port ?? 0)/callback"
                 let replaced =
                     rewrite == .honestIssuerSpecific
-                    ? IssuerSpecificRedirect.uri(URL(string: plain)!, issuer: honest.absoluteString).absoluteString : plain
+                    ? IssuerSpecificRedirect.uri(URL(string: plain)!, issuer: try! Issuer(honest)).absoluteString : plain
                 return URLQueryItem(name: item.name, value: replaced)
             }
             let location = honest.absoluteString + "/authorize?" + (components.percentEncodedQuery ?? "")

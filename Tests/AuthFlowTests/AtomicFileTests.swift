@@ -1,3 +1,4 @@
+import AuthFlowTestSupport
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+import AuthFlowTestSupport
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
     static let redirect = "http://127.0.0.1:8765/callback"
 
     func request(
-        issParameter: Bool = false, issuer: String? = "https://idp.example", scopes: [String] = ["openid"],
+        issParameter: Bool = false, issuer: Issuer? = "https://idp.example", scopes: [String] = ["openid"],
         options: AuthorizationOptions = .init()
     ) throws -> AuthorizationRequest {
         var provider = metadata(issuer: issuer)

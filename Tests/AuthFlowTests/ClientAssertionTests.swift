@@ -1,3 +1,4 @@
+import AuthFlowTestSupport
 import Crypto
 import Foundation
 import Testing
@@ -78,7 +79,7 @@ import _CryptoExtras
 
     // MARK: the assertion on the wire
 
-    private func sentForm(_ authentication: ClientAuthentication, issuer: String? = nil) async throws -> (
+    private func sentForm(_ authentication: ClientAuthentication, issuer: Issuer? = nil) async throws -> (
         form: [String: String], tokenURL: URL, header: String?
     ) {
         let server = try LocalHTTPServer { _ in .json(ClientAuthenticationTests.okBody) }

@@ -1,3 +1,4 @@
+import AuthFlowTestSupport
 import Foundation
 import Testing
 
@@ -33,7 +34,7 @@ import Testing
         #expect(registration.issuedAt == Date(timeIntervalSince1970: 1_700_000_000))
         #expect(registration.tokenEndpointAuthMethod == "none")
         #expect(registration.authentication == .none)
-        #expect(registration.issuer?.hasPrefix("http://127.0.0.1:") == true)
+        #expect(registration.issuer?.identifier.hasPrefix("http://127.0.0.1:") == true)
         let request = try #require(sent)
         #expect(request.method == "POST")
         #expect(request.header("Content-Type") == "application/json")

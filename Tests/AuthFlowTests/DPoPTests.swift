@@ -1,3 +1,4 @@
+import AuthFlowTestSupport
 import Crypto
 import Foundation
 import Testing

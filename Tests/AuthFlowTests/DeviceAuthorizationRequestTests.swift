@@ -118,7 +118,7 @@ struct DeviceAuthorizationRequestTests {
         let client = try DeviceFixture.client(good, authentication: .clientSecretPost(secret: DeviceFixture.secret))
         let credentials = try await client.startDeviceAuthorization(scopes: ["openid"], clock: FakeClock()).credentials()
         #expect(credentials.subject == "user-42")
-        #expect(credentials.issuer == DeviceFixture.issuer)
+        #expect(credentials.issuer?.identifier == DeviceFixture.issuer)
 
         let none = QueuedTransport([DeviceFixture.authorization(), DeviceFixture.token()])
         let plain = try await DeviceFixture.client(none).startDeviceAuthorization(scopes: ["openid"], clock: FakeClock()).credentials()

@@ -96,7 +96,7 @@ enum DeviceFixture {
 
     static var metadata: ProviderMetadata {
         var metadata = ProviderMetadata(
-            issuer: issuer, authorizationEndpoint: URL(string: "https://id.example.test/authorize")!,
+            issuer: Issuer(stringLiteral: issuer), authorizationEndpoint: URL(string: "https://id.example.test/authorize")!,
             tokenEndpoint: URL(string: "https://id.example.test/token")!)
         metadata.deviceAuthorizationEndpoint = deviceEndpoint
         return metadata

@@ -1,3 +1,4 @@
+import AuthFlowTestSupport
 import Foundation
 import Logging
 import Testing
@@ -27,7 +28,7 @@ import Testing
     static let openIDDocument = document(extra: ["userinfo_endpoint": "https://ex.com/userinfo"])
 
     static func discover(_ transport: ScriptedTransport, issuer: String = issuer) async throws -> ProviderMetadata {
-        try await ProviderMetadata.discover(issuer: url(issuer), transport: transport, timeout: 5)
+        try await ProviderMetadata.discover(issuer: Issuer(issuer), transport: transport, timeout: 5)
     }
 
     @Test func missingRevocationEndpointIsTakenFromRFC8414() async throws {
@@ -49,7 +50,7 @@ import Testing
         #expect(metadata.deviceAuthorizationEndpoint == url("https://ex.com/oauth/device"))
         #expect(metadata.pushedAuthorizationRequestEndpoint == url("https://ex.com/oauth/par"))
         // Everything else stays the OpenID document's.
-        #expect(metadata.issuer == Self.issuer)
+        #expect(metadata.issuer?.identifier == Self.issuer)
         #expect(metadata.tokenEndpoint == url("https://ex.com/token"))
         #expect(metadata.authorizationEndpoint == url("https://ex.com/authorize"))
         #expect(metadata.jwksURI == url("https://ex.com/jwks"))
@@ -181,7 +182,7 @@ import Testing
         let transport = ScriptedTransport(routes: [Self.oauthURL: .json(Self.document())])
         let metadata = try await Self.discover(transport)
         #expect(metadata.revocationEndpoint == nil)
-        #expect(metadata.issuer == Self.issuer)
+        #expect(metadata.issuer?.identifier == Self.issuer)
         #expect(transport.urls == [Self.openIDURL, Self.oauthURL])
     }
 

@@ -1,3 +1,4 @@
+import AuthFlowTestSupport
 import Foundation
 import Testing
 
@@ -16,7 +17,7 @@ import Testing
 
     @Test(arguments: ["https://ex.com", "https://ex.com/"])
     func discoveryURLsForHostOnlyIssuer(_ issuer: String) throws {
-        let urls = try ProviderMetadata.discoveryURLs(for: url(issuer)).map(\.absoluteString)
+        let urls = try ProviderMetadata.discoveryURLs(for: Issuer(issuer)).map(\.absoluteString)
         #expect(
             urls == [
                 "https://ex.com/.well-known/openid-configuration",
@@ -25,7 +26,7 @@ import Testing
     }
 
     @Test func discoveryURLsForIssuerWithPath() throws {
-        let urls = try ProviderMetadata.discoveryURLs(for: url("https://ex.com/tenant/a")).map(\.absoluteString)
+        let urls = try ProviderMetadata.discoveryURLs(for: Issuer("https://ex.com/tenant/a")).map(\.absoluteString)
         #expect(
             urls == [
                 "https://ex.com/tenant/a/.well-known/openid-configuration",
@@ -34,7 +35,7 @@ import Testing
     }
 
     @Test func discoveryURLsKeepPort() throws {
-        let urls = try ProviderMetadata.discoveryURLs(for: url("http://127.0.0.1:8080/realms/x")).map(\.absoluteString)
+        let urls = try ProviderMetadata.discoveryURLs(for: Issuer("http://127.0.0.1:8080/realms/x")).map(\.absoluteString)
         #expect(
             urls == [
                 "http://127.0.0.1:8080/realms/x/.well-known/openid-configuration",
@@ -44,7 +45,7 @@ import Testing
 
     @Test(arguments: ["https://ex.com?x=1", "https://ex.com/t?x=1", "https://ex.com/#frag", "/relative/path"])
     func issuerWithQueryFragmentOrNoHostIsConfiguration(_ issuer: String) {
-        expectError(.configuration) { try ProviderMetadata.discoveryURLs(for: url(issuer)) }
+        expectError(.configuration) { try ProviderMetadata.discoveryURLs(for: Issuer(issuer)) }
     }
 
     // MARK: discover
@@ -53,7 +54,7 @@ import Testing
         let transport = ScriptedTransport(routes: [
             "https://ex.com/.well-known/openid-configuration": .json(Self.document(issuer: "https://ex.com"))
         ])
-        let metadata = try await ProviderMetadata.discover(issuer: url("https://ex.com"), transport: transport, timeout: 7)
+        let metadata = try await ProviderMetadata.discover(issuer: Issuer("https://ex.com"), transport: transport, timeout: 7)
         #expect(metadata.issuer == "https://ex.com")
         #expect(metadata.tokenEndpoint == url("https://ex.com/token"))
         #expect(metadata.jwksURI == url("https://ex.com/jwks"))
@@ -73,7 +74,7 @@ import Testing
             return .json(Self.document(issuer: "https://ex.com"))
         }
         await expectError(.issuerMismatch) {
-            try await ProviderMetadata.discover(issuer: url("https://ex.com"), transport: transport)
+            try await ProviderMetadata.discover(issuer: Issuer("https://ex.com"), transport: transport)
         }
         #expect(transport.requests.count == 1)
     }
@@ -85,7 +86,7 @@ import Testing
     func anyDifferenceInIssuerIsAMismatch(_ asked: String, _ named: String) async {
         let transport = ScriptedTransport { _ in .json(Self.document(issuer: named, base: "https://ex.com")) }
         await expectError(.issuerMismatch) {
-            try await ProviderMetadata.discover(issuer: url(asked), transport: transport)
+            try await ProviderMetadata.discover(issuer: Issuer(asked), transport: transport)
         }
         #expect(transport.requests.count == 1)
     }
@@ -95,7 +96,7 @@ import Testing
             "https://ex.com/.well-known/oauth-authorization-server/tenant/a":
                 .json(Self.document(issuer: "https://ex.com/tenant/a", extra: #","authorization_response_iss_parameter_supported":true"#))
         ])
-        let metadata = try await ProviderMetadata.discover(issuer: url("https://ex.com/tenant/a"), transport: transport)
+        let metadata = try await ProviderMetadata.discover(issuer: Issuer("https://ex.com/tenant/a"), transport: transport)
         #expect(metadata.issuer == "https://ex.com/tenant/a")
         #expect(metadata.authorizationResponseIssParameterSupported)
         #expect(
@@ -108,7 +109,7 @@ import Testing
     @Test func nothingFoundIsInvalidResponse() async {
         let transport = ScriptedTransport(routes: [:])
         await expectError(.invalidResponse) {
-            try await ProviderMetadata.discover(issuer: url("https://ex.com"), transport: transport)
+            try await ProviderMetadata.discover(issuer: Issuer("https://ex.com"), transport: transport)
         }
         #expect(transport.requests.count == 2)
     }
@@ -116,7 +117,7 @@ import Testing
     @Test func serverErrorDoesNotFallBack() async {
         let transport = ScriptedTransport { _ in HTTPTransportResponse(status: 500) }
         await expectError(.invalidResponse) {
-            try await ProviderMetadata.discover(issuer: url("https://ex.com"), transport: transport)
+            try await ProviderMetadata.discover(issuer: Issuer("https://ex.com"), transport: transport)
         }
         #expect(transport.requests.count == 1)
     }
@@ -125,7 +126,7 @@ import Testing
     func insecureIssuerIsConfigurationWithoutRequests(_ issuer: String) async {
         let transport = ScriptedTransport.unused()
         await expectError(.configuration) {
-            try await ProviderMetadata.discover(issuer: url(issuer), transport: transport)
+            try await ProviderMetadata.discover(issuer: Issuer(issuer), transport: transport)
         }
         #expect(transport.requests.isEmpty)
     }
@@ -136,7 +137,7 @@ import Testing
             """
         let transport = ScriptedTransport { _ in .json(document) }
         await expectError(.configuration) {
-            try await ProviderMetadata.discover(issuer: url("https://ex.com"), transport: transport)
+            try await ProviderMetadata.discover(issuer: Issuer("https://ex.com"), transport: transport)
         }
     }
 
@@ -145,15 +146,15 @@ import Testing
             .json(Self.document(issuer: "https://ex.com").replacingOccurrences(of: "https://ex.com/jwks", with: "http://ex.com/jwks"))
         }
         await expectError(.configuration) {
-            try await ProviderMetadata.discover(issuer: url("https://ex.com"), transport: transport)
+            try await ProviderMetadata.discover(issuer: Issuer("https://ex.com"), transport: transport)
         }
     }
 
     @Test(arguments: ["http://127.0.0.1:8080", "http://127.5.5.5", "http://[::1]:9000", "http://localhost:3000", "http://LOCALHOST"])
     func loopbackHTTPIsAllowed(_ issuer: String) async throws {
         let transport = ScriptedTransport { _ in .json(Self.document(issuer: issuer)) }
-        let metadata = try await ProviderMetadata.discover(issuer: url(issuer), transport: transport)
-        #expect(metadata.issuer == issuer)
+        let metadata = try await ProviderMetadata.discover(issuer: Issuer(issuer), transport: transport)
+        #expect(metadata.issuer?.identifier == issuer)
         #expect(transport.urls == ["\(issuer)/.well-known/openid-configuration"])
     }
 
@@ -170,7 +171,7 @@ import Testing
     func invalidDocumentIsInvalidResponse(_ document: String) async {
         let transport = ScriptedTransport { _ in .json(document) }
         await expectError(.invalidResponse) {
-            try await ProviderMetadata.discover(issuer: url("https://ex.com"), transport: transport)
+            try await ProviderMetadata.discover(issuer: Issuer("https://ex.com"), transport: transport)
         }
         #expect(transport.requests.count == 1)
     }
@@ -195,7 +196,7 @@ import Testing
         let transport = ScriptedTransport(routes: [
             "https://ex.com/.well-known/openid-configuration": .json(Self.document(issuer: "https://ex.com"))
         ])
-        let client = try await OAuthClient(issuer: url("https://ex.com"), clientID: "app", transport: transport)
+        let client = try await OAuthClient(issuer: Issuer("https://ex.com"), clientID: "app", transport: transport)
         #expect(client.metadata.tokenEndpoint == url("https://ex.com/token"))
         #expect(transport.requests.count == 1)
     }
@@ -205,7 +206,8 @@ import Testing
             try OAuthClient(metadata: metadata(token: "http://idp.example/token"), clientID: "app", transport: ScriptedTransport.unused())
         }
         expectError(.configuration) {
-            try OAuthClient(metadata: metadata(issuer: "http://idp.example"), clientID: "app", transport: ScriptedTransport.unused())
+            try OAuthClient(
+                metadata: metadata(issuer: Issuer("http://idp.example" as String)), clientID: "app", transport: ScriptedTransport.unused())
         }
         expectError(.configuration) {
             try OAuthClient(metadata: metadata(), clientID: "", transport: ScriptedTransport.unused())

@@ -1,3 +1,4 @@
+import AuthFlowTestSupport
 import Foundation
 import Testing
 
@@ -25,7 +26,7 @@ import Testing
         }
     }
 
-    static func grant(_ server: LocalHTTPServer, issuer: String?) -> AuthorizationGrant {
+    static func grant(_ server: LocalHTTPServer, issuer: Issuer?) -> AuthorizationGrant {
         AuthorizationGrant(
             code: "c", codeVerifier: fixedVerifier, redirectURI: url("http://127.0.0.1:9/cb"), clientID: "app",
             nonce: "N-1", issuer: issuer, requestedScopes: ["openid"])
@@ -35,10 +36,10 @@ import Testing
         let server = try Self.server()
         defer { server.stop() }
         let metadata = ProviderMetadata(
-            issuer: Self.issuer, authorizationEndpoint: url("https://idp.example/authorize"),
+            issuer: Issuer(stringLiteral: Self.issuer), authorizationEndpoint: url("https://idp.example/authorize"),
             tokenEndpoint: server.url("/token"), jwksURI: server.url("/jwks"))
         let client = try OAuthClient(metadata: metadata, clientID: "app")
-        let credentials = try await client.exchange(Self.grant(server, issuer: Self.issuer))
+        let credentials = try await client.exchange(Self.grant(server, issuer: Issuer(stringLiteral: Self.issuer)))
         #expect(credentials.subject == "user-7")
     }
 
@@ -46,10 +47,12 @@ import Testing
         let server = try Self.server(idTokenIssuer: "https://other.example")
         defer { server.stop() }
         let metadata = ProviderMetadata(
-            issuer: Self.issuer, authorizationEndpoint: url("https://idp.example/authorize"),
+            issuer: Issuer(stringLiteral: Self.issuer), authorizationEndpoint: url("https://idp.example/authorize"),
             tokenEndpoint: server.url("/token"), jwksURI: server.url("/jwks"))
         let client = try OAuthClient(metadata: metadata, clientID: "app")
-        await expectError(.idTokenInvalid, reason: .issuer) { try await client.exchange(Self.grant(server, issuer: Self.issuer)) }
+        await expectError(.idTokenInvalid, reason: .issuer) {
+            try await client.exchange(Self.grant(server, issuer: Issuer(stringLiteral: Self.issuer)))
+        }
     }
 
     @Test func withoutIssuerTheIDTokenIsNotUsed() async throws {
@@ -70,7 +73,8 @@ import Testing
             ProviderMetadata(
                 authorizationEndpoint: url("https://idp.example/a"), tokenEndpoint: url("https://idp.example/t"), endSessionEndpoint: plain),
             ProviderMetadata(
-                issuer: Self.issuer, authorizationEndpoint: url("https://idp.example/a"), tokenEndpoint: url("https://idp.example/t"),
+                issuer: Issuer(stringLiteral: Self.issuer), authorizationEndpoint: url("https://idp.example/a"),
+                tokenEndpoint: url("https://idp.example/t"),
                 jwksURI: plain),
         ]
         for metadata in cases {
@@ -112,7 +116,7 @@ import Testing
             Issue.record("expected full metadata, got \(configuration.provider)")
             return
         }
-        #expect(metadata.issuer == Self.issuer)
+        #expect(metadata.issuer?.identifier == Self.issuer)
         #expect(metadata.revocationEndpoint == url("https://idp.example/revoke"))
         #expect(metadata.userinfoEndpoint == url("https://idp.example/userinfo"))
         #expect(metadata.endSessionEndpoint == url("https://idp.example/logout"))
@@ -163,14 +167,16 @@ import Testing
     @Test func providerWithoutDiscoveryPointsToExplicitEndpoints() async {
         let transport = ScriptedTransport { _ in HTTPTransportResponse(status: 404) }
         let error = await expectError(.invalidResponse) {
-            try await ProviderMetadata.discover(issuer: url("https://github.example"), transport: transport)
+            try await ProviderMetadata.discover(issuer: Issuer("https://github.example"), transport: transport)
         }
         #expect(error?.recovery?.contains("ProviderMetadata(issuer:authorizationEndpoint:tokenEndpoint:)") == true)
         #expect(error?.remedy == .checkTheIssuer)
     }
 
     @Test func issuerWithQuerySaysWhatTheIssuerIs() {
-        let error = expectError(.configuration) { try ProviderMetadata.discoveryURLs(for: url("https://idp.example/?tenant=x")) }
+        let error = expectError(.configuration) {
+            try ProviderMetadata.discoveryURLs(for: Issuer("https://idp.example/?tenant=x" as String))
+        }
         #expect(error?.recovery?.hasPrefix("Give the issuer without") == true)
         #expect(error?.remedy == .giveTheIssuerURL)
     }

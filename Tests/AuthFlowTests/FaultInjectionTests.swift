@@ -1,3 +1,4 @@
+import AuthFlowTestSupport
 import Foundation
 import Testing
 
@@ -180,7 +181,7 @@ import Testing
     static func call(_ endpoint: Endpoint, _ server: FaultServer) async throws {
         switch endpoint {
         case .discovery:
-            _ = try await ProviderMetadata.discover(issuer: server.url(""), transport: URLSessionTransport(), timeout: 1)
+            _ = try await ProviderMetadata.discover(issuer: Issuer(server.url("")), transport: URLSessionTransport(), timeout: 1)
         case .keySet:
             _ = try await KeySetCache(jwksURI: server.url("/jwks"), transport: URLSessionTransport(), timeout: 1).keySet()
         case .token:

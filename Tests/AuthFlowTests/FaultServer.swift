@@ -1,3 +1,4 @@
+import AuthFlowTestSupport
 import Foundation
 
 @testable import AuthFlow

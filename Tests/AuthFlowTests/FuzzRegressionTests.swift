@@ -1,4 +1,5 @@
 import AuthFlowStoredDate
+import AuthFlowTestSupport
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+import AuthFlowTestSupport
 import Testing
 
 @testable import AuthFlow

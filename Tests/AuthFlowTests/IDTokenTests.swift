@@ -1,3 +1,4 @@
+import AuthFlowTestSupport
 import Crypto
 import Foundation
 import Testing
@@ -443,7 +444,7 @@ import _CryptoExtras
         let client = try OAuthClient(metadata: provider, clientID: "app", transport: transport)
         let grant = AuthorizationGrant(
             code: "c", codeVerifier: fixedVerifier, redirectURI: url("http://127.0.0.1:1/cb"), clientID: "app",
-            nonce: "N-1", issuer: TestIDP.issuer, requestedScopes: ["openid"])
+            nonce: "N-1", issuer: Issuer(stringLiteral: TestIDP.issuer), requestedScopes: ["openid"])
         let credentials = try await client.exchange(grant)
         #expect(credentials.subject == "user-1")
         #expect(credentials.idToken?.audience == ["app"])

@@ -1,3 +1,4 @@
+import AuthFlowTestSupport
 import Crypto
 import Foundation
 import Testing
@@ -132,6 +133,6 @@ final class TestIDP: Sendable {
     }
 
     static func rules(nonce: String? = "N-1", maxAge: Int? = nil, leeway: TimeInterval = 60) -> IDTokenRules {
-        IDTokenRules(issuer: issuer, clientID: clientID, nonce: nonce, maxAge: maxAge, leeway: leeway)
+        IDTokenRules(issuer: Issuer(stringLiteral: issuer), clientID: clientID, nonce: nonce, maxAge: maxAge, leeway: leeway)
     }
 }

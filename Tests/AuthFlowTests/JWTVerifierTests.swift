@@ -1,3 +1,4 @@
+import AuthFlowTestSupport
 import Foundation
 import Testing
 
@@ -263,7 +264,7 @@ import Testing
             "\(TestIDP.issuer)/.well-known/openid-configuration": .json(document),
             TestIDP.jwksURI: .json(jwks),
         ])
-        let verifier = try await JWTVerifier.discover(issuer: url(TestIDP.issuer), audience: Self.audience, transport: transport)
+        let verifier = try await JWTVerifier.discover(issuer: Issuer(TestIDP.issuer), audience: Self.audience, transport: transport)
         let verified = try await verifier.verify(Self.token(), now: Self.now)
         #expect(verified.subject == "user-1")
     }
@@ -275,7 +276,7 @@ import Testing
             """
         let transport = ScriptedTransport(routes: ["\(TestIDP.issuer)/.well-known/openid-configuration": .json(document)])
         await expectError(.configuration) {
-            try await JWTVerifier.discover(issuer: url(TestIDP.issuer), audience: Self.audience, transport: transport)
+            try await JWTVerifier.discover(issuer: Issuer(TestIDP.issuer), audience: Self.audience, transport: transport)
         }
     }
 }
@@ -285,8 +286,9 @@ extension TestIDP {
     func verifier(algorithms: Set<String>? = nil, leeway: TimeInterval = 60) -> JWTVerifier {
         if let algorithms {
             return JWTVerifier(
-                issuer: TestIDP.issuer, audience: JWTVerifierTests.audience, keys: cache, algorithms: algorithms, leeway: leeway)
+                issuer: Issuer(stringLiteral: TestIDP.issuer), audience: JWTVerifierTests.audience, keys: cache, algorithms: algorithms,
+                leeway: leeway)
         }
-        return JWTVerifier(issuer: TestIDP.issuer, audience: JWTVerifierTests.audience, keys: cache, leeway: leeway)
+        return JWTVerifier(issuer: Issuer(stringLiteral: TestIDP.issuer), audience: JWTVerifierTests.audience, keys: cache, leeway: leeway)
     }
 }

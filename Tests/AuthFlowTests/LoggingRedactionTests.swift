@@ -52,7 +52,7 @@ struct FakeUserAgent: AuthorizationUserAgent {
             }
         }
         let client = try await OAuthClient(
-            issuer: url(TestIDP.issuer), clientID: TestIDP.clientID,
+            issuer: Issuer(TestIDP.issuer), clientID: TestIDP.clientID,
             authentication: .clientSecretPost(secret: Self.clientSecret), transport: transport, logger: logger)
         let credentials = try await client.signIn(
             redirectURI: url("http://127.0.0.1:8765/callback"), scopes: ["openid", "profile"],

@@ -1,3 +1,4 @@
+import AuthFlowTestSupport
 import Foundation
 import Testing
 
@@ -26,7 +27,7 @@ import Testing
     @Test func templateWithoutTenantsIsRefusedWithTheRemedy() async throws {
         let error = await expectError(.issuerMismatch) {
             try await ProviderMetadata.discover(
-                issuer: url(Self.common), transport: Self.transport(documentIssuer: Self.template, asked: Self.common))
+                issuer: Issuer(Self.common), transport: Self.transport(documentIssuer: Self.template, asked: Self.common))
         }
         #expect(error?.message == "metadata names the multi-tenant issuer template \(Self.template) for \(Self.common)")
         #expect(error?.remedy == .chooseTenants)
@@ -36,9 +37,9 @@ import Testing
     @Test(arguments: [IssuerTenants.any, .only([tenantA])])
     func templateWithTenantsIsAccepted(_ tenants: IssuerTenants) async throws {
         let metadata = try await ProviderMetadata.discover(
-            issuer: url(Self.common), tenants: tenants,
+            issuer: Issuer(Self.common), tenants: tenants,
             transport: Self.transport(documentIssuer: Self.template, asked: Self.common))
-        #expect(metadata.issuer == Self.template)
+        #expect(metadata.issuer?.identifier == Self.template)
         #expect(metadata.issuerTenants == tenants)
     }
 
@@ -47,7 +48,7 @@ import Testing
         let asked = "https://other.example/common/v2.0"
         let error = await expectError(.issuerMismatch) {
             try await ProviderMetadata.discover(
-                issuer: url(asked), tenants: .any,
+                issuer: Issuer(asked), tenants: .any,
                 transport: Self.transport(documentIssuer: Self.template, asked: asked))
         }
         #expect(error?.message == "metadata names issuer \(Self.template), expected \(asked)")
@@ -56,7 +57,7 @@ import Testing
         // A concrete issuer that differs is never accepted, tenants or not.
         let concrete = await expectError(.issuerMismatch) {
             try await ProviderMetadata.discover(
-                issuer: url(Self.common), tenants: .any,
+                issuer: Issuer(Self.common), tenants: .any,
                 transport: Self.transport(documentIssuer: "https://login.example/\(Self.tenantA)/v2.0", asked: Self.common))
         }
         #expect(concrete?.message.contains("expected \(Self.common)") == true)
@@ -65,7 +66,7 @@ import Testing
     @Test func auth0DomainWithoutTrailingSlashGetsTheFix() async throws {
         let error = await expectError(.issuerMismatch) {
             try await ProviderMetadata.discover(
-                issuer: url("https://tenant.auth0.example"),
+                issuer: Issuer("https://tenant.auth0.example"),
                 transport: Self.transport(documentIssuer: "https://tenant.auth0.example/", asked: "https://tenant.auth0.example"))
         }
         #expect(
@@ -81,7 +82,7 @@ import Testing
         let found = "https://login.microsoftonline.com/\(Self.tenantA)/v2.0"
         let error = await expectError(.issuerMismatch) {
             try await ProviderMetadata.discover(
-                issuer: url(asked),
+                issuer: Issuer(asked),
                 transport: ScriptedTransport(routes: [
                     "\(asked)/.well-known/openid-configuration": .json(DiscoveryTests.document(issuer: found))
                 ]))
@@ -92,10 +93,11 @@ import Testing
 
     @Test func clientRefusesTemplateMetadataWithoutTenants() throws {
         let error = expectError(.configuration) {
-            try OAuthClient(metadata: metadata(issuer: Self.template), clientID: "app", transport: ScriptedTransport.unused())
+            try OAuthClient(
+                metadata: metadata(issuer: Issuer(stringLiteral: Self.template)), clientID: "app", transport: ScriptedTransport.unused())
         }
         #expect(error?.remedy == .chooseTenants)
-        var allowed = metadata(issuer: Self.template)
+        var allowed = metadata(issuer: Issuer(stringLiteral: Self.template))
         allowed.issuerTenants = .any
         _ = try OAuthClient(metadata: allowed, clientID: "app", transport: ScriptedTransport.unused())
     }
@@ -107,7 +109,7 @@ import Testing
     }
 
     static func rules(_ tenants: IssuerTenants?) -> IDTokenRules {
-        IDTokenRules(issuer: template, clientID: TestIDP.clientID, nonce: "N-1", tenants: tenants)
+        IDTokenRules(issuer: Issuer(stringLiteral: template), clientID: TestIDP.clientID, nonce: "N-1", tenants: tenants)
     }
 
     @Test func tokenIssuerIsTheTemplateWithItsOwnTid() throws {
@@ -176,7 +178,7 @@ import Testing
     // MARK: callback iss (RFC 9207)
 
     @Test func callbackIssMayNameAnAllowedTenant() throws {
-        var meta = metadata(issuer: Self.template)
+        var meta = metadata(issuer: Issuer(stringLiteral: Self.template))
         meta.issuerTenants = .only([Self.tenantA])
         let request = try AuthorizationRequest(
             metadata: meta, clientID: "app", redirectURI: url("http://127.0.0.1:9/cb"),

@@ -1,3 +1,4 @@
+import AuthFlowTestSupport
 import Foundation
 import Testing
 
@@ -82,14 +83,14 @@ import Testing
                     extra: #","bearer_methods_supported":["header"],"dpop_signing_alg_values_supported":["ES256"],"#
                         + #""dpop_bound_access_tokens_required":true,"resource_name":"Tools","x_other":1"#)))
         #expect(metadata.resource.description == "https://api.example.com/mcp")
-        #expect(metadata.authorizationServers == [url("https://id.example.com")])
+        #expect(metadata.authorizationServers == ["https://id.example.com"])
         #expect(metadata.scopesSupported == ["mcp:tools"])
         #expect(metadata.bearerMethodsSupported == ["header"])
         #expect(metadata.dpopSigningAlgValuesSupported == ["ES256"])
         #expect(metadata.dpopBoundAccessTokensRequired)
         #expect(metadata.resourceName == "Tools")
         #expect(metadata.document["x_other"] != nil)
-        #expect(try metadata.authorizationServer() == url("https://id.example.com"))
+        #expect(try metadata.authorizationServer() == "https://id.example.com")
     }
 
     @Test(arguments: [
@@ -209,7 +210,7 @@ import Testing
         port.withLock { $0 = server.port }
         let metadata = try await ProtectedResourceMetadata.discover(
             resource: server.url("/mcp"), metadataURL: server.url("/meta/prm.json"), transport: URLSessionTransport(), timeout: 5)
-        #expect(metadata.authorizationServers == [url("https://id.example.com")])
+        #expect(metadata.authorizationServers == ["https://id.example.com"])
         #expect(server.requests.map(\.target) == ["/meta/prm.json"])
     }
 
@@ -300,13 +301,13 @@ import Testing
 @Suite struct AuthorizationServerDiscoveryTests {
     @Test func theOrderIsRFC8414ThenOpenIDInsertedThenAppended() throws {
         #expect(
-            try ProviderMetadata.authorizationServerMetadataURLs(for: url("https://id.example.com/tenant1")).map(\.absoluteString) == [
+            try ProviderMetadata.authorizationServerMetadataURLs(for: Issuer("https://id.example.com/tenant1")).map(\.absoluteString) == [
                 "https://id.example.com/.well-known/oauth-authorization-server/tenant1",
                 "https://id.example.com/.well-known/openid-configuration/tenant1",
                 "https://id.example.com/tenant1/.well-known/openid-configuration",
             ])
         #expect(
-            try ProviderMetadata.authorizationServerMetadataURLs(for: url("https://id.example.com/")).map(\.absoluteString) == [
+            try ProviderMetadata.authorizationServerMetadataURLs(for: Issuer("https://id.example.com/")).map(\.absoluteString) == [
                 "https://id.example.com/.well-known/oauth-authorization-server",
                 "https://id.example.com/.well-known/openid-configuration",
             ])
@@ -322,8 +323,8 @@ import Testing
         defer { server.stop() }
         port.withLock { $0 = server.port }
         let metadata = try await ProviderMetadata.discover(
-            authorizationServer: server.url("/tenant1"), transport: URLSessionTransport(), timeout: 5)
-        #expect(metadata.issuer == server.url("/tenant1").absoluteString)
+            authorizationServer: Issuer(server.url("/tenant1")), transport: URLSessionTransport(), timeout: 5)
+        #expect(metadata.issuer?.identifier == server.url("/tenant1").absoluteString)
         #expect(
             server.requests.map(\.target).prefix(2) == [
                 "/.well-known/oauth-authorization-server/tenant1", "/.well-known/openid-configuration/tenant1",
@@ -334,7 +335,7 @@ import Testing
         let (server, transport) = try ProtectedResourceMetadataTests.hugeDocuments()
         defer { server.stop() }
         let error = await expectError(.invalidResponse) {
-            try await ProviderMetadata.discover(authorizationServer: server.url("/tenant1"), transport: transport, timeout: 5)
+            try await ProviderMetadata.discover(authorizationServer: Issuer(server.url("/tenant1")), transport: transport, timeout: 5)
         }
         #expect(
             error?.message
@@ -350,7 +351,8 @@ import Testing
         }
         defer { server.stop() }
         await expectError(.timeout) {
-            try await ProviderMetadata.discover(authorizationServer: server.url("/tenant1"), transport: URLSessionTransport(), timeout: 0.5)
+            try await ProviderMetadata.discover(
+                authorizationServer: Issuer(server.url("/tenant1")), transport: URLSessionTransport(), timeout: 0.5)
         }
     }
 
@@ -358,7 +360,8 @@ import Testing
         let server = try LocalHTTPServer { _ in .json(DiscoveryTests.document(issuer: "https://evil.example.com")) }
         defer { server.stop() }
         await expectError(.issuerMismatch) {
-            try await ProviderMetadata.discover(authorizationServer: server.url("/tenant1"), transport: URLSessionTransport(), timeout: 5)
+            try await ProviderMetadata.discover(
+                authorizationServer: Issuer(server.url("/tenant1")), transport: URLSessionTransport(), timeout: 5)
         }
     }
 }

@@ -1,3 +1,4 @@
+import AuthFlowTestSupport
 import Foundation
 import Testing
 
@@ -84,14 +85,14 @@ import Testing
 
     @Test(arguments: ["/relative", "https://idp.example/?tenant=x", "https://idp.example/#x"])
     func giveTheIssuerURL(_ issuer: String) {
-        let error = expectError(.configuration) { try ProviderMetadata.discoveryURLs(for: url(issuer)) }
+        let error = expectError(.configuration) { try ProviderMetadata.discoveryURLs(for: Issuer(issuer)) }
         Self.expectRemedy(error, .giveTheIssuerURL)
     }
 
     @Test func checkTheIssuer() async {
         let nothing = ScriptedTransport { _ in HTTPTransportResponse(status: 404) }
         let error = await expectError(.invalidResponse) {
-            try await ProviderMetadata.discover(issuer: url("https://github.example"), transport: nothing)
+            try await ProviderMetadata.discover(issuer: Issuer("https://github.example"), transport: nothing)
         }
         Self.expectRemedy(error, .checkTheIssuer)
         let nameless = IssuerAdvice.mismatch(asked: "https://idp.example", found: "")
@@ -103,7 +104,8 @@ import Testing
             #"{"issuer":"https://idp.example/","authorization_endpoint":"https://idp.example/a","#
             + #""token_endpoint":"https://idp.example/t"}"#
         let error = await expectError(.issuerMismatch) {
-            try await ProviderMetadata.discover(issuer: url("https://idp.example"), transport: ScriptedTransport { _ in .json(document) })
+            try await ProviderMetadata.discover(
+                issuer: Issuer("https://idp.example"), transport: ScriptedTransport { _ in .json(document) })
         }
         Self.expectRemedy(error, .useIssuer.with("https://idp.example/"))
         #expect(error?.remedy?.value == "https://idp.example/")
@@ -111,7 +113,9 @@ import Testing
 
     @Test func chooseTenants() {
         let error = expectError(.configuration) {
-            try OAuthClient(metadata: metadata(issuer: MultiTenantTests.template), clientID: "app", transport: ScriptedTransport.unused())
+            try OAuthClient(
+                metadata: metadata(issuer: Issuer(stringLiteral: MultiTenantTests.template)), clientID: "app",
+                transport: ScriptedTransport.unused())
         }
         Self.expectRemedy(error, .chooseTenants)
     }

@@ -1,3 +1,4 @@
+import AuthFlowTestSupport
 import Foundation
 import Testing
 
@@ -49,9 +50,9 @@ import Testing
             timeout: 5)
         #expect(access.client.clientID == "dyn-1")
         #expect(access.client.resource?.url == world.server.url("/mcp"))
-        #expect(access.client.metadata.issuer == world.issuer)
+        #expect(access.client.metadata.issuer?.identifier == world.issuer)
         #expect(access.registeredNow)
-        #expect(access.registration?.issuer == world.issuer)
+        #expect(access.registration?.issuer?.identifier == world.issuer)
         #expect(
             world.targets == [
                 "/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-authorization-server/as", "/as/register",
@@ -61,8 +62,8 @@ import Testing
     @Test func aStoredRegistrationIsReusedWithoutRegisteringAgain() async throws {
         let world = try World()
         let stored = ClientRegistration(
-            issuer: world.issuer, clientID: "kept-7",
-            redirectURIs: [IssuerSpecificRedirect.uri(url("http://127.0.0.1/callback"), issuer: world.issuer)])
+            issuer: Issuer(stringLiteral: world.issuer), clientID: "kept-7",
+            redirectURIs: [IssuerSpecificRedirect.uri(url("http://127.0.0.1/callback"), issuer: Issuer(stringLiteral: world.issuer))])
         let access = try await OAuthClient.forResource(
             world.server.url("/mcp"), identity: ClientIdentity(registration: Self.registration, storedRegistration: stored),
             transport: URLSessionTransport(), timeout: 5)
@@ -72,7 +73,7 @@ import Testing
         #expect(access.client.usesIssuerSpecificRedirect)
         #expect(
             try access.client.authorizationRequest(redirectURI: url("http://127.0.0.1:5000/callback"), scopes: []).redirectURI
-                == url("http://127.0.0.1:5000/callback/\(IssuerSpecificRedirect.segment(for: world.issuer))"))
+                == url("http://127.0.0.1:5000/callback/\(IssuerSpecificRedirect.segment(for: Issuer(stringLiteral: world.issuer)))"))
     }
 
     @Test func aNewRegistrationRegistersRedirectURIsForItsIssuerOnly() async throws {
@@ -80,8 +81,10 @@ import Testing
         let access = try await OAuthClient.forResource(
             world.server.url("/mcp"), identity: ClientIdentity(registration: Self.registration), transport: URLSessionTransport(),
             timeout: 5)
-        let segment = IssuerSpecificRedirect.segment(for: world.issuer)
-        #expect(segment.count == 25 && segment.hasPrefix("as-") && segment != IssuerSpecificRedirect.segment(for: world.issuer + "x"))
+        let segment = IssuerSpecificRedirect.segment(for: Issuer(stringLiteral: world.issuer))
+        #expect(
+            segment.count == 25 && segment.hasPrefix("as-")
+                && segment != IssuerSpecificRedirect.segment(for: Issuer(stringLiteral: world.issuer + "x")))
         #expect(access.registration?.redirectURIs == [url("http://127.0.0.1/callback/\(segment)")])
         let body = String(decoding: world.server.requests.first { $0.target == "/as/register" }?.body ?? Data(), as: UTF8.self)
         #expect(body.contains(#"http:\/\/127.0.0.1\/callback\/\#(segment)"#) || body.contains("http://127.0.0.1/callback/\(segment)"))
@@ -89,7 +92,8 @@ import Testing
 
     @Test func aStoredRegistrationWhoseRedirectURIsDoNotNameItsIssuerIsNotReused() async throws {
         let world = try World()
-        let stored = ClientRegistration(issuer: world.issuer, clientID: "kept-7", redirectURIs: [url("http://127.0.0.1/callback")])
+        let stored = ClientRegistration(
+            issuer: Issuer(stringLiteral: world.issuer), clientID: "kept-7", redirectURIs: [url("http://127.0.0.1/callback")])
         let access = try await OAuthClient.forResource(
             world.server.url("/mcp"), identity: ClientIdentity(registration: Self.registration, storedRegistration: stored),
             transport: URLSessionTransport(), timeout: 5)

@@ -1,3 +1,4 @@
+import AuthFlowTestSupport
 import Foundation
 import Testing
 
@@ -62,8 +63,8 @@ import Testing
         let registrations = Locked(0)
         let world = try World(registrations: registrations)
         let stored = ClientRegistration(
-            issuer: world.issuer, clientID: "forgotten",
-            redirectURIs: [IssuerSpecificRedirect.uri(url("http://127.0.0.1/callback"), issuer: world.issuer)])
+            issuer: Issuer(stringLiteral: world.issuer), clientID: "forgotten",
+            redirectURIs: [IssuerSpecificRedirect.uri(url("http://127.0.0.1/callback"), issuer: Issuer(stringLiteral: world.issuer))])
         let tries = Locked(0)
         let signedIn = try await OAuthClient.signIn(
             toResource: world.server.url("/api"), identity: ClientIdentity(registration: Self.registration, storedRegistration: stored),
@@ -104,8 +105,8 @@ import Testing
         let registrations = Locked(0)
         let world = try World(known: [], registrations: registrations)
         let stored = ClientRegistration(
-            issuer: world.issuer, clientID: "forgotten",
-            redirectURIs: [IssuerSpecificRedirect.uri(url("http://127.0.0.1/callback"), issuer: world.issuer)])
+            issuer: Issuer(stringLiteral: world.issuer), clientID: "forgotten",
+            redirectURIs: [IssuerSpecificRedirect.uri(url("http://127.0.0.1/callback"), issuer: Issuer(stringLiteral: world.issuer))])
         let tries = Locked(0)
         await expectError(.oauthError) {
             try await OAuthClient.signIn(
@@ -125,8 +126,8 @@ import Testing
         let registrations = Locked(0)
         let world = try World(known: ["kept"], registrations: registrations)
         let stored = ClientRegistration(
-            issuer: world.issuer, clientID: "kept",
-            redirectURIs: [IssuerSpecificRedirect.uri(url("http://127.0.0.1/callback"), issuer: world.issuer)])
+            issuer: Issuer(stringLiteral: world.issuer), clientID: "kept",
+            redirectURIs: [IssuerSpecificRedirect.uri(url("http://127.0.0.1/callback"), issuer: Issuer(stringLiteral: world.issuer))])
         let signedIn = try await OAuthClient.signIn(
             toResource: world.server.url("/api"), identity: ClientIdentity(registration: Self.registration, storedRegistration: stored),
             transport: URLSessionTransport(), timeout: 5

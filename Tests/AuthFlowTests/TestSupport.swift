@@ -1,3 +1,4 @@
+import AuthFlowTestSupport
 import Foundation
 import Testing
 
@@ -88,7 +89,7 @@ func formDictionary(_ text: String, sourceLocation: SourceLocation = #_sourceLoc
 let fixedVerifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
 
 func metadata(
-    issuer: String? = "https://idp.example", authorization: String = "https://idp.example/authorize",
+    issuer: Issuer? = "https://idp.example", authorization: String = "https://idp.example/authorize",
     token: String = "https://idp.example/token"
 ) -> ProviderMetadata {
     ProviderMetadata(issuer: issuer, authorizationEndpoint: url(authorization), tokenEndpoint: url(token))

@@ -1,3 +1,4 @@
+import AuthFlowTestSupport
 import Foundation
 import Testing
 
@@ -28,7 +29,7 @@ import Testing
                 default: return HTTPTransportResponse(status: 404)
                 }
             }
-            var provider = metadata(issuer: TestIDP.issuer)
+            var provider = metadata(issuer: Issuer(stringLiteral: TestIDP.issuer))
             provider.jwksURI = url(TestIDP.jwksURI)
             if userinfoEndpoint { provider.userinfoEndpoint = url(UserInfoTests.userinfoURL) }
             client = try OAuthClient(metadata: provider, clientID: TestIDP.clientID, authentication: authentication, transport: transport)

@@ -1,6 +1,7 @@
 #if CLI
 import ArgumentParser
 import AuthFlow
+import AuthFlowTestSupport
 import Foundation
 import Testing
 @testable import authflow

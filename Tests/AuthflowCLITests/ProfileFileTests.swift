@@ -1,5 +1,6 @@
 #if CLI
 import AuthFlow
+import AuthFlowTestSupport
 import Foundation
 import Testing
 @testable import authflow

@@ -1,5 +1,6 @@
 #if CLI
 import AuthFlow
+import AuthFlowTestSupport
 import Foundation
 import Logging
 import Testing

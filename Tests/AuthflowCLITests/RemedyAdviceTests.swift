@@ -1,5 +1,6 @@
 #if CLI
 import AuthFlow
+import AuthFlowTestSupport
 import AuthFlowLoopback
 import Foundation
 import Testing

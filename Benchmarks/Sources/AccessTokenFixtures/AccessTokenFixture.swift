@@ -76,7 +76,7 @@ public final class AccessTokenFixture: Sendable {
             do {
                 box.result = .success(
                     try await ProtectedResource.discover(
-                        issuer: URL(string: Self.issuer)!, resource: URL(string: Self.resourceURL)!, options: options, transport: server))
+                        issuer: Issuer(Self.issuer), resource: URL(string: Self.resourceURL)!, options: options, transport: server))
             } catch {
                 box.result = .failure(error)
             }

@@ -18,7 +18,7 @@ public struct AuthorizationGrant: Sendable, Codable, Equatable {
     /// The nonce sent, to check the ID token with.
     public var nonce: String?
     /// The issuer that answered, when known.
-    public var issuer: String?
+    public var issuer: Issuer?
     /// The scopes requested (used when the token response omits `scope`).
     public var requestedScopes: [String]
     /// `max_age` sent, to check `auth_time` with.
@@ -32,7 +32,7 @@ public struct AuthorizationGrant: Sendable, Codable, Equatable {
     /// Creates a grant, for example from values an app sent to its backend.
     public init(
         code: String, codeVerifier: String, redirectURI: URL, clientID: String, nonce: String? = nil,
-        issuer: String? = nil, requestedScopes: [String] = [], maxAge: Int? = nil,
+        issuer: Issuer? = nil, requestedScopes: [String] = [], maxAge: Int? = nil,
         responseParameters: [AuthorizationOptions.Parameter] = []
     ) {
         self.responseParameters = responseParameters
@@ -65,7 +65,7 @@ public struct AuthorizationGrant: Sendable, Codable, Equatable {
         redirectURI = try container.decode(URL.self, forKey: .redirectURI)
         clientID = try container.decode(String.self, forKey: .clientID)
         nonce = try container.decodeIfPresent(String.self, forKey: .nonce)
-        issuer = try container.decodeIfPresent(String.self, forKey: .issuer)
+        issuer = try container.decodeIfPresent(Issuer.self, forKey: .issuer)
         requestedScopes = try container.decode([String].self, forKey: .requestedScopes)
         maxAge = try container.decodeIfPresent(Int.self, forKey: .maxAge)
         responseParameters = try container.decodeIfPresent([AuthorizationOptions.Parameter].self, forKey: .responseParameters) ?? []

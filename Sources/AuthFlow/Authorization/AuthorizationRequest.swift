@@ -33,7 +33,7 @@ public struct AuthorizationRequest: Sendable, Codable {
     /// The PKCE pair; the verifier is secret.
     public let pkce: PKCE
     /// The issuer the response must come from, when known.
-    public let issuer: String?
+    public let issuer: Issuer?
     /// The tenants accepted when ``issuer`` is a multi-tenant template.
     public let issuerTenants: IssuerTenants?
     /// Whether the callback must carry `iss` (RFC 9207 metadata says so).

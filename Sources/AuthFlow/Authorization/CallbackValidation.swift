@@ -49,7 +49,7 @@ extension AuthorizationRequest {
         // Without a configured issuer (explicit endpoints, no discovery) there
         // is nothing to compare `iss` with; it is then not used at all.
         if let iss = parameters["iss"], let issuer {
-            guard iss == issuer || Self.instantiates(issuer, iss, issuerTenants) else {
+            guard issuer.admits(iss, tenants: issuerTenants) else {
                 throw AuthFlowError(.issuerMismatch, "callback comes from issuer \(iss), expected \(issuer)")
             }
         } else if requiresIssuerParameter {
@@ -91,13 +91,6 @@ extension AuthorizationRequest {
     static let parRecovery =
         "The provider may require pushed authorization requests (RFC 9126) for this client: "
         + "set OAuthClient.usesPushedAuthorizationRequests and sign in again."
-
-    /// Whether `iss` is the multi-tenant template `issuer` with an allowed tenant in place.
-    static func instantiates(_ issuer: String, _ iss: String, _ tenants: IssuerTenants?) -> Bool {
-        guard let tenants, IssuerTenants.template(issuer, matches: iss) else { return false }
-        let parts = issuer.components(separatedBy: IssuerTenants.placeholder)
-        return tenants.allows(String(iss.dropFirst(parts[0].count).dropLast(parts[1].count)))
-    }
 
     /// Whether `value` equals this request's `state`, compared in constant time.
     public func matchesState(_ value: String) -> Bool { constantTimeEquals(value, state) }

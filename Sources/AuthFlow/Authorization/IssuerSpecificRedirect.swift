@@ -17,14 +17,14 @@ public import Foundation
 /// token endpoint; `iss` (RFC 9207) is still checked whenever it is sent.
 public enum IssuerSpecificRedirect {
     /// The path segment for `issuer`: `as-` and 22 base64url characters
-    /// (132 bits of SHA-256 of the issuer string).
-    public static func segment(for issuer: String) -> String {
-        "as-" + Base64URL.encode(SHA256.hash(data: Array(issuer.utf8))).prefix(22)
+    /// (132 bits of SHA-256 of the issuer's identifier).
+    public static func segment(for issuer: Issuer) -> String {
+        "as-" + Base64URL.encode(SHA256.hash(data: Array(issuer.identifier.utf8))).prefix(22)
     }
 
     /// `base` with ``segment(for:)`` appended to its path (unchanged when its
     /// path already ends in that segment); query and fragment are kept.
-    public static func uri(_ base: URL, issuer: String) -> URL {
+    public static func uri(_ base: URL, issuer: Issuer) -> URL {
         guard !isSpecific(base, to: issuer), var components = URLComponents(url: base, resolvingAgainstBaseURL: false) else {
             return base
         }
@@ -34,7 +34,7 @@ public enum IssuerSpecificRedirect {
     }
 
     /// Whether `uri`'s path ends in the segment for `issuer`.
-    public static func isSpecific(_ uri: URL, to issuer: String) -> Bool {
+    public static func isSpecific(_ uri: URL, to issuer: Issuer) -> Bool {
         guard let path = URLComponents(url: uri, resolvingAgainstBaseURL: false)?.percentEncodedPath else { return false }
         return path.hasSuffix("/" + segment(for: issuer))
     }

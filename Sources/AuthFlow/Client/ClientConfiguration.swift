@@ -12,7 +12,7 @@ public struct ClientConfiguration: Sendable, Equatable {
     /// Where the provider's endpoints come from.
     public enum Provider: Sendable, Equatable {
         /// Discovered from the issuer.
-        case issuer(URL)
+        case issuer(Issuer)
         /// Given explicitly (providers without discovery).
         case endpoints(authorization: URL, token: URL)
         /// Given in full: explicit endpoints with the optional revocation,
@@ -65,12 +65,23 @@ public struct ClientConfiguration: Sendable, Equatable {
             }
             return url
         }
+        func issuer(_ key: String) throws -> Issuer? {
+            guard let text = try string(key) else { return nil }
+            do {
+                return try Issuer(text)
+            } catch let error as AuthFlowError {
+                throw AuthFlowError(
+                    .configuration, "\(key): \(error.message)",
+                    recovery: "Set the \(key) key of the AuthFlow Info.plist dictionary to the provider's issuer URL (https).",
+                    remedy: .giveTheIssuerURL)
+            }
+        }
         func plistError(_ message: String, _ recovery: String) -> AuthFlowError {
             AuthFlowError(.configuration, message, recovery: recovery)
         }
         let provider: Provider
         let explicitKeys = ["RevocationEndpoint", "UserInfoEndpoint", "EndSessionEndpoint", "JWKSURI", "IDTokenIssuer"]
-        switch (try url("Issuer"), try url("AuthorizeEndpoint"), try url("TokenEndpoint")) {
+        switch (try issuer("Issuer"), try url("AuthorizeEndpoint"), try url("TokenEndpoint")) {
         case (let issuer?, nil, nil):
             if let key = explicitKeys.first(where: { dictionary[$0] != nil }) {
                 throw plistError(
@@ -86,7 +97,7 @@ public struct ClientConfiguration: Sendable, Equatable {
                 }
                 provider = .metadata(
                     ProviderMetadata(
-                        issuer: try string("IDTokenIssuer"), authorizationEndpoint: authorization, tokenEndpoint: token,
+                        issuer: try issuer("IDTokenIssuer"), authorizationEndpoint: authorization, tokenEndpoint: token,
                         revocationEndpoint: try url("RevocationEndpoint"), userinfoEndpoint: try url("UserInfoEndpoint"),
                         endSessionEndpoint: try url("EndSessionEndpoint"), jwksURI: try url("JWKSURI")))
             } else {

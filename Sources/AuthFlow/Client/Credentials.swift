@@ -3,7 +3,7 @@ public import Foundation
 /// What a sign-in produces: tokens, with the ID token verified.
 public struct OAuthCredentials: Sendable, Equatable, Codable {
     /// The issuer, when known.
-    public var issuer: String?
+    public var issuer: Issuer?
     /// The client the tokens belong to.
     public var clientID: String
     /// The token response.
@@ -12,7 +12,7 @@ public struct OAuthCredentials: Sendable, Equatable, Codable {
     public var idToken: IDTokenClaims?
 
     /// Creates credentials.
-    public init(issuer: String?, clientID: String, token: TokenResponse, idToken: IDTokenClaims?) {
+    public init(issuer: Issuer?, clientID: String, token: TokenResponse, idToken: IDTokenClaims?) {
         self.issuer = issuer
         self.clientID = clientID
         self.token = token
@@ -35,6 +35,6 @@ public struct OAuthCredentials: Sendable, Equatable, Codable {
 extension OAuthCredentials: CustomStringConvertible {
     /// Redacts every token.
     public var description: String {
-        "OAuthCredentials(issuer: \(issuer ?? "-"), subject: \(subject ?? "-"), \(token))"
+        "OAuthCredentials(issuer: \(issuer?.identifier ?? "-"), subject: \(subject ?? "-"), \(token))"
     }
 }

@@ -6,7 +6,7 @@ public import Logging
 /// ID tokens.
 ///
 /// ```swift
-/// let client = try await OAuthClient(issuer: URL(string: "https://id.example.com")!,
+/// let client = try await OAuthClient(issuer: Issuer("https://id.example.com"),
 ///                                    clientID: "com.example.app")
 /// let credentials = try await client.signIn(redirectURI: redirect,
 ///                                           scopes: ["openid", "profile"],
@@ -63,7 +63,7 @@ public struct OAuthClient: Sendable {
         guard timeout > 0 else { throw AuthFlowError.configuration("timeout must be positive") }
         try metadata.validateTransportSecurity()
         try authentication.validate()
-        if let issuer = metadata.issuer, IssuerTenants.isTemplate(issuer), metadata.issuerTenants == nil {
+        if let issuer = metadata.issuer, issuer.isTemplate, metadata.issuerTenants == nil {
             throw AuthFlowError(
                 .configuration, "the issuer \(issuer) is a multi-tenant template and no tenants were allowed",
                 recovery: IssuerAdvice.multiTenant, remedy: .chooseTenants)
@@ -88,7 +88,7 @@ public struct OAuthClient: Sendable {
     /// the template `…/{tenantid}/v2.0`: see ``IssuerTenants``. Without it
     /// such a provider is refused with ``AuthFlowError/Category/issuerMismatch``.
     public init(
-        issuer: URL, clientID: String, authentication: ClientAuthentication = .none, tenants: IssuerTenants? = nil,
+        issuer: Issuer, clientID: String, authentication: ClientAuthentication = .none, tenants: IssuerTenants? = nil,
         transport: any HTTPTransport = URLSessionTransport(), timeout: TimeInterval = 30, leeway: TimeInterval = 60,
         acceptedAlgorithms: Set<String>? = nil, logger: Logger = Logger(label: "AuthFlow")
     ) async throws {
@@ -144,7 +144,9 @@ public struct OAuthClient: Sendable {
         let token = try await tokenEndpoint.request(form, requestedScopes: grant.requestedScopes)
         let claims = try await verifyIDToken(
             in: token, nonce: grant.nonce, maxAge: grant.maxAge, required: grant.requestedScopes.contains("openid"))
-        logger.info("signed in", metadata: ["issuer": "\(metadata.issuer ?? "-")", "id_token": "\(claims == nil ? "none" : "verified")"])
+        logger.info(
+            "signed in",
+            metadata: ["issuer": "\(metadata.issuer?.identifier ?? "-")", "id_token": "\(claims == nil ? "none" : "verified")"])
         return OAuthCredentials(issuer: metadata.issuer, clientID: clientID, token: token, idToken: claims)
     }
 

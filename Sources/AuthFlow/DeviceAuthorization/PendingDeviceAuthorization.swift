@@ -48,7 +48,7 @@ public struct PendingDeviceAuthorization: Sendable, CustomStringConvertible, Cus
         client.logger.info(
             "signed in with a device code",
             metadata: [
-                "issuer": "\(client.metadata.issuer ?? "-")", "id_token": "\(claims == nil ? "none" : "verified")",
+                "issuer": "\(client.metadata.issuer?.identifier ?? "-")", "id_token": "\(claims == nil ? "none" : "verified")",
             ])
         return OAuthCredentials(issuer: client.metadata.issuer, clientID: client.clientID, token: token, idToken: claims)
     }

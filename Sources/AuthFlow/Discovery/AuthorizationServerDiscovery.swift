@@ -9,9 +9,9 @@ extension ProviderMetadata {
     /// Connect Discovery with it inserted, then OpenID Connect Discovery with
     /// it appended. An issuer without a path has two places: RFC 8414, then
     /// OpenID Connect Discovery.
-    public static func authorizationServerMetadataURLs(for issuer: URL) throws -> [URL] {
+    public static func authorizationServerMetadataURLs(for issuer: Issuer) throws -> [URL] {
         let known = try discoveryURLs(for: issuer)
-        guard var components = URLComponents(url: issuer, resolvingAgainstBaseURL: false) else { return known.reversed() }
+        guard var components = URLComponents(url: issuer.url, resolvingAgainstBaseURL: false) else { return known.reversed() }
         var path = components.percentEncodedPath
         while path.hasSuffix("/") { path.removeLast() }
         let (openIDAppended, oauthInserted) = (known[0], known[1])
@@ -29,11 +29,10 @@ extension ProviderMetadata {
     /// the document's `issuer` must equal `authorizationServer` exactly, and
     /// the issuer and every endpoint must be https (or on a loopback host).
     public static func discover(
-        authorizationServer: URL, transport: any HTTPTransport = URLSessionTransport(), timeout: TimeInterval = 30,
+        authorizationServer: Issuer, transport: any HTTPTransport = URLSessionTransport(), timeout: TimeInterval = 30,
         logger: Logger = Logger(label: "AuthFlow")
     ) async throws -> ProviderMetadata {
-        try URLPolicy.requireSecure(authorizationServer, "the authorization server")
-        return try await discover(
+        try await discover(
             issuer: authorizationServer, candidates: authorizationServerMetadataURLs(for: authorizationServer), tenants: nil,
             transport: transport, timeout: timeout, logger: logger)
     }

@@ -6,17 +6,9 @@ extension ProviderMetadata {
     /// OpenID Connect Discovery (`{issuer}/.well-known/openid-configuration`),
     /// then RFC 8414 with the well-known segment inserted before the issuer's
     /// path (`{origin}/.well-known/oauth-authorization-server{path}`).
-    public static func discoveryURLs(for issuer: URL) throws -> [URL] {
-        guard var components = URLComponents(url: issuer, resolvingAgainstBaseURL: false), components.host != nil else {
-            throw AuthFlowError(
-                .configuration, "issuer is not an absolute URL",
-                recovery: "Give the provider's full issuer URL, such as https://accounts.google.com.", remedy: .giveTheIssuerURL)
-        }
-        guard components.query == nil, components.fragment == nil else {
-            throw AuthFlowError(
-                .configuration, "issuer must not have a query or fragment",
-                recovery: "Give the issuer without ?… or #…: the issuer is the URL before /.well-known/openid-configuration.",
-                remedy: .giveTheIssuerURL)
+    public static func discoveryURLs(for issuer: Issuer) throws -> [URL] {
+        guard var components = URLComponents(url: issuer.url, resolvingAgainstBaseURL: false) else {
+            throw AuthFlowError.configuration("issuer is not a valid URL")
         }
         var path = components.percentEncodedPath
         while path.hasSuffix("/") { path.removeLast() }
@@ -39,12 +31,11 @@ extension ProviderMetadata {
     /// checked against the template with their own `tid` (see ``IssuerTenants``).
     /// The issuer and every endpoint must be https (or on a loopback host).
     public static func discover(
-        issuer: URL, tenants: IssuerTenants? = nil, transport: any HTTPTransport = URLSessionTransport(),
+        issuer: Issuer, tenants: IssuerTenants? = nil, transport: any HTTPTransport = URLSessionTransport(),
         timeout: TimeInterval = 30,
         logger: Logger = Logger(label: "AuthFlow")
     ) async throws -> ProviderMetadata {
-        try URLPolicy.requireSecure(issuer, "issuer")
-        return try await discover(
+        try await discover(
             issuer: issuer, candidates: discoveryURLs(for: issuer), tenants: tenants, transport: transport, timeout: timeout,
             logger: logger)
     }
@@ -53,32 +44,37 @@ extension ProviderMetadata {
     /// validates it against `issuer` (the rules of
     /// ``discover(issuer:tenants:transport:timeout:logger:)``).
     static func discover(
-        issuer: URL, candidates: [URL], tenants: IssuerTenants?, transport: any HTTPTransport, timeout: TimeInterval,
+        issuer: Issuer, candidates: [URL], tenants: IssuerTenants?, transport: any HTTPTransport, timeout: TimeInterval,
         logger: Logger
     ) async throws -> ProviderMetadata {
-        try URLPolicy.requireSecure(issuer, "issuer")
-        let expected = issuer.absoluteString
+        let expected = issuer.identifier
         let outcome = try await MetadataFetch.firstDocument(
             at: candidates, purpose: "provider metadata", transport: transport, timeout: timeout, logger: logger
         ) { body, _ in
-            var metadata = try ProviderMetadata(json: body)
-            if metadata.issuer != expected {
-                let found = metadata.issuer ?? ""
+            // The document's issuer is compared as written before it is read
+            // as an Issuer, so a mismatch is reported as one (with its advice)
+            // even when the other issuer would not be a valid one.
+            let found = JSONMemberValue.object(from: body).flatMap { object -> String? in
+                if case .string(let text)? = object["issuer"] { return text }
+                return nil
+            }
+            if let found, !found.isEmpty, found != expected {
                 logger.warning(
                     "issuer in metadata differs from the issuer asked for", metadata: ["expected": "\(expected)", "found": "\(found)"])
-                guard IssuerTenants.template(found, matches: expected) else {
+                guard (try? Issuer(found))?.tenant(in: expected) != nil else {
                     let advice = IssuerAdvice.mismatch(asked: expected, found: found)
                     throw AuthFlowError(
                         .issuerMismatch, "metadata names issuer \(found), expected \(expected)\(advice.why.map { ": \($0)" } ?? "")",
                         recovery: advice.recovery, remedy: advice.remedy)
                 }
-                guard let tenants else {
+                guard tenants != nil else {
                     throw AuthFlowError(
                         .issuerMismatch, "metadata names the multi-tenant issuer template \(found) for \(expected)",
                         recovery: IssuerAdvice.multiTenant, remedy: .chooseTenants)
                 }
-                metadata.issuerTenants = tenants
             }
+            var metadata = try ProviderMetadata(json: body)
+            if found != expected { metadata.issuerTenants = tenants }
             try metadata.validateTransportSecurity()
             return metadata
         }

@@ -12,7 +12,7 @@ public struct ProtectedResourceMetadata: Sendable, Equatable {
     public var resource: ResourceIdentifier
     /// `authorization_servers`: the issuers that issue tokens for the
     /// resource, in the resource's order of preference.
-    public var authorizationServers: [URL]
+    public var authorizationServers: [Issuer]
     /// `scopes_supported`.
     public var scopesSupported: [String]?
     /// `bearer_methods_supported` (`header`, `body`, `query`).
@@ -29,7 +29,7 @@ public struct ProtectedResourceMetadata: Sendable, Equatable {
 
     /// Metadata for a resource that publishes none, built from what is
     /// known of it.
-    public init(resource: ResourceIdentifier, authorizationServers: [URL], scopesSupported: [String]? = nil) {
+    public init(resource: ResourceIdentifier, authorizationServers: [Issuer], scopesSupported: [String]? = nil) {
         self.resource = resource
         self.authorizationServers = authorizationServers
         self.scopesSupported = scopesSupported
@@ -56,7 +56,7 @@ public struct ProtectedResourceMetadata: Sendable, Equatable {
                 throw AuthFlowError.invalidResponse("protected resource metadata: authorization_servers must hold absolute URLs")
             }
             try URLPolicy.requireSecure(url, "an authorization server of the resource")
-            return url
+            return try Issuer(text)
         }
         scopesSupported = try reader.strings("scopes_supported")
         bearerMethodsSupported = try reader.strings("bearer_methods_supported")
@@ -70,7 +70,7 @@ public struct ProtectedResourceMetadata: Sendable, Equatable {
     ///
     /// - Throws: ``AuthFlowError/Category/configuration`` when the resource
     ///   names no authorization server.
-    public func authorizationServer() throws -> URL {
+    public func authorizationServer() throws -> Issuer {
         guard let first = authorizationServers.first else {
             throw AuthFlowError(
                 .configuration, "the protected resource \(resource) names no authorization server",

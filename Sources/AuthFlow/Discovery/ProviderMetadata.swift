@@ -5,8 +5,9 @@ public import Foundation
 /// Build one by hand for providers without discovery (only the two endpoints
 /// are needed), or get one from ``ProviderMetadata/discover(issuer:tenants:transport:timeout:logger:)``.
 public struct ProviderMetadata: Sendable, Equatable, Codable {
-    /// The issuer identifier, compared exactly (no normalisation).
-    public var issuer: String?
+    /// The issuer, compared exactly (no normalisation); `nil` for a provider
+    /// that names none (GitHub, Zoom), whose ID tokens cannot be verified.
+    public var issuer: Issuer?
     /// Where the browser is sent.
     public var authorizationEndpoint: URL
     /// Where codes and refresh tokens are exchanged.
@@ -57,7 +58,7 @@ public struct ProviderMetadata: Sendable, Equatable, Codable {
     /// they cannot be, and are not used. Every URL must be https (loopback
     /// hosts excepted); ``OAuthClient`` checks that.
     public init(
-        issuer: String? = nil, authorizationEndpoint: URL, tokenEndpoint: URL,
+        issuer: Issuer? = nil, authorizationEndpoint: URL, tokenEndpoint: URL,
         revocationEndpoint: URL? = nil, userinfoEndpoint: URL? = nil, endSessionEndpoint: URL? = nil,
         jwksURI: URL? = nil
     ) {
@@ -80,7 +81,7 @@ public struct ProviderMetadata: Sendable, Equatable, Codable {
             throw AuthFlowError.invalidResponse("provider metadata is not a JSON object")
         }
         let reader = MemberReader(object: object, context: "provider metadata")
-        issuer = try reader.requiredString("issuer")
+        issuer = try reader.requiredIssuer()
         authorizationEndpoint = try reader.requiredURL("authorization_endpoint")
         tokenEndpoint = try reader.requiredURL("token_endpoint")
         userinfoEndpoint = try reader.url("userinfo_endpoint")
@@ -122,12 +123,9 @@ public struct ProviderMetadata: Sendable, Equatable, Codable {
         return all.compactMap { name, url in url.map { (name: name, url: $0) } }
     }
 
-    /// Requires https (or a loopback host) for the issuer and every endpoint.
+    /// Requires https (or a loopback host) for every endpoint (an
+    /// ``Issuer`` is checked when it is made).
     func validateTransportSecurity() throws {
-        if let issuer {
-            guard let url = URL(string: issuer) else { throw AuthFlowError.configuration("issuer is not a URL") }
-            try URLPolicy.requireSecure(url, "issuer")
-        }
         for (name, url) in endpointList { try URLPolicy.requireSecure(url, name) }
     }
 }
@@ -154,6 +152,17 @@ struct MemberReader {
             throw AuthFlowError.invalidResponse("\(context): \(name) is missing")
         }
         return value
+    }
+
+    /// The `issuer` member as an ``Issuer``: missing, or not an issuer URL, is
+    /// ``AuthFlowError/Category/invalidResponse`` naming the reason.
+    func requiredIssuer() throws -> Issuer {
+        let text = try requiredString("issuer")
+        do {
+            return try Issuer(text)
+        } catch let error as AuthFlowError {
+            throw AuthFlowError.invalidResponse("\(context): issuer \(text.prefix(200)) is not usable: \(error.message)")
+        }
     }
 
     func url(_ name: String) throws -> URL? {

@@ -4,7 +4,7 @@ public import Foundation
 /// The claim rules of OIDC Core §3.1.3.7 that follow signature verification.
 public struct IDTokenRules: Sendable {
     /// The issuer the token must name exactly.
-    public var issuer: String
+    public var issuer: Issuer
     /// The client that must be an audience.
     public var clientID: String
     /// Allowed clock skew, in seconds (default 60).
@@ -20,7 +20,7 @@ public struct IDTokenRules: Sendable {
 
     /// Creates the rules for one token.
     public init(
-        issuer: String, clientID: String, nonce: String?, maxAge: Int? = nil, leeway: TimeInterval = 60,
+        issuer: Issuer, clientID: String, nonce: String?, maxAge: Int? = nil, leeway: TimeInterval = 60,
         tenants: IssuerTenants? = nil
     ) {
         self.issuer = issuer
@@ -69,13 +69,13 @@ public struct IDTokenRules: Sendable {
     /// The issuer `claims` must name: ``issuer``, or for a multi-tenant
     /// template the template with the token's own `tid`, which ``tenants`` must allow.
     func expectedIssuer(_ claims: IDTokenClaims) throws -> String {
-        guard IssuerTenants.isTemplate(issuer) else { return issuer }
+        guard issuer.isTemplate else { return issuer.identifier }
         guard let tenants else {
             throw AuthFlowError(
                 .idTokenInvalid, "the issuer \(issuer) is a multi-tenant template and no tenants were allowed",
                 reason: .issuer, recovery: IssuerAdvice.multiTenant, remedy: .chooseTenants)
         }
-        guard case .string(let tenant)? = claims.all["tid"], IssuerTenants.isTenantID(tenant) else {
+        guard case .string(let tenant)? = claims.all["tid"], let instance = try? issuer.instantiated(tid: tenant) else {
             throw AuthFlowError(
                 .idTokenInvalid, "the ID token has no usable tid, so its iss cannot be checked against \(issuer)",
                 reason: .issuer)
@@ -86,7 +86,7 @@ public struct IDTokenRules: Sendable {
                 reason: .issuer,
                 recovery: "Add \(tenant) to IssuerTenants.only if that organisation may sign in.", remedy: .allowTenant.with(tenant))
         }
-        return IssuerTenants.issuer(issuer, tenant: tenant)
+        return instance.identifier
     }
 
     /// Checks `at_hash` when present: the left half of the hash of the access

@@ -10,7 +10,7 @@ public import Logging
 /// ``AuthFlowError/Reason/jwt``).
 public struct JWTVerifier: Sendable {
     /// The issuer the token must name exactly.
-    public let issuer: String
+    public let issuer: Issuer
     /// The audience the token must include.
     public let audience: String
     /// Allowed clock skew, in seconds.
@@ -20,7 +20,7 @@ public struct JWTVerifier: Sendable {
 
     /// Creates a verifier with a known key set.
     public init(
-        issuer: String, audience: String, keys: KeySetCache,
+        issuer: Issuer, audience: String, keys: KeySetCache,
         algorithms: Set<String> = ["RS256", "PS256", "ES256", "EdDSA"], leeway: TimeInterval = 60
     ) {
         self.issuer = issuer
@@ -32,14 +32,14 @@ public struct JWTVerifier: Sendable {
 
     /// Discovers `issuer` and verifies against its `jwks_uri`.
     public static func discover(
-        issuer: URL, audience: String, algorithms: Set<String> = ["RS256", "PS256", "ES256", "EdDSA"],
+        issuer: Issuer, audience: String, algorithms: Set<String> = ["RS256", "PS256", "ES256", "EdDSA"],
         transport: any HTTPTransport = URLSessionTransport(), timeout: TimeInterval = 30,
         leeway: TimeInterval = 60, logger: Logger = Logger(label: "AuthFlow")
     ) async throws -> JWTVerifier {
         let metadata = try await ProviderMetadata.discover(issuer: issuer, transport: transport, timeout: timeout, logger: logger)
         guard let jwksURI = metadata.jwksURI else { throw AuthFlowError.configuration("the issuer publishes no jwks_uri") }
         let keys = try KeySetCache(jwksURI: jwksURI, transport: transport, timeout: timeout, logger: logger)
-        return JWTVerifier(issuer: issuer.absoluteString, audience: audience, keys: keys, algorithms: algorithms, leeway: leeway)
+        return JWTVerifier(issuer: issuer, audience: audience, keys: keys, algorithms: algorithms, leeway: leeway)
     }
 
     /// Verifies `token` and returns its header and claims.
@@ -70,7 +70,7 @@ public struct JWTVerifier: Sendable {
                 underlyingError: error.underlyingError)
         }
         let contents = signed.contents
-        guard contents.string("iss", equals: issuer) else { throw Self.invalid(.issuer, "the token's iss is not \(issuer)") }
+        guard contents.string("iss", equals: issuer.identifier) else { throw Self.invalid(.issuer, "the token's iss is not \(issuer)") }
         guard contents.audienceContains(audience) else { throw Self.invalid(.audience, "the token is not addressed to \(audience)") }
         guard let exp = contents.number("exp") else { throw Self.invalid(.expired, "the token has no exp") }
         guard now.timeIntervalSince1970 - exp < leeway else { throw Self.invalid(.expired, "the token has expired") }

@@ -78,7 +78,7 @@ extension OAuthClient {
             let verifier = JWSSignatureVerifier(
                 keys: idTokenVerifier.keys, clientSecret: authentication.secret, providerAlgorithms: algorithms)
             claims = try await verifier.verify(text).jws.claims
-            if let iss = claims["iss"], iss.stringValue != metadata.issuer {
+            if let iss = claims["iss"], iss.stringValue != metadata.issuer?.identifier {
                 throw AuthFlowError(.issuerMismatch, "the signed userinfo names another issuer")
             }
             if let aud = claims["aud"] {

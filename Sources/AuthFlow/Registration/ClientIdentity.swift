@@ -16,14 +16,14 @@ public struct ClientIdentity: Sendable, Equatable {
     /// A client ID (and how it authenticates) registered by hand, for one issuer.
     public struct PreRegistered: Sendable, Equatable {
         /// The issuer the client ID is registered with; nil for any.
-        public var issuer: String?
+        public var issuer: Issuer?
         /// The client ID.
         public var clientID: String
         /// How the client authenticates at the token endpoint.
         public var authentication: ClientAuthentication
 
         /// A client ID registered with `issuer` (nil: with whichever server the resource names).
-        public init(clientID: String, issuer: String? = nil, authentication: ClientAuthentication = .none) {
+        public init(clientID: String, issuer: Issuer? = nil, authentication: ClientAuthentication = .none) {
             self.issuer = issuer
             self.clientID = clientID
             self.authentication = authentication
@@ -112,7 +112,7 @@ public struct ClientIdentity: Sendable, Equatable {
             throw Self.needsIssuer(metadata, "a client ID metadata document")
         }
         throw AuthFlowError(
-            .configuration, "no client identity for \(metadata.issuer ?? "the authorization server")",
+            .configuration, "no client identity for \(metadata.issuer?.identifier ?? "the authorization server")",
             recovery: "The server accepts neither client ID metadata documents nor dynamic registration: register a client "
                 + "with it by hand and give its client ID.")
     }
@@ -122,7 +122,7 @@ public struct ClientIdentity: Sendable, Equatable {
         AuthFlowError(
             .configuration,
             "\(what) without its issuer needs a server that promises the iss parameter (RFC 9207); "
-                + "\(metadata.issuer ?? "the authorization server") does not",
+                + "\(metadata.issuer?.identifier ?? "the authorization server") does not",
             recovery: "Without iss, another authorization server could take this server's place (a mix-up attack, "
                 + "RFC 9700 §4.4): name the issuer the client ID is registered with, or use dynamic registration.")
     }

@@ -11,7 +11,7 @@ public import Logging
 /// (the server forgot the client).
 public struct ClientRegistration: Sendable, Equatable, Codable, CustomStringConvertible {
     /// The issuer of the server that registered the client.
-    public var issuer: String?
+    public var issuer: Issuer?
     /// `client_id`.
     public var clientID: String
     /// `client_secret`, for a confidential client. Secret: never logged or described.
@@ -28,7 +28,7 @@ public struct ClientRegistration: Sendable, Equatable, Codable, CustomStringConv
 
     /// A registration known from elsewhere.
     public init(
-        issuer: String?, clientID: String, clientSecret: String? = nil, issuedAt: Date? = nil, secretExpiresAt: Date? = nil,
+        issuer: Issuer?, clientID: String, clientSecret: String? = nil, issuedAt: Date? = nil, secretExpiresAt: Date? = nil,
         redirectURIs: [URL], tokenEndpointAuthMethod: String = "none"
     ) {
         self.issuer = issuer
@@ -45,7 +45,7 @@ public struct ClientRegistration: Sendable, Equatable, Codable, CustomStringConv
     /// - Throws: ``AuthFlowError/Category/invalidResponse`` when the answer is
     ///   not a JSON object, has no `client_id`, has members of the wrong type,
     ///   or registered redirect URIs that leave out one that was asked for.
-    init(json data: Data, request: ClientRegistrationRequest, issuer: String?) throws {
+    init(json data: Data, request: ClientRegistrationRequest, issuer: Issuer?) throws {
         guard let object = JSONMemberValue.object(from: data) else {
             throw AuthFlowError.invalidResponse("the client registration response is not a JSON object")
         }
@@ -93,7 +93,7 @@ public struct ClientRegistration: Sendable, Equatable, Codable, CustomStringConv
 
     /// The client ID and issuer; never the secret.
     public var description: String {
-        "ClientRegistration(client_id: \(clientID), issuer: \(issuer ?? "-"), secret: \(clientSecret == nil ? "none" : "<redacted>"))"
+        "ClientRegistration(client_id: \(clientID), issuer: \(issuer?.identifier ?? "-"), secret: \(clientSecret == nil ? "none" : "<redacted>"))"
     }
 
     /// Registers a client at `metadata`'s `registration_endpoint` (RFC 7591 §3).
@@ -136,7 +136,8 @@ public struct ClientRegistration: Sendable, Equatable, Codable, CustomStringConv
         let accepted = try TokenEndpoint.requireSuccess(
             response, what: "client registration", secrets: [initialAccessToken].compactMap { $0 })
         let registration = try ClientRegistration(json: accepted.body, request: request, issuer: metadata.issuer)
-        logger.info("client registered", metadata: ["client_id": "\(registration.clientID)", "issuer": "\(metadata.issuer ?? "-")"])
+        logger.info(
+            "client registered", metadata: ["client_id": "\(registration.clientID)", "issuer": "\(metadata.issuer?.identifier ?? "-")"])
         return registration
     }
 }

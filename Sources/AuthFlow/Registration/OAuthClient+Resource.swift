@@ -63,7 +63,7 @@ extension OAuthClient {
             authorizationServer: issuer, transport: transport, timeout: timeout, logger: logger)
         if let methods = metadata.codeChallengeMethodsSupported, !methods.contains("S256") {
             throw AuthFlowError(
-                .configuration, "the authorization server \(issuer.absoluteString) does not support PKCE with S256",
+                .configuration, "the authorization server \(issuer) does not support PKCE with S256",
                 recovery: "AuthFlow always uses PKCE with S256; this server cannot be used.")
         }
         var registration: ClientRegistration?
@@ -83,7 +83,7 @@ extension OAuthClient {
         case .register(var request):
             // RFC 9700 §4.4.2.2: redirect URIs for this issuer only (the mix-up defence, IssuerSpecificRedirect).
             request.redirectURIs = request.redirectURIs.map {
-                IssuerSpecificRedirect.uri($0, issuer: metadata.issuer ?? issuer.absoluteString)
+                IssuerSpecificRedirect.uri($0, issuer: metadata.issuer ?? issuer)
             }
             let made = try await ClientRegistration.register(
                 request, with: metadata, transport: transport, timeout: timeout, logger: logger)

@@ -45,7 +45,7 @@ extension AuthSession {
                     recovery: "Pass the ClientAuthentication the session signed in with.")
             }
         } else {
-            guard let issuer = record.credentials.issuer.flatMap(URL.init(string:)) else {
+            guard let issuer = record.credentials.issuer else {
                 throw AuthFlowError(
                     .reauthenticationRequired, "the stored session predates provider metadata and names no issuer",
                     recovery: "Sign in again.", remedy: .signInAgain)

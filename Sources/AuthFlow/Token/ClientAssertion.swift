@@ -32,10 +32,10 @@ public struct ClientAssertionAudience: Sendable, Equatable, CustomStringConverti
     public static func value(_ audience: String) -> ClientAssertionAudience { ClientAssertionAudience(kind: .fixed(audience)) }
 
     /// The audience string for a provider with this issuer and token endpoint.
-    func resolve(issuer: String?, tokenEndpoint: URL) -> String {
+    func resolve(issuer: Issuer?, tokenEndpoint: URL) -> String {
         switch kind {
         case .tokenEndpoint: tokenEndpoint.absoluteString
-        case .issuer: issuer ?? tokenEndpoint.absoluteString
+        case .issuer: issuer?.identifier ?? tokenEndpoint.absoluteString
         case .fixed(let value): value
         }
     }

@@ -62,7 +62,7 @@ public enum ClientAuthentication: Sendable, Equatable {
     /// ``ClientAssertionAudience/tokenEndpoint`` audience replaced by its
     /// value for this provider, so that every endpoint (token, PAR,
     /// revocation, device) gets the same `aud`.
-    func resolvingAudience(issuer: String?, tokenEndpoint: URL) -> ClientAuthentication {
+    func resolvingAudience(issuer: Issuer?, tokenEndpoint: URL) -> ClientAuthentication {
         switch self {
         case .privateKeyJWT(let key, let audience):
             .privateKeyJWT(key: key, audience: .value(audience.resolve(issuer: issuer, tokenEndpoint: tokenEndpoint)))

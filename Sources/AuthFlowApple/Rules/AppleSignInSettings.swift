@@ -108,10 +108,10 @@ public struct AppleSignInSettings: Sendable, Equatable {
     /// known without the network so a relaunch can restore offline.
     public var credentialKey: CredentialKey {
         switch client.provider {
-        case .issuer(let issuer): CredentialKey(issuer: issuer.absoluteString, clientID: client.clientID)
+        case .issuer(let issuer): CredentialKey(issuer: issuer.identifier, clientID: client.clientID)
         case .endpoints(_, let token): CredentialKey(issuer: token.absoluteString, clientID: client.clientID)
         case .metadata(let metadata):
-            CredentialKey(issuer: metadata.issuer ?? metadata.tokenEndpoint.absoluteString, clientID: client.clientID)
+            CredentialKey(issuer: metadata.issuer?.identifier ?? metadata.tokenEndpoint.absoluteString, clientID: client.clientID)
         }
     }
 }

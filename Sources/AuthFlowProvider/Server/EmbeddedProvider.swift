@@ -1,4 +1,5 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
+public import AuthFlow
 public import Foundation
 import Logging
 import NIOConcurrencyHelpers
@@ -28,7 +29,7 @@ import ServiceLifecycle
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 public final class EmbeddedProvider: Sendable {
     /// The issuer identifier: `http://127.0.0.1:PORT`.
-    public let issuer: URL
+    public let issuer: Issuer
     /// The port bound.
     public let port: Int
     /// The configuration it started from.
@@ -39,7 +40,7 @@ public final class EmbeddedProvider: Sendable {
 
     private init(port: Int, configuration: ProviderConfiguration, state: ProviderState, group: ServiceGroup, running: Task<Void, Never>) {
         self.port = port
-        issuer = URL(string: "http://127.0.0.1:\(port)")!
+        issuer = Issuer(loopbackPort: port)
         self.configuration = configuration
         self.state = state
         self.group = group
@@ -114,7 +115,7 @@ public final class EmbeddedProvider: Sendable {
 
     /// The identifier of a protected resource it serves: the issuer followed by its path.
     public func identifier(of resource: ProviderProtectedResource) -> URL {
-        URL(string: issuer.absoluteString + resource.path)!
+        URL(string: issuer.identifier + resource.path)!
     }
 
     /// Removes the keys replaced by earlier rotations from the JWK Set;
