@@ -95,22 +95,14 @@ extension AuthSessionAuthorizer {
             let signedIn = fields.withLock({ $0.session }),
             signedIn.client.resource?.permitsRequest(to: endpoint) == true
         else { return false }
-        let granted = try await signedIn.freshCredentials().scopes
-        let wanted = granted + required.filter { !granted.contains($0) }
-        guard wanted.count > granted.count else {
-            throw AuthSession.insufficientScope(required, "the MCP server asks for scopes that were granted already")
-        }
+        let wanted = try AuthSession.stepUpScopes(granted: try await signedIn.freshCredentials().scopes, required: required)
         let asked = Set(wanted)
         guard !fields.withLock({ fields in fields.steppedUp.contains { earlier in asked.isSubset(of: earlier) } }) else {
-            throw AuthSession.insufficientScope(required, "the MCP server still needs more scopes after authorizing again")
+            throw AuthSession.insufficientScope(required, "the resource still needs more scopes after authorizing again")
         }
         logger.info("the MCP server needs more scopes; authorizing again once", metadata: ["scope": "\(wanted.joined(separator: " "))"])
         let credentials = try await signIn(signedIn.client, wanted)
-        guard credentials.clientID == signedIn.client.clientID, credentials.issuer == signedIn.client.metadata.issuer else {
-            throw AuthFlowError(
-                .configuration, "the step-up sign-in returned credentials of another client",
-                recovery: "Sign in again with the session's own client.")
-        }
+        try AuthSession.checkStepUp(credentials, of: signedIn.client)
         let next = try await AuthSession.start(client: signedIn.client, credentials: credentials, store: store, leeway: leeway)
         fields.withLock { fields in
             fields.session = next

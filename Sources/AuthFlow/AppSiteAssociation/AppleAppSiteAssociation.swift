@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// The `apple-app-site-association` file that lets an app receive https
 /// (universal link) redirects in a web-authentication session.
@@ -9,18 +9,18 @@ public import Foundation
 /// checks before it delivers an https callback) and `applinks` for the
 /// callback paths. The app lists the host in its Associated Domains
 /// entitlement as `webcredentials:HOST` and `applinks:HOST`.
-public struct AppleAppSiteAssociation: Sendable, Equatable {
+package struct AppleAppSiteAssociation: Sendable, Equatable {
     /// App identifiers, `TEAMID.bundle.identifier`.
-    public let appIDs: [String]
+    package let appIDs: [String]
     /// The callback paths, each beginning with `/`.
-    public let paths: [String]
+    package let paths: [String]
 
     /// A file for `appIDs` and the callback `paths`. An app ID must be a
     /// ten-character team identifier (uppercase letters and digits), a dot
     /// and a bundle identifier; a path must begin with `/` and contain no
     /// query, fragment or pattern characters (`*`, `?`, `#`), because the
     /// redirect path is matched literally.
-    public init(appIDs: [String], paths: [String]) throws {
+    package init(appIDs: [String], paths: [String]) throws {
         guard !appIDs.isEmpty else {
             throw AuthFlowError(
                 .configuration, "at least one app ID is needed", recovery: "Give appIDs at least one TEAMID.bundle.identifier.",
@@ -48,7 +48,7 @@ public struct AppleAppSiteAssociation: Sendable, Equatable {
     }
 
     /// The file's JSON, pretty-printed with sorted keys.
-    public func json() throws -> Data {
+    package func json() throws -> Data {
         let file = File(
             applinks: .init(details: [.init(appIDs: appIDs, components: paths.map { .init(path: $0) })]),
             webcredentials: .init(apps: appIDs))

@@ -44,11 +44,7 @@ extension AuthSession {
     public nonisolated func send(_ request: HTTPTransportRequest, stepUp: StepUp) async throws -> HTTPTransportResponse {
         let response = try await send(request)
         guard let required = try AuthSession.requiredScopes(in: response) else { return response }
-        let granted = try await freshCredentials().scopes
-        let wanted = granted + required.filter { !granted.contains($0) }
-        guard wanted.count > granted.count else {
-            throw AuthSession.insufficientScope(required, "the resource asks for scopes that were granted already")
-        }
+        let wanted = try AuthSession.stepUpScopes(granted: try await freshCredentials().scopes, required: required)
         client.logger.info(
             "the resource needs more scopes; authorizing again once", metadata: ["scope": "\(wanted.joined(separator: " "))"])
         try await adopt(try await stepUp(wanted))
@@ -75,6 +71,29 @@ extension AuthSession {
         return scopes
     }
 
+    /// The scopes a step-up asks for: those granted, then the required ones
+    /// not granted yet. Shared with AuthFlowMCP.
+    ///
+    /// - Throws: `insufficient_scope` (``insufficientScope(_:_:)``) when
+    ///   every required scope was granted already, so asking again cannot help.
+    package static func stepUpScopes(granted: [String], required: [String]) throws -> [String] {
+        let wanted = granted + required.filter { !granted.contains($0) }
+        guard wanted.count > granted.count else {
+            throw insufficientScope(required, "the resource asks for scopes that were granted already")
+        }
+        return wanted
+    }
+
+    /// Refuses the credentials of a step-up sign-in that are not of
+    /// `client` (another client ID or issuer). Shared with AuthFlowMCP.
+    package static func checkStepUp(_ credentials: OAuthCredentials, of client: OAuthClient) throws {
+        guard credentials.clientID == client.clientID, credentials.issuer == client.metadata.issuer else {
+            throw AuthFlowError(
+                .configuration, "the step-up sign-in returned credentials of another client",
+                recovery: "Sign in again with the session's own client.")
+        }
+    }
+
     /// The error of a step-up that cannot help (nothing new to ask for, or
     /// still refused after asking).
     package static func insufficientScope(_ scopes: [String], _ why: String) -> AuthFlowError {
@@ -87,11 +106,7 @@ extension AuthSession {
     /// Makes `credentials` (a new sign-in of the same client) the session's:
     /// saved to the store under its lock, then held.
     func adopt(_ credentials: OAuthCredentials) async throws {
-        guard credentials.clientID == client.clientID, credentials.issuer == client.metadata.issuer else {
-            throw AuthFlowError(
-                .configuration, "the step-up sign-in returned credentials of another client",
-                recovery: "Sign in again with the session's own client.")
-        }
+        try AuthSession.checkStepUp(credentials, of: client)
         let record = SessionRecord(credentials: credentials, client: client)
         let store = store
         try await store.withExclusiveAccess { try await store.save(record) }

@@ -116,11 +116,6 @@ public actor AuthSession {
         try await held(Demand(rejected: nil, minimumValidity: minimumValidity)).accessToken
     }
 
-    /// Runs `body` with a valid access token.
-    public nonisolated func withFreshAccessToken<T: Sendable>(_ body: @Sendable (String) async throws -> T) async throws -> T {
-        try await body(freshAccessToken())
-    }
-
     /// Valid credentials. With `rejecting`, credentials whose access token
     /// equals it (a resource server refused it) are refreshed even if not expired.
     ///
