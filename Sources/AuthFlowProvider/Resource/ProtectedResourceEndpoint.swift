@@ -10,7 +10,6 @@ struct ProtectedResourceEndpoint: Sendable {
 
     /// RFC 9728 §3.2 metadata.
     func metadata(_ request: ProviderRequest) async -> ProviderResponse {
-        guard request.method == "GET" else { return .methodNotAllowed("GET") }
         let issuer = await state.issuer
         return .json(
             .object([
@@ -76,6 +75,9 @@ struct ProtectedResourceEndpoint: Sendable {
 
     /// A `WWW-Authenticate` challenge (RFC 6750 §3, RFC 9728 §5.1, RFC 9449 §7.1).
     struct Challenge {
+        /// `algs` of a DPoP challenge: what the proof check accepts and the metadata lists.
+        static let dpopAlgorithms = ClientAssertionCheck.asymmetric.sorted().joined(separator: " ")
+
         let metadataURL: String
         let scopes: [String]
 
@@ -85,7 +87,7 @@ struct ProtectedResourceEndpoint: Sendable {
             if !scopes.isEmpty { parameters.append("scope=\"\(scopes.joined(separator: " "))\"") }
             parameters.append("resource_metadata=\"\(metadataURL)\"")
             var headers: [(name: String, value: String)] = [
-                ("WWW-Authenticate", (dpop ? "DPoP algs=\"ES256 RS256 PS256 EdDSA\", " : "Bearer ") + parameters.joined(separator: ", "))
+                ("WWW-Authenticate", (dpop ? "DPoP algs=\"\(Self.dpopAlgorithms)\", " : "Bearer ") + parameters.joined(separator: ", "))
             ]
             if let nonce { headers.append(("DPoP-Nonce", nonce)) }
             var body: [String: JSONMemberValue] = [:]
