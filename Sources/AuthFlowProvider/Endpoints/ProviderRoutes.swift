@@ -1,17 +1,19 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
+import AuthFlowHummingbird
 import HTTPTypes
 import Hummingbird
 
 /// The provider's endpoints on a Hummingbird router: each path with the
 /// methods it answers. Another method on one of these paths is 405 with
-/// `Allow`; any other path is 404.
+/// `Allow`; any other path is 404. The demo protected resources are routes
+/// behind AuthFlowHummingbird's ``AccessTokenMiddleware`` (``DemoAPI``).
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 struct ProviderRoutes: Sendable {
     let state: ProviderState
 
     /// The router with every endpoint, the demo protected resources and the fallback answers.
-    func router() -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
+    func router() -> Router<ProtectedRequestContext> {
+        let router = Router(context: ProtectedRequestContext.self)
         var allowed: [String: [HTTPRequest.Method]] = [:]
         func route(_ path: String, _ methods: [HTTPRequest.Method], _ endpoint: @escaping ProviderEndpoint) {
             allowed[path, default: []] += methods
@@ -38,15 +40,15 @@ struct ProviderRoutes: Sendable {
         route(EndpointPaths.device, [.get, .post]) { await DeviceVerificationPage(state: state).handle($0) }
         route(EndpointPaths.registration, [.post]) { await RegistrationEndpoint(state: state).handle($0) }
         for resource in state.configuration.protectedResources {
-            route(resource.metadataPath, [.get]) { await ProtectedResourceEndpoint(state: state, resource: resource).metadata($0) }
+            let api = DemoAPI(state: state, resource: resource)
+            route(resource.metadataPath, [.get]) { _ in await api.metadata() }
             // The resource and every path below it, whatever the method (a DPoP proof names the method used).
-            for path in [resource.path, resource.path + "/**"] {
+            let protected = router.group(RouterPath(resource.path)).add(middleware: DemoAPIMiddleware(api: api))
+            for path in ["", "**"] {
                 for method in ProviderRoutes.resourceMethods {
-                    router.on(RouterPath(path), method: method) { request, _ in
+                    protected.on(RouterPath(path), method: method) { request, context in
                         guard resource.serves(request.uri.path) else { return ProviderResponse.notFound.hummingbird }
-                        return try await HTTPServer.respond(to: request) {
-                            await ProtectedResourceEndpoint(state: state, resource: resource).handle($0)
-                        }
+                        return api.answer(context.accessToken, issuer: await state.issuer).hummingbird
                     }
                 }
             }
@@ -61,7 +63,7 @@ struct ProviderRoutes: Sendable {
 
     /// What no route answers: 405 with `Allow` on a known path, else 404.
     struct Fallback: RouterMiddleware {
-        typealias Context = BasicRequestContext
+        typealias Context = ProtectedRequestContext
         /// `Allow` by path.
         let allowed: [String: String]
 
