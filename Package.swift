@@ -34,7 +34,9 @@ let package = Package(
     traits: [
         .trait(
             name: "EmbeddedProvider",
-            description: "The embedded OpenID Provider (AuthFlowProvider) for test suites; adds Hummingbird and SwiftNIO."
+            description:
+                "The embedded OpenID Provider (AuthFlowProvider) for test suites; adds Hummingbird and SwiftNIO, and the API middleware its demo API uses.",
+            enabledTraits: ["Hummingbird"]
         ),
         .trait(
             name: "PostgreSQL",
@@ -112,6 +114,8 @@ let package = Package(
             name: "AuthFlowProvider",
             dependencies: [
                 "AuthFlow",
+                // The middleware's rules and replay cache (its files compile with the Hummingbird trait, which EmbeddedProvider enables).
+                "AuthFlowHummingbird",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["EmbeddedProvider"])),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["EmbeddedProvider"])),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: .when(traits: ["EmbeddedProvider"])),

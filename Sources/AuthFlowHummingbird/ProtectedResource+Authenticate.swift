@@ -71,11 +71,9 @@ extension ProtectedResource {
         guard proof.thumbprint == thumbprint else { throw .invalidProof("the DPoP proof's key is not the token's (cnf.jkt)") }
         let firstUse: Bool
         do {
-            // Remembered until its iat can no longer pass the window; by its key (the cache's budgets are per key)
-            // and the SHA-256 of its jti (88 bytes, however long the jti).
-            let jti = Base64URL.encode(SHA256.hash(data: Array(proof.proofID.utf8)))
+            // Remembered until its iat can no longer pass the window; by its key (the cache's budgets are per key).
             firstUse = try await options.replayCache.firstUse(
-                of: proof.thumbprint + " " + jti, until: proof.issuedAt.addingTimeInterval(proofVerifier.maximumSkew + 1))
+                of: proof.replayIdentifier, until: proof.replayExpiry(maximumSkew: proofVerifier.maximumSkew))
         } catch {
             throw .unavailable("the DPoP replay store failed")
         }

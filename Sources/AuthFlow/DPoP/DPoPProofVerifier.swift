@@ -67,7 +67,7 @@ package struct DPoPProofVerifier: Sendable {
         guard let name = jws.algorithm, acceptedAlgorithms.contains(name), let algorithm = JWSAlgorithm(name: name) else {
             throw .invalid("the DPoP proof's algorithm \(jws.algorithm ?? "(none)") is not accepted")
         }
-        guard let key = JSONWebKey(jwk), let thumbprint = Self.thumbprint(of: jwk) else {
+        guard let key = JSONWebKey(jwk), let thumbprint = PublicJWK.thumbprint(of: jwk) else {
             throw .invalid("the DPoP proof's jwk is not a usable key")
         }
         guard key.fits(algorithm), jws.header["crit"] == nil, (try? JWSVerifier.verify(jws, algorithm: algorithm, key: key)) == true else {
@@ -92,25 +92,5 @@ package struct DPoPProofVerifier: Sendable {
             throw Failure(error: "use_dpop_nonce", message: "the DPoP proof must carry the server's nonce")
         }
         return Proof(thumbprint: thumbprint, proofID: jti, issuedAt: Date(timeIntervalSince1970: iat))
-    }
-
-    /// The JWK SHA-256 thumbprint (RFC 7638) of an EC, RSA or OKP public key.
-    package static func thumbprint(of jwk: [String: JSONMemberValue]) -> String? {
-        let members: [String]
-        switch jwk["kty"]?.stringValue {
-        case "EC"?: members = ["crv", "kty", "x", "y"]
-        case "RSA"?: members = ["e", "kty", "n"]
-        case "OKP"?: members = ["crv", "kty", "x"]
-        default: return nil
-        }
-        var canonical = "{"
-        for (index, name) in members.enumerated() {
-            guard let value = jwk[name]?.stringValue, value.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
-                return nil
-            }
-            canonical += (index == 0 ? "" : ",") + "\"\(name)\":\"\(value)\""
-        }
-        canonical += "}"
-        return Base64URL.encode(Array(SHA256.hash(data: Array(canonical.utf8))))
     }
 }

@@ -54,30 +54,28 @@ extension DPoPSigningKey {
     }
 }
 
-/// The public half of a DPoP key in the forms proofs need.
+/// The public half of a DPoP key in the forms proofs need, all written by ``PublicJWK``.
 struct DPoPPublicKey {
-    let x: String, y: String
+    /// The public key as a JWK.
+    let jwk: [String: JSONMemberValue]
+    /// The JWK SHA-256 thumbprint (RFC 7638).
+    let thumbprint: String
+    /// The canonical JWK (RFC 7638 §3.2), as the proof header carries it.
+    private let canonicalJWK: String
     /// Whether the point was 65 bytes, uncompressed; a proof refuses another.
     let isWellFormed: Bool
 
     init(x963: [UInt8]) {
         isWellFormed = x963.count == 65 && x963[0] == 4
-        x = Base64URL.encode(x963.dropFirst().prefix(32))
-        y = Base64URL.encode(x963.dropFirst(33).prefix(32))
-    }
-
-    /// RFC 7638 §3.2: the required members in lexicographic order, no whitespace.
-    var thumbprint: String {
-        Base64URL.encode(Array(SHA256.hash(data: Array(#"{"crv":"P-256","kty":"EC","x":"\#(x)","y":"\#(y)"}"#.utf8))))
-    }
-
-    var jwk: [String: JSONMemberValue] {
-        ["kty": .string("EC"), "crv": .string("P-256"), "x": .string(x), "y": .string(y)]
+        jwk = PublicJWK.p256(x963: x963)
+        // x and y are base64url (possibly empty): the canonical form always exists.
+        canonicalJWK = PublicJWK.canonicalJSON(of: jwk) ?? "{}"
+        thumbprint = PublicJWK.thumbprint(ofCanonical: canonicalJWK)
     }
 
     /// The base64url JOSE header of every proof (`typ`, `alg`, `jwk`), as bytes.
     var encodedHeaderBytes: [UInt8] {
-        let header = #"{"alg":"ES256","jwk":{"crv":"P-256","kty":"EC","x":"\#(x)","y":"\#(y)"},"typ":"dpop+jwt"}"#
+        let header = #"{"alg":"ES256","jwk":\#(canonicalJWK),"typ":"dpop+jwt"}"#
         var bytes: [UInt8] = []
         Base64URL.append(Array(header.utf8), to: &bytes)
         return bytes

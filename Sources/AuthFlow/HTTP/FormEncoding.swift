@@ -73,6 +73,13 @@ package enum FormEncoding {
         return pairs
     }
 
+    /// One form-encoded name or value on its own (`+` is a space), such as
+    /// each half of HTTP Basic credentials (RFC 6749 §2.3.1). Returns nil
+    /// when a percent escape is malformed or not UTF-8.
+    package static func decodeComponent(_ text: Substring) -> String? {
+        unescape(Array(text.utf8)[...])
+    }
+
     /// One name or value: `+` is a space, `%XX` a byte; the result must be UTF-8.
     /// `bytes` are valid UTF-8 (a piece of a `String`, or ASCII), so without
     /// `+` or `%` they are the string as they are.

@@ -47,6 +47,29 @@ extension AuthorizationRequest {
             return bytes.allSatisfy(FormEncoding.isUnreserved)
         }
 
+        /// Whether `challenge` can be a S256 challenge: the base64url SHA-256
+        /// of a verifier, 43 unreserved characters (an authorization server's check).
+        package static func isValidChallenge(_ challenge: String) -> Bool {
+            challenge.utf8.count == 43 && challenge.utf8.allSatisfy(FormEncoding.isUnreserved)
+        }
+
+        /// An authorization server's check of a code verifier against the
+        /// challenge of its authorization request (RFC 7636 §4.6).
+        package enum Verification: Sendable, Equatable {
+            /// The verifier's S256 challenge is the challenge.
+            case matches
+            /// The verifier is not 43…128 unreserved characters (RFC 7636 §4.1).
+            case malformedVerifier
+            /// A well-formed verifier of another challenge.
+            case mismatch
+        }
+
+        /// Checks `verifier` against `challenge` (S256), comparing in constant time.
+        package static func verify(_ verifier: String, against challenge: String) -> Verification {
+            guard isValidVerifier(verifier) else { return .malformedVerifier }
+            return constantTimeEquals(PKCE.challenge(for: verifier), challenge) ? .matches : .mismatch
+        }
+
         enum CodingKeys: String, CodingKey { case verifier }
 
         /// Decodes a pair stored with ``encode(to:)``, checking the verifier again.

@@ -128,9 +128,9 @@ public struct ClientAssertionKey: Sendable, Equatable, CustomStringConvertible {
         return try ClientAssertionKey(material: material, algorithm: algorithm, keyID: keyID)
     }
 
-    /// The private key in PKCS #8 PEM (PKCS #1 for RSA), for writing to a
-    /// file with owner-only permissions. Secret: never log it.
-    public var privatePEM: String {
+    /// The private key in PKCS #8 PEM (PKCS #1 for RSA), for the tests that
+    /// read a key back from PEM. Secret: never log it.
+    package var privatePEM: String {
         switch material {
         case .rsa(let key): key.pemRepresentation
         case .p256(let key): key.pemRepresentation
@@ -183,25 +183,17 @@ public struct ClientAssertionKey: Sendable, Equatable, CustomStringConvertible {
 
     /// The public key as a JWK, with `alg` and `kid` (what the client registers).
     public var publicJWK: [String: JSONMemberValue] {
-        var jwk: [String: JSONMemberValue] = ["alg": .string(algorithm), "use": .string("sig")]
-        if let keyID { jwk["kid"] = .string(keyID) }
+        var jwk: [String: JSONMemberValue]
         switch material {
         case .rsa(let key):
             let primitives = try? key.publicKey.getKeyPrimitives()
-            jwk["kty"] = .string("RSA")
-            jwk["n"] = .string(Base64URL.encode(Array(primitives?.modulus ?? Data()).drop { $0 == 0 }))
-            jwk["e"] = .string(Base64URL.encode(Array(primitives?.publicExponent ?? Data()).drop { $0 == 0 }))
-        case .p256(let key):
-            let point = Array(key.publicKey.x963Representation)
-            jwk["kty"] = .string("EC")
-            jwk["crv"] = .string("P-256")
-            jwk["x"] = .string(Base64URL.encode(point[1...32]))
-            jwk["y"] = .string(Base64URL.encode(point[33...64]))
-        case .ed25519(let key):
-            jwk["kty"] = .string("OKP")
-            jwk["crv"] = .string("Ed25519")
-            jwk["x"] = .string(Base64URL.encode(Array(key.publicKey.rawRepresentation)))
+            jwk = PublicJWK.rsa(modulus: Array(primitives?.modulus ?? Data()), exponent: Array(primitives?.publicExponent ?? Data()))
+        case .p256(let key): jwk = PublicJWK.p256(x963: Array(key.publicKey.x963Representation))
+        case .ed25519(let key): jwk = PublicJWK.ed25519(Array(key.publicKey.rawRepresentation))
         }
+        jwk["alg"] = .string(algorithm)
+        jwk["use"] = .string("sig")
+        if let keyID { jwk["kid"] = .string(keyID) }
         return jwk
     }
 

@@ -43,8 +43,9 @@ public enum ClientAuthentication: Sendable, Equatable {
     }
 
     /// The fewest bytes of a `client_secret_jwt` secret: the SHA-256 output
-    /// size, since assertions are signed with HS256 (RFC 7518 §3.2).
-    static let minimumHMACSecretBytes = 32
+    /// size, since assertions are signed with HS256 (RFC 7518 §3.2). The
+    /// embedded provider requires the same of its clients.
+    package static let minimumHMACSecretBytes = 32
 
     /// Refuses settings no request could be safely sent with: a
     /// `client_secret_jwt` secret shorter than ``minimumHMACSecretBytes``.

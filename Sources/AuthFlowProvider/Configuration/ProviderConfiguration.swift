@@ -106,10 +106,10 @@ public struct ProviderConfiguration: Sendable {
                     "client \(client.id): a secret goes with client_secret_basic, client_secret_post or client_secret_jwt, and only then")
             }
             if client.authentication == .clientSecretJWT, let secret = client.secret,
-                secret.utf8.count < ClientAssertionCheck.minimumHMACSecretBytes
+                secret.utf8.count < ClientAuthentication.minimumHMACSecretBytes
             {
                 throw ProviderConfigurationError(
-                    "client \(client.id): a client_secret_jwt secret needs at least \(ClientAssertionCheck.minimumHMACSecretBytes) bytes (RFC 7518 §3.2)"
+                    "client \(client.id): a client_secret_jwt secret needs at least \(ClientAuthentication.minimumHMACSecretBytes) bytes (RFC 7518 §3.2)"
                 )
             }
             if client.authentication == .privateKeyJWT {

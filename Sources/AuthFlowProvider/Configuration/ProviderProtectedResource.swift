@@ -7,17 +7,21 @@ public import Foundation
 /// access token for its audience (RFC 8707), and a scope check.
 ///
 /// Its identifier is the issuer followed by `path`
-/// (`http://127.0.0.1:PORT/api`). It answers:
+/// (`http://127.0.0.1:PORT/api`). It is an API behind AuthFlowHummingbird's
+/// `AccessTokenMiddleware`, which discovers the provider as any API would,
+/// and answers:
 ///
 /// - `GET /.well-known/oauth-protected-resource<path>`: its metadata
 ///   (`resource`, `authorization_servers`, `scopes_supported`,
-///   `bearer_methods_supported`);
-/// - at `path` (and below it), without a valid access token whose `aud` is
-///   the resource: 401 with `WWW-Authenticate: Bearer resource_metadata="…"`;
-///   with one that lacks ``requiredScopes``: 403 `insufficient_scope` with
-///   `scope="…"`; otherwise 200 with a small JSON object naming the user,
-///   the client and the token's scopes. DPoP-bound tokens need the `DPoP`
-///   scheme and a proof of their key (RFC 9449 §7).
+///   `bearer_methods_supported`, `dpop_signing_alg_values_supported`);
+/// - at `path` (and below it), without a valid JWT access token whose `aud`
+///   is the resource: 401 with `Bearer` and `DPoP` challenges naming
+///   `resource_metadata="…"`; with one that lacks ``requiredScopes``: 403
+///   `insufficient_scope` with `scope="…"`; otherwise 200 with a small JSON
+///   object naming the user, the client and the token's scopes. DPoP-bound
+///   tokens need the `DPoP` scheme and a proof of their key (RFC 9449 §7).
+///   The token is verified by its signature, so a revoked one is accepted
+///   until it expires, as at any API that does not introspect.
 public struct ProviderProtectedResource: Sendable, Equatable {
     /// The path on the provider's listener, such as `/api`.
     public var path: String

@@ -11,15 +11,15 @@ struct AuthorizeEndpoint: Sendable {
     let state: ProviderState
 
     func handle(_ request: ProviderRequest) async -> ProviderResponse {
+        // GET or POST: the routes give it no other method.
         let text: String
-        switch request.method {
-        case "GET": text = request.query
-        case "POST":
+        if request.method == "POST" {
             guard request.mediaType == "application/x-www-form-urlencoded" else {
                 return HTML.errorPage("invalid_request", "the body must be application/x-www-form-urlencoded")
             }
             text = String(decoding: request.body, as: UTF8.self)
-        default: return .methodNotAllowed("GET, POST")
+        } else {
+            text = request.query
         }
         // Client and redirect URI first: until both are known good, nothing is redirected.
         guard var pairs = FormEncoding.decode(text) else { return HTML.errorPage("invalid_request", "the parameters are malformed") }
@@ -113,7 +113,7 @@ struct AuthorizeEndpoint: Sendable {
             throw .invalidRequest("code_challenge_method is required and must be S256 (plain is not supported)")
         }
         guard method == "S256" else { throw .invalidRequest("code_challenge_method must be S256 (plain is not supported)") }
-        guard PKCECheck.isValidChallenge(challenge) else { throw .invalidRequest("code_challenge is not a S256 challenge") }
+        guard AuthorizationRequest.PKCE.isValidChallenge(challenge) else { throw .invalidRequest("code_challenge is not a S256 challenge") }
         let scopes = form.scopes ?? []
         if let scope = scopes.first(where: { !client.scopes.contains($0) }) {
             throw .invalidScope("the client may not request the scope \(scope)")
@@ -144,7 +144,7 @@ struct AuthorizeEndpoint: Sendable {
                 throw OAuthFailure("access_denied", "the user declined")
             }
             guard let user = configuration.users.first(where: { $0.username == form["username"] }),
-                SecretComparison.equal(form["password"] ?? "", user.password)
+                constantTimeEquals(form["password"] ?? "", user.password)
             else {
                 return LoginPage.render(form: form, client: client, interaction: interaction, message: "Wrong username or password.")
             }

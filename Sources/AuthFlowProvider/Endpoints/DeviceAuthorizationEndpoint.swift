@@ -9,7 +9,6 @@ struct DeviceAuthorizationEndpoint: Sendable {
     let state: ProviderState
 
     func handle(_ request: ProviderRequest) async -> ProviderResponse {
-        guard request.method == "POST" else { return .methodNotAllowed("POST") }
         do throws(OAuthFailure) {
             let (form, client) = try await state.authenticatedForm(request)
             guard client.grantTypes.contains(GrantType.deviceCode) else {

@@ -12,7 +12,6 @@ import Foundation
 struct PushedAuthorizationEndpoint: Sendable {
     let state: ProviderState
     func handle(_ request: ProviderRequest) async -> ProviderResponse {
-        guard request.method == "POST" else { return .methodNotAllowed("POST") }
         do {
             let (form, client) = try await state.authenticatedForm(request)
             let proofJKT = try await state.checkDPoPProof(request, path: EndpointPaths.pushedAuthorization)

@@ -7,7 +7,6 @@ struct RevocationEndpoint: Sendable {
     let state: ProviderState
 
     func handle(_ request: ProviderRequest) async -> ProviderResponse {
-        guard request.method == "POST" else { return .methodNotAllowed("POST") }
         do throws(OAuthFailure) {
             let (form, client) = try await state.authenticatedForm(request)
             let token = try form.required("token")

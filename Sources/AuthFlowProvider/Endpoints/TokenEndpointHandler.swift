@@ -8,7 +8,6 @@ struct TokenEndpointHandler: Sendable {
     let state: ProviderState
 
     func handle(_ request: ProviderRequest) async -> ProviderResponse {
-        guard request.method == "POST" else { return .methodNotAllowed("POST") }
         do {
             let (form, client) = try await state.authenticatedForm(request)
             let dpopJKT = try await state.checkDPoPProof(request, path: EndpointPaths.token)

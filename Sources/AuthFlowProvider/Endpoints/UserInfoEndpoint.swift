@@ -8,7 +8,6 @@ struct UserInfoEndpoint: Sendable {
     let state: ProviderState
 
     func handle(_ request: ProviderRequest) async -> ProviderResponse {
-        guard request.method == "GET" || request.method == "POST" else { return .methodNotAllowed("GET, POST") }
         guard let header = request.header("Authorization"), let space = header.firstIndex(of: " "),
             ["bearer", "dpop"].contains(header[..<space].lowercased())
         else {

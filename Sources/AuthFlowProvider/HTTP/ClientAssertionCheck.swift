@@ -19,16 +19,14 @@ struct ClientAssertionCheck: Sendable {
     static let maximumLifetime: TimeInterval = 3600
     /// Clock skew allowed on `exp`, `nbf` and `iat`.
     static let leeway: TimeInterval = 30
-    /// Algorithms for `private_key_jwt` and DPoP proofs; the metadata lists exactly these.
-    static let asymmetric: Set<String> = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "EdDSA"]
-    /// The fewest secret bytes for each HMAC algorithm: its hash size.
-    static let secretBytes: [String: Int] = ["HS256": 32, "HS384": 48, "HS512": 64]
-    /// Algorithms for `client_secret_jwt`.
-    static let symmetric: Set<String> = ["HS256", "HS384", "HS512"]
-
-    /// The fewest bytes of a `client_secret_jwt` secret (RFC 7518 §3.2: at
-    /// least the hash output; HS256 is the smallest).
-    static let minimumHMACSecretBytes = 32
+    /// Algorithms for `private_key_jwt` and DPoP proofs: every asymmetric one
+    /// the engine verifies. The metadata and the challenges list exactly these.
+    static let asymmetric: Set<String> = DPoPProofVerifier.asymmetricAlgorithms
+    /// The fewest secret bytes for each HMAC algorithm: its hash size
+    /// (RFC 7518 §3.2); HS256's is the engine's minimum.
+    static let secretBytes: [String: Int] = ["HS256": ClientAuthentication.minimumHMACSecretBytes, "HS384": 48, "HS512": 64]
+    /// Algorithms for `client_secret_jwt`: those with a secret size.
+    static let symmetric = Set(secretBytes.keys)
 
     let clients: [ProviderClient]
     let audiences: Set<String>

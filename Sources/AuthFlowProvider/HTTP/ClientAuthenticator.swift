@@ -1,5 +1,5 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
-import Crypto
+import AuthFlow
 import Foundation
 
 /// Client authentication at the token, revocation, introspection and device
@@ -70,7 +70,7 @@ struct ClientAuthenticator: Sendable {
     }
 
     private static func check(_ secret: String, against client: ProviderClient, triedBasic: Bool = false) throws(OAuthFailure) {
-        guard let expected = client.secret, SecretComparison.equal(secret, expected) else {
+        guard let expected = client.secret, constantTimeEquals(secret, expected) else {
             throw .invalidClient("client authentication failed", triedBasic: triedBasic)
         }
     }
@@ -80,51 +80,13 @@ struct ClientAuthenticator: Sendable {
         guard let data = Data(base64Encoded: credentials.trimmingCharacters(in: .whitespaces)),
             let text = String(data: data, encoding: .utf8),
             let colon = text.firstIndex(of: ":"),
-            let id = FormComponent.decode(text[..<colon]),
-            let secret = FormComponent.decode(text[text.index(after: colon)...]),
+            let id = FormEncoding.decodeComponent(text[..<colon]),
+            let secret = FormEncoding.decodeComponent(text[text.index(after: colon)...]),
             !id.isEmpty
         else {
             throw .invalidClient("malformed HTTP Basic credentials", triedBasic: true)
         }
         return (id, secret)
-    }
-}
-
-/// Constant-time comparison of secrets, by their SHA-256 digests.
-enum SecretComparison {
-    static func equal(_ a: String, _ b: String) -> Bool {
-        let x = Array(SHA256.hash(data: Array(a.utf8)))
-        let y = Array(SHA256.hash(data: Array(b.utf8)))
-        var difference: UInt8 = 0
-        for index in 0..<x.count { difference |= x[index] ^ y[index] }
-        return difference == 0
-    }
-}
-
-/// `application/x-www-form-urlencoded` decoding of one component (`+` is a space).
-enum FormComponent {
-    static func decode(_ text: Substring) -> String? {
-        var bytes: [UInt8] = []
-        var iterator = Array(text.utf8).makeIterator()
-        while let byte = iterator.next() {
-            switch byte {
-            case UInt8(ascii: "+"): bytes.append(UInt8(ascii: " "))
-            case UInt8(ascii: "%"):
-                guard let high = iterator.next().flatMap(hex), let low = iterator.next().flatMap(hex) else { return nil }
-                bytes.append(high << 4 | low)
-            default: bytes.append(byte)
-            }
-        }
-        return String(validating: bytes, as: UTF8.self)
-    }
-
-    private static func hex(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
 

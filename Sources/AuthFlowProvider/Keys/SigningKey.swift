@@ -70,20 +70,16 @@ public struct SigningKey: Sendable {
 
     /// The public key as a JWK (RFC 7517), with `kid`, `alg` and `use: sig`.
     func publicJWK() throws -> [String: JSONMemberValue] {
-        var jwk: [String: JSONMemberValue] = ["kid": .string(keyID), "alg": .string(algorithm.rawValue), "use": .string("sig")]
+        var jwk: [String: JSONMemberValue]
         switch material {
         case .rsa(let key):
             let primitives = try key.publicKey.getKeyPrimitives()
-            jwk["kty"] = .string("RSA")
-            jwk["n"] = .string(Base64URL.encode(Array(primitives.modulus).drop { $0 == 0 }))
-            jwk["e"] = .string(Base64URL.encode(Array(primitives.publicExponent).drop { $0 == 0 }))
-        case .p256(let key):
-            let point = Array(key.publicKey.x963Representation)
-            jwk["kty"] = .string("EC")
-            jwk["crv"] = .string("P-256")
-            jwk["x"] = .string(Base64URL.encode(point[1...32]))
-            jwk["y"] = .string(Base64URL.encode(point[33...64]))
+            jwk = PublicJWK.rsa(modulus: Array(primitives.modulus), exponent: Array(primitives.publicExponent))
+        case .p256(let key): jwk = PublicJWK.p256(x963: Array(key.publicKey.x963Representation))
         }
+        jwk["kid"] = .string(keyID)
+        jwk["alg"] = .string(algorithm.rawValue)
+        jwk["use"] = .string("sig")
         return jwk
     }
 }

@@ -8,17 +8,14 @@ struct DeviceVerificationPage: Sendable {
     let state: ProviderState
 
     func handle(_ request: ProviderRequest) async -> ProviderResponse {
-        switch request.method {
-        case "GET":
+        // GET or POST: the routes give it no other method.
+        guard request.method == "POST" else {
             let form = (try? StrictForm(request.query))
             return render(userCode: form?["user_code"], message: nil)
-        case "POST":
-            let form: StrictForm
-            do { form = try StrictForm(body: request) } catch { return HTML.errorPage(error.code, error.description) }
-            return await decide(form)
-        default:
-            return .methodNotAllowed("GET, POST")
         }
+        let form: StrictForm
+        do { form = try StrictForm(body: request) } catch { return HTML.errorPage(error.code, error.description) }
+        return await decide(form)
     }
 
     private func decide(_ form: StrictForm) async -> ProviderResponse {
@@ -33,7 +30,7 @@ struct DeviceVerificationPage: Sendable {
             subject = automatic
         case .loginPage:
             guard let user = configuration.users.first(where: { $0.username == form["username"] }),
-                SecretComparison.equal(form["password"] ?? "", user.password)
+                constantTimeEquals(form["password"] ?? "", user.password)
             else {
                 return render(userCode: userCode, message: "Wrong username or password.", status: 400)
             }

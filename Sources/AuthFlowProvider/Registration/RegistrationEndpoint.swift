@@ -13,7 +13,6 @@ struct RegistrationEndpoint: Sendable {
     let state: ProviderState
 
     func handle(_ request: ProviderRequest) async -> ProviderResponse {
-        guard request.method == "POST" else { return .methodNotAllowed("POST") }
         do throws(OAuthFailure) {
             guard state.configuration.allowsDynamicRegistration else {
                 // Not advertised either; answered as an unknown path would be, but in JSON.

@@ -56,7 +56,7 @@ public final class EmbeddedProvider: Sendable {
         let state = try ProviderState(configuration: configuration)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let application = HTTPServer.application(
-            router: ProviderRouter(state: state), port: configuration.port,
+            routes: ProviderRoutes(state: state), port: configuration.port,
             logger: configuration.logger
         ) { port in
             await state.setIssuer("http://127.0.0.1:\(port)")

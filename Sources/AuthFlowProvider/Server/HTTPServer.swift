@@ -5,8 +5,9 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 
-/// The Hummingbird 2 application that carries the provider's endpoints:
-/// the only file that knows the HTTP server framework.
+/// The Hummingbird 2 application that carries the provider's endpoints
+/// (``ProviderRoutes``), and the one place that turns a Hummingbird request
+/// into the endpoints' ``ProviderRequest`` and their answer back.
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 enum HTTPServer {
     /// Request bodies larger than this are refused (413).
@@ -25,33 +26,11 @@ enum HTTPServer {
     /// An application on 127.0.0.1:`port` (0: ephemeral) that reports the
     /// bound port through `onRunning` before it serves anything.
     static func application(
-        router: ProviderRouter, port: Int, logger: Logger,
+        routes: ProviderRoutes, port: Int, logger: Logger,
         onRunning: @escaping @Sendable (Int) async -> Void
     ) -> some Service {
-        let responder = CallbackResponder<BasicRequestContext> { request, _ in
-            var request = request
-            let body: ByteBuffer
-            do {
-                body = try await request.collectBody(upTo: maximumBodySize)
-            } catch is NIOTooManyBytesError {
-                // Refused as soon as it passes the limit, before it is buffered whole.
-                return Response(status: .contentTooLarge, headers: [.connection: "close"])
-            }
-            let headers = request.headers.map { (name: $0.name.canonicalName, value: $0.value) }
-            let response = await router.respond(
-                ProviderRequest(
-                    method: request.method.rawValue, path: request.uri.path, query: request.uri.query ?? "",
-                    headers: headers, body: Array(buffer: body)))
-            var fields = HTTPFields()
-            for header in response.headers {
-                if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
-            }
-            return Response(
-                status: .init(code: response.status), headers: fields,
-                body: .init(byteBuffer: ByteBuffer(bytes: response.body)))
-        }
-        return Application(
-            responder: responder,
+        Application(
+            router: routes.router(),
             server: .http1(
                 configuration: .init(
                     idleTimeout: idleTimeout,
@@ -61,6 +40,36 @@ enum HTTPServer {
             configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "authflow-provider"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
             logger: logger)
+    }
+
+    /// Reads the body (413 as soon as it passes ``maximumBodySize``, before
+    /// it is buffered whole), then answers with `endpoint`.
+    static func respond(to request: Request, with endpoint: ProviderEndpoint) async throws -> Response {
+        var request = request
+        let body: ByteBuffer
+        do {
+            body = try await request.collectBody(upTo: maximumBodySize)
+        } catch is NIOTooManyBytesError {
+            return Response(status: .contentTooLarge, headers: [.connection: "close"])
+        }
+        let headers = request.headers.map { (name: $0.name.canonicalName, value: $0.value) }
+        return await endpoint(
+            ProviderRequest(
+                method: request.method.rawValue, path: request.uri.path, query: request.uri.query ?? "",
+                headers: headers, body: Array(buffer: body))
+        ).hummingbird
+    }
+}
+
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+extension ProviderResponse {
+    /// The response as Hummingbird sends it.
+    var hummingbird: Response {
+        var fields = HTTPFields()
+        for header in headers {
+            if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
+        }
+        return Response(status: .init(code: status), headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 }
 #endif

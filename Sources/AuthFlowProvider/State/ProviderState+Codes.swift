@@ -1,6 +1,5 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
-import Crypto
 import Foundation
 
 extension ProviderState {
@@ -36,11 +35,10 @@ extension ProviderState {
         guard record.redirectURI == redirectURI else {
             throw OAuthFailure.invalidGrant("redirect_uri differs from the one in the authorization request")
         }
-        guard PKCECheck.isValidVerifier(verifier) else {
-            throw OAuthFailure.invalidGrant("code_verifier must be 43 to 128 unreserved characters")
-        }
-        guard SecretComparison.equal(PKCECheck.challenge(for: verifier), record.challenge) else {
-            throw OAuthFailure.invalidGrant("code_verifier does not match the code_challenge")
+        switch AuthorizationRequest.PKCE.verify(verifier, against: record.challenge) {
+        case .matches: break
+        case .malformedVerifier: throw OAuthFailure.invalidGrant("code_verifier must be 43 to 128 unreserved characters")
+        case .mismatch: throw OAuthFailure.invalidGrant("code_verifier does not match the code_challenge")
         }
         if let bound = record.dpopJKT, bound != dpopJKT {
             throw OAuthFailure.invalidGrant(
@@ -53,33 +51,6 @@ extension ProviderState {
         codes[code] = record
         grants[record.grantID]?.dpopJKT = dpopJKT
         return try issueTokens(grantID: record.grantID, nonce: record.nonce, refresh: true, resource: audience, now: now)
-    }
-}
-
-/// PKCE rules (RFC 7636): S256 only.
-enum PKCECheck {
-    /// 43…128 characters of `A-Z a-z 0-9 - . _ ~` (RFC 7636 §4.1).
-    static func isValidVerifier(_ value: String) -> Bool {
-        (43...128).contains(value.utf8.count) && value.utf8.allSatisfy(isUnreserved)
-    }
-
-    /// A S256 challenge is the base64url SHA-256 of a verifier: 43 characters.
-    static func isValidChallenge(_ value: String) -> Bool {
-        value.utf8.count == 43 && value.utf8.allSatisfy(isUnreserved)
-    }
-
-    /// `BASE64URL(SHA256(verifier))`.
-    static func challenge(for verifier: String) -> String {
-        Base64URL.encode(SHA256.hash(data: Array(verifier.utf8)))
-    }
-
-    private static func isUnreserved(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-            true
-        default: false
-        }
     }
 }
 #endif

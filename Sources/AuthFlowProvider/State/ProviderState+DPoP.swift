@@ -1,5 +1,6 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
+import AuthFlowHummingbird
 import Foundation
 
 /// A DPoP failure: `invalid_dpop_proof` or `use_dpop_nonce` (RFC 9449 §5,
@@ -17,7 +18,7 @@ extension ProviderState {
     /// (compared normalised), `iat` within a minute, a `jti` not seen
     /// before, `ath` for `accessToken`, and the current nonce when nonces
     /// are required. Returns the key's thumbprint.
-    func checkDPoPProof(_ request: ProviderRequest, path: String, accessToken: String? = nil, now: Date = Date()) throws(DPoPFailure)
+    func checkDPoPProof(_ request: ProviderRequest, path: String, accessToken: String? = nil, now: Date = Date()) async throws(DPoPFailure)
         -> String?
     {
         let proofs = request.headers.filter { ProviderRequest.sameFieldName($0.name, "DPoP") }.map(\.value)
@@ -30,8 +31,15 @@ extension ProviderState {
             throw DPoPFailure(failure: OAuthFailure(error.error, error.message), nonce: nonce)
         }
         guard let proof else { return nil }
-        sweep(now: now)
-        guard usedProofIDs.updateValue(now.addingTimeInterval(120), forKey: proof.proofID) == nil else {
+        let firstUse: Bool
+        do {
+            firstUse = try await usedProofs.firstUse(
+                of: proof.replayIdentifier, until: proof.replayExpiry(maximumSkew: Self.dpopProofVerifier.maximumSkew))
+        } catch {
+            // Full for this key (or in all): refused rather than risk accepting a replay.
+            throw DPoPFailure(failure: OAuthFailure("invalid_dpop_proof", "too many DPoP proofs at once; try again later"), nonce: nonce)
+        }
+        guard firstUse else {
             throw DPoPFailure(failure: OAuthFailure("invalid_dpop_proof", "the DPoP proof was already used (jti replay)"), nonce: nonce)
         }
         return proof.thumbprint

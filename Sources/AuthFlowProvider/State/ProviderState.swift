@@ -1,5 +1,6 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
+import AuthFlowHummingbird
 import Foundation
 import Logging
 
@@ -22,8 +23,9 @@ actor ProviderState {
     /// Login-page interactions begun from a pushed request, by handle, each
     /// with its own lifetime (``TokenLifetimes/interaction``).
     var interactions: [String: PushedRequestRecord] = [:]
-    /// DPoP proof `jti`s already used, until they could no longer pass the `iat` check.
-    var usedProofIDs: [String: Date] = [:]
+    /// DPoP proofs already used, until they could no longer pass the `iat`
+    /// check: the API middleware's cache, as an API behind it keeps them.
+    let usedProofs = MemoryReplayCache()
     /// The DPoP nonce the provider asks for (RFC 9449 §8), when nonces are required.
     let dpopNonce = RandomToken.make(bytes: 16)
     /// Client assertions already used (`client_id jti` → expiry).
@@ -76,7 +78,6 @@ actor ProviderState {
         refreshTokens = refreshTokens.filter { $0.value.expiresAt > now }
         pushedRequests = pushedRequests.filter { $0.value.expiresAt > now }
         interactions = interactions.filter { $0.value.expiresAt > now }
-        usedProofIDs = usedProofIDs.filter { $0.value > now }
         usedAssertions = usedAssertions.filter { $0.value.addingTimeInterval(ClientAssertionCheck.leeway) > now }
     }
 
