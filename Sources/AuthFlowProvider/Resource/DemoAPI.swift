@@ -26,7 +26,7 @@ actor DemoAPI {
     func protectedResource() async throws -> ProtectedResource {
         if let discovered { return discovered }
         let issuer = await state.issuer
-        guard let issuerURL = URL(string: issuer), let resourceURL = URL(string: issuer + resource.path) else {
+        guard let resourceURL = URL(string: issuer + resource.path) else {
             throw ProviderConfigurationError("the demo API \(resource.path) has no resource identifier")
         }
         var options = ProtectedResourceOptions()
@@ -37,7 +37,7 @@ actor DemoAPI {
         options.scopesSupported = resource.scopesSupported
         options.resourceName = "AuthFlow demo API"
         options.realm = "authflow-demo-api"
-        let made = try await ProtectedResource.discover(issuer: issuerURL, resource: resourceURL, options: options, logger: state.logger)
+        let made = try await ProtectedResource.discover(issuer: Issuer(issuer), resource: resourceURL, options: options, logger: state.logger)
         // Two first requests may both have discovered it: the first one kept wins.
         if let discovered { return discovered }
         discovered = made
