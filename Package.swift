@@ -52,10 +52,15 @@ let package = Package(
                 "An authorizer for the Model Context Protocol swift-sdk's HTTP client transport (AuthFlowMCP) and its example client; adds the swift-sdk."
         ),
         .trait(
+            name: "AsyncHTTPClient",
+            description:
+                "On Linux, the engine's transport is AsyncHTTPClientTransport (swift-server/async-http-client) and neither FoundationNetworking nor libcurl is linked; adds SwiftNIO and swift-nio-ssl."
+        ),
+        .trait(
             name: "CLI",
             description:
-                "The authflow command-line tool; adds swift-argument-parser, the embedded provider, the PostgreSQL store and the API middleware.",
-            enabledTraits: ["EmbeddedProvider", "PostgreSQL", "Hummingbird"]
+                "The authflow command-line tool; adds swift-argument-parser, the embedded provider, the PostgreSQL store, the API middleware and, on Linux, the AsyncHTTPClient transport.",
+            enabledTraits: ["EmbeddedProvider", "PostgreSQL", "Hummingbird", "AsyncHTTPClient"]
         ),
         .default(enabledTraits: []),
     ],
@@ -75,6 +80,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.0"),
         // AuthFlowMCP only (trait MCP).
         .package(url: "https://github.com/modelcontextprotocol/swift-sdk.git", from: "0.12.1"),
+        // The engine's transport on Linux (trait AsyncHTTPClient).
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.27.0"),
     ],
     targets: [
         .target(
@@ -84,6 +92,13 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(
+                    name: "AsyncHTTPClient", package: "async-http-client",
+                    condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
             ],
             // The privacy manifest App Store review reads (docs/privacy-manifest.md).
             resources: [.copy("PrivacyInfo.xcprivacy")],
@@ -107,9 +122,6 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "TerminalQR", swiftSettings: strict),
-        // For the CLI's static build: FoundationNetworking's libcurl calls open
-        // libcurl on the first request instead of at start-up (docs/performance.md).
-        .target(name: "LibcurlOnDemand"),
         .target(
             name: "AuthFlowProvider",
             dependencies: [
@@ -212,7 +224,6 @@ let package = Package(
                 "AuthFlow",
                 "AuthFlowLoopback",
                 "TerminalQR",
-                .target(name: "LibcurlOnDemand", condition: .when(platforms: [.linux])),
                 "AuthFlowProvider",
                 "AuthFlowPostgres",
                 // The Secret Service's encrypted session (HKDF, AES-CBC); already linked through AuthFlow.

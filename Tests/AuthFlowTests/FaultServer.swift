@@ -41,6 +41,8 @@ final class FaultServer: @unchecked Sendable {
         case endlessChunked
         /// A `Content-Length` of `announced`, then an endless body.
         case announcing(Int64)
+        /// These bytes as the whole answer (not necessarily HTTP), then the connection closes.
+        case raw([UInt8])
     }
 
     let port: Int
@@ -133,6 +135,9 @@ final class FaultServer: @unchecked Sendable {
             guard transmit(fd, head(length: "\(announced)")) else { return }
             let chunk = [UInt8](repeating: UInt8(ascii: " "), count: 65536)
             while !stopped.current, transmit(fd, chunk) { Thread.sleep(forTimeInterval: 0.004) }
+        case .raw(let bytes):
+            _ = transmit(fd, bytes)
+            shutdown(fd, Int32(SHUT_WR))
         }
     }
 

@@ -1,5 +1,8 @@
 import Foundation
 
+// On Linux with the AsyncHTTPClient package trait, `URLSessionTransport` names
+// AsyncHTTPClientTransport instead, and FoundationNetworking is not linked.
+#if !(AsyncHTTPClient && os(Linux))
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -257,10 +260,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 }
 
+#endif
+
 /// Runs `operation`, throwing a `timeout` error if it takes longer than `seconds`.
 /// URLSession's own timeout is per-idle-interval; this bounds the whole request.
 /// The operation is cancelled when the deadline passes and must end promptly
-/// on cancellation (``URLSessionTransport`` resumes its caller at once).
+/// on cancellation (both transports resume their caller at once).
 func withDeadline<T: Sendable>(
     seconds: TimeInterval, what: String? = nil,
     _ operation: @escaping @Sendable () async throws -> T
