@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "AuthFlowLoopback", targets: ["AuthFlowLoopback"]),
         .library(name: "AuthFlowApple", targets: ["AuthFlowApple"]),
         .library(name: "AuthFlowProvider", targets: ["AuthFlowProvider"]),
+        // A CredentialStore in the desktop keyring of Linux (the Secret Service API).
+        .library(name: "AuthFlowSecretService", targets: ["AuthFlowSecretService"]),
         // A CredentialStore shared by many instances (built with the PostgreSQL trait).
         .library(name: "AuthFlowPostgres", targets: ["AuthFlowPostgres"]),
         // Middleware for APIs on Hummingbird: access tokens, DPoP, RFC 9728, back-channel logout (Hummingbird trait).
@@ -101,6 +103,17 @@ let package = Package(
             dependencies: [
                 "AuthFlow",
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // A D-Bus client and the Secret Service calls a credential store needs.
+        .target(
+            name: "AuthFlowSecretService",
+            dependencies: [
+                "AuthFlow",
+                // The encrypted session (HKDF, AES-CBC); already linked through AuthFlow.
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),
@@ -211,9 +224,7 @@ let package = Package(
                 .target(name: "LibcurlOnDemand", condition: .when(platforms: [.linux])),
                 "AuthFlowProvider",
                 "AuthFlowPostgres",
-                // The Secret Service's encrypted session (HKDF, AES-CBC); already linked through AuthFlow.
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                "AuthFlowSecretService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CLI"])),
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "Logging", package: "swift-log"),
@@ -268,6 +279,11 @@ let package = Package(
                 "authflow", "AuthFlow", "AuthFlowStoredDate",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CLI"])),
             ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "AuthFlowSecretServiceTests",
+            dependencies: ["AuthFlow", "AuthFlowSecretService"],
             swiftSettings: strict
         ),
         .testTarget(
