@@ -1,11 +1,8 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-let strict: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
-    .enableUpcomingFeature("InternalImportsByDefault"),
-    .enableUpcomingFeature("MemberImportVisibility"),
-]
+// Read top-down: the products, the traits that gate some of them, the
+// packages they use, then the targets, grouped by the product they make.
 
 let package = Package(
     name: "AuthFlow",
@@ -13,22 +10,21 @@ let package = Package(
         .iOS(.v16), .macCatalyst(.v16), .macOS(.v13), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1),
     ],
     products: [
+        // What apps use, with no trait: swift-crypto and swift-log only.
         .library(name: "AuthFlow", targets: ["AuthFlow"]),
-        .library(name: "AuthFlowLoopback", targets: ["AuthFlowLoopback"]),
         .library(name: "AuthFlowApple", targets: ["AuthFlowApple"]),
+        .library(name: "AuthFlowLoopback", targets: ["AuthFlowLoopback"]),
+        .library(name: "AuthFlowSecretService", targets: ["AuthFlowSecretService"]),
+        // Each behind the trait whose description names it (below).
         .library(name: "AuthFlowProvider", targets: ["AuthFlowProvider"]),
-        // A CredentialStore shared by many instances (built with the PostgreSQL trait).
         .library(name: "AuthFlowPostgres", targets: ["AuthFlowPostgres"]),
-        // Middleware for APIs on Hummingbird: access tokens, DPoP, RFC 9728, back-channel logout (Hummingbird trait).
         .library(name: "AuthFlowHummingbird", targets: ["AuthFlowHummingbird"]),
-        // The Model Context Protocol swift-sdk's HTTP transport signed in by AuthFlow (MCP trait).
         .library(name: "AuthFlowMCP", targets: ["AuthFlowMCP"]),
-        // The command-line tool, one file to install (built with the CLI trait).
         .executable(name: "authflow", targets: ["authflow"]),
     ],
-    // Apps get the engine, the Apple layer and the loopback listener with few
-    // dependencies. The embedded provider and the CLI, with the server
-    // framework and the argument parser they need, are behind traits:
+    // A product behind a trait, used without it, builds but names the trait:
+    // its main types are unavailable with a message saying how to enable it
+    // (each target's WithoutTheTrait.swift), and `authflow` prints it.
     //   .package(url: …, from: …, traits: ["EmbeddedProvider"])   // in a test suite
     //   swift run --traits CLI authflow demo                       // from a clone
     traits: [
@@ -69,291 +65,235 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
         // `swift package generate-documentation`; a plugin no target uses, so apps don't resolve it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
+        // The rest is used only behind traits, so an app's graph never holds it.
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
-        // The embedded provider only; the engine never depends on a server framework.
         // The swift-configuration trait is not needed.
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.0.0", traits: ["FullFoundation"]),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
-        // The PostgreSQL store only (trait PostgreSQL).
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.0"),
-        // AuthFlowMCP only (trait MCP).
         .package(url: "https://github.com/modelcontextprotocol/swift-sdk.git", from: "0.12.1"),
-        // The engine's transport on Linux (trait AsyncHTTPClient).
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.27.0"),
     ],
-    targets: [
-        .target(
-            name: "AuthFlow",
-            dependencies: [
-                "AuthFlowStoredDate",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(
-                    name: "AsyncHTTPClient", package: "async-http-client",
-                    condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
-                .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
-                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
-                .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
-                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])),
-            ],
-            // The privacy manifest App Store review reads (docs/privacy-manifest.md).
-            resources: [.copy("PrivacyInfo.xcprivacy")],
-            swiftSettings: strict
-        ),
-        // The stored-date form, read and written in one place (FoundationEssentials
-        // only) for the engine's stored files.
-        .target(name: "AuthFlowStoredDate", swiftSettings: strict),
-        .target(
-            name: "AuthFlowApple",
-            dependencies: ["AuthFlow", .product(name: "Logging", package: "swift-log")],
-            resources: [.copy("PrivacyInfo.xcprivacy")],
-            swiftSettings: strict
-        ),
-        .target(
-            name: "AuthFlowLoopback",
-            dependencies: [
-                "AuthFlow",
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strict
-        ),
-        .target(name: "TerminalQR", swiftSettings: strict),
-        .target(
-            name: "AuthFlowProvider",
-            dependencies: [
-                "AuthFlow",
-                // The middleware's rules and replay cache (its files compile with the Hummingbird trait, which EmbeddedProvider enables).
-                "AuthFlowHummingbird",
-                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["EmbeddedProvider"])),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["EmbeddedProvider"])),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: .when(traits: ["EmbeddedProvider"])),
-                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["EmbeddedProvider"])),
-                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["EmbeddedProvider"])),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: .when(traits: ["EmbeddedProvider"])),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strict
-        ),
-        // Sessions in PostgreSQL, shared by every instance of a service; its
-        // files compile to nothing without the PostgreSQL trait.
-        .target(
-            name: "AuthFlowPostgres",
-            dependencies: [
-                "AuthFlow",
-                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strict
-        ),
-        // Middleware for APIs (access tokens, DPoP proofs, RFC 9728 metadata,
-        // back-channel logout); its files compile to nothing without the Hummingbird trait.
-        .target(
-            name: "AuthFlowHummingbird",
-            dependencies: [
-                "AuthFlow",
-                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
-                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Hummingbird"])),
-                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Hummingbird"])),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strict
-        ),
-        // The MCP swift-sdk's HTTPClientAuthorizer on an AuthSession; its files
-        // compile to nothing without the MCP trait.
-        .target(
-            name: "AuthFlowMCP",
-            dependencies: [
-                "AuthFlow",
-                .product(name: "MCP", package: "swift-sdk", condition: .when(traits: ["MCP"])),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strict
-        ),
-        // An MCP client that signs in to a server by its URL alone (end-to-end
-        // tests, Tests/Interop/test_mcp_swift_client.py); MCP trait.
-        .executableTarget(
-            name: "authflow-mcp-example",
-            dependencies: [
-                "AuthFlow", "AuthFlowLoopback", "AuthFlowMCP",
-                .product(name: "MCP", package: "swift-sdk", condition: .when(traits: ["MCP"])),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Examples/MCPClient",
-            swiftSettings: strict
-        ),
-        .target(
-            name: "ExampleBackend",
-            dependencies: [
-                "AuthFlow",
-                "AuthFlowPostgres",
-                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["EmbeddedProvider"])),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["EmbeddedProvider"])),
-                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["EmbeddedProvider"])),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Examples/Backend",
-            swiftSettings: strict
-        ),
-        // An API behind AuthFlowHummingbird's middleware, run by the interop tests
-        // (Tests/Interop/test_api_middleware.py); without the Hummingbird trait it says so.
-        .executableTarget(
-            name: "example-api",
-            dependencies: [
-                "AuthFlow", "AuthFlowHummingbird",
-                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Hummingbird"])),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: .when(traits: ["Hummingbird"])),
-                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Hummingbird"])),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Examples/API",
-            swiftSettings: strict
-        ),
-        .executableTarget(
-            name: "authflow",
-            dependencies: [
-                "AuthFlow",
-                "AuthFlowLoopback",
-                "TerminalQR",
-                "AuthFlowProvider",
-                "AuthFlowPostgres",
-                // The Secret Service's encrypted session (HKDF, AES-CBC); already linked through AuthFlow.
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CLI"])),
-                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strict
-        ),
-        // What several test targets share (a log capture, an HTTP server on
-        // 127.0.0.1 with the traits that bring Hummingbird); not a product.
-        .target(
-            name: "AuthFlowTestSupport",
-            dependencies: [
-                "AuthFlow",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["EmbeddedProvider", "Hummingbird"])),
-                .product(
-                    name: "ServiceLifecycle", package: "swift-service-lifecycle",
-                    condition: .when(traits: ["EmbeddedProvider", "Hummingbird"])),
-                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["EmbeddedProvider", "Hummingbird"])),
-                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["EmbeddedProvider", "Hummingbird"])),
-            ],
-            path: "Tests/AuthFlowTestSupport",
-            swiftSettings: strict
-        ),
-        .testTarget(
-            name: "AuthFlowTests",
-            dependencies: [
-                "AuthFlow",
-                "AuthFlowStoredDate",
-                "AuthFlowTestSupport",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
-            ],
-            swiftSettings: strict
-        ),
-        // The Apple layer's rules and its logic against behavioural stand-ins of
-        // Apple's frameworks, run on every platform (Linux included).
-        .testTarget(
-            name: "AuthFlowAppleTests",
-            dependencies: ["AuthFlow", "AuthFlowApple"],
-            swiftSettings: strict
-        ),
-        .testTarget(
-            name: "AuthFlowLoopbackTests",
-            dependencies: ["AuthFlow", "AuthFlowLoopback", "AuthFlowTestSupport", .product(name: "Logging", package: "swift-log")],
-            swiftSettings: strict
-        ),
-        // The command-line tool's own rules (profiles, the token command), through `@testable import authflow`.
-        .testTarget(
-            name: "AuthflowCLITests",
-            dependencies: [
-                "authflow", "AuthFlow", "AuthFlowStoredDate",
-                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CLI"])),
-            ],
-            swiftSettings: strict
-        ),
-        .testTarget(
-            name: "TerminalQRTests",
-            dependencies: ["TerminalQR"],
-            swiftSettings: strict
-        ),
-        .testTarget(
-            name: "AuthFlowProviderTests",
-            dependencies: [
-                "AuthFlow", "AuthFlowLoopback", "AuthFlowProvider", "ExampleBackend", "AuthFlowTestSupport",
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["EmbeddedProvider"])),
-                // A hostile server for the attack tests (HostileServer.swift).
-                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["EmbeddedProvider"])),
-                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["EmbeddedProvider"])),
-                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["EmbeddedProvider"])),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
-            ],
-            swiftSettings: strict
-        ),
-        // A real Hummingbird API on 127.0.0.1 with the middleware, tokens from the embedded provider and from a test issuer.
-        .testTarget(
-            name: "AuthFlowHummingbirdTests",
-            dependencies: [
-                "AuthFlow", "AuthFlowHummingbird", "AuthFlowProvider", "AuthFlowTestSupport",
-                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Hummingbird"])),
-                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Hummingbird"])),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strict
-        ),
-        // Against a real PostgreSQL server (AUTHFLOW_TEST_POSTGRES_URL, set by scripts/postgres-for-tests).
-        .testTarget(
-            name: "AuthFlowPostgresTests",
-            dependencies: [
-                "AuthFlow", "AuthFlowPostgres", "AuthFlowProvider", "ExampleBackend", "AuthFlowTestSupport",
-                // Two API instances whose middleware share the PostgreSQL replay cache and end sessions on back-channel logout.
-                "AuthFlowHummingbird",
-                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["EmbeddedProvider"])),
-                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strict
-        ),
-        // The swift-sdk's HTTP client transport against a protected MCP endpoint on
-        // 127.0.0.1, tokens from the embedded provider (traits MCP and EmbeddedProvider).
-        .testTarget(
-            name: "AuthFlowMCPTests",
-            dependencies: [
-                "AuthFlow", "AuthFlowMCP", "AuthFlowProvider", "AuthFlowHummingbird", "AuthFlowTestSupport",
-                .product(name: "MCP", package: "swift-sdk", condition: .when(traits: ["MCP"])),
-                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["EmbeddedProvider"])),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["EmbeddedProvider"])),
-                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["EmbeddedProvider"])),
-                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["EmbeddedProvider"])),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strict
-        ),
-        .testTarget(
-            name: "AuthFlowInteropTests",
-            dependencies: ["AuthFlow", "AuthFlowLoopback", "AuthFlowTestSupport", .product(name: "Logging", package: "swift-log")],
-            swiftSettings: strict
-        ),
-    ],
+    targets: [],
     swiftLanguageModes: [.v6]
 )
+
+// MARK: - AuthFlow: the engine
+
+package.targets += [
+    .target(
+        name: "AuthFlow",
+        dependencies: ["AuthFlowStoredDate", crypto, cryptoExtras, logging] + linuxHTTPClient,
+        // The privacy manifest App Store review reads (docs/privacy-manifest.md).
+        resources: [.copy("PrivacyInfo.xcprivacy")],
+        swiftSettings: strict
+    ),
+    // The stored-date form, read and written in one place (FoundationEssentials
+    // only) for the engine's stored files.
+    .target(name: "AuthFlowStoredDate", swiftSettings: strict),
+    .testTarget(
+        name: "AuthFlowTests",
+        dependencies: ["AuthFlow", "AuthFlowStoredDate", "AuthFlowTestSupport", logging, crypto, cryptoExtras],
+        swiftSettings: strict
+    ),
+    .testTarget(
+        name: "AuthFlowInteropTests",
+        dependencies: ["AuthFlow", "AuthFlowLoopback", "AuthFlowTestSupport", logging],
+        swiftSettings: strict
+    ),
+]
+
+// MARK: - AuthFlowApple, AuthFlowLoopback, AuthFlowSecretService: apps
+
+package.targets += [
+    .target(
+        name: "AuthFlowApple",
+        dependencies: ["AuthFlow", logging],
+        resources: [.copy("PrivacyInfo.xcprivacy")],
+        swiftSettings: strict
+    ),
+    // The Apple layer's rules and its logic against behavioural stand-ins of
+    // Apple's frameworks, run on every platform (Linux included).
+    .testTarget(name: "AuthFlowAppleTests", dependencies: ["AuthFlow", "AuthFlowApple"], swiftSettings: strict),
+    .target(name: "AuthFlowLoopback", dependencies: ["AuthFlow", logging], swiftSettings: strict),
+    .testTarget(
+        name: "AuthFlowLoopbackTests",
+        dependencies: ["AuthFlow", "AuthFlowLoopback", "AuthFlowTestSupport", logging],
+        swiftSettings: strict
+    ),
+    // A D-Bus client and the Secret Service calls a credential store needs;
+    // its encrypted session (HKDF, AES-CBC) uses swift-crypto, already linked through AuthFlow.
+    .target(name: "AuthFlowSecretService", dependencies: ["AuthFlow", crypto, cryptoExtras], swiftSettings: strict),
+    .testTarget(name: "AuthFlowSecretServiceTests", dependencies: ["AuthFlow", "AuthFlowSecretService"], swiftSettings: strict),
+]
+
+// MARK: - AuthFlowProvider (EmbeddedProvider)
+
+package.targets += [
+    .target(
+        name: "AuthFlowProvider",
+        // The middleware's rules and replay cache serve its demo API (EmbeddedProvider enables Hummingbird).
+        dependencies: ["AuthFlow", "AuthFlowHummingbird", crypto, cryptoExtras, logging] + server(when: ["EmbeddedProvider"], signals: true)
+            + [traitProduct("NIOConcurrencyHelpers", "swift-nio", when: ["EmbeddedProvider"])],
+        swiftSettings: strict
+    ),
+    // The seed flows the provider's tests run against a backend.
+    .target(
+        name: "ExampleBackend",
+        dependencies: ["AuthFlow", "AuthFlowPostgres", crypto, logging] + server(when: ["EmbeddedProvider"], httpTypes: false),
+        path: "Examples/Backend",
+        swiftSettings: strict
+    ),
+    .testTarget(
+        name: "AuthFlowProviderTests",
+        // A hostile server for the attack tests (HostileServer.swift).
+        dependencies: [
+            "AuthFlow", "AuthFlowLoopback", "AuthFlowProvider", "ExampleBackend", "AuthFlowTestSupport", logging, crypto, cryptoExtras,
+        ] + server(when: ["EmbeddedProvider"]),
+        swiftSettings: strict
+    ),
+]
+
+// MARK: - AuthFlowPostgres (PostgreSQL)
+
+package.targets += [
+    // Sessions in PostgreSQL, shared by every instance of a service.
+    .target(
+        name: "AuthFlowPostgres",
+        dependencies: ["AuthFlow", postgres, crypto, logging],
+        swiftSettings: strict
+    ),
+    // Against a real PostgreSQL server (AUTHFLOW_TEST_POSTGRES_URL, set by scripts/postgres-for-tests);
+    // two API instances whose middleware share the replay cache and end sessions on back-channel logout.
+    .testTarget(
+        name: "AuthFlowPostgresTests",
+        dependencies: [
+            "AuthFlow", "AuthFlowPostgres", "AuthFlowProvider", "ExampleBackend", "AuthFlowTestSupport", "AuthFlowHummingbird",
+            traitProduct("Hummingbird", "hummingbird", when: ["Hummingbird"]),
+            traitProduct("ServiceLifecycle", "swift-service-lifecycle", when: ["EmbeddedProvider"]),
+            postgres, crypto, logging,
+        ],
+        swiftSettings: strict
+    ),
+]
+
+// MARK: - AuthFlowHummingbird (Hummingbird)
+
+package.targets += [
+    // Access tokens, DPoP proofs, RFC 9728 metadata, back-channel logout.
+    .target(
+        name: "AuthFlowHummingbird",
+        dependencies: ["AuthFlow", crypto, logging] + server(when: ["Hummingbird"], lifecycle: false),
+        swiftSettings: strict
+    ),
+    // An API behind the middleware, run by Tests/Interop/test_api_middleware.py.
+    .executableTarget(
+        name: "example-api",
+        dependencies: ["AuthFlow", "AuthFlowHummingbird", logging] + server(when: ["Hummingbird"], httpTypes: false, signals: true),
+        path: "Examples/API",
+        swiftSettings: strict
+    ),
+    // A real API on 127.0.0.1, tokens from the embedded provider and from a test issuer.
+    .testTarget(
+        name: "AuthFlowHummingbirdTests",
+        dependencies: ["AuthFlow", "AuthFlowHummingbird", "AuthFlowProvider", "AuthFlowTestSupport", crypto, cryptoExtras, logging]
+            + server(when: ["Hummingbird"], httpTypes: false),
+        swiftSettings: strict
+    ),
+]
+
+// MARK: - AuthFlowMCP (MCP)
+
+package.targets += [
+    // The swift-sdk's HTTPClientAuthorizer on an AuthSession.
+    .target(name: "AuthFlowMCP", dependencies: ["AuthFlow", mcp, logging], swiftSettings: strict),
+    // A client that signs in to an MCP server by its URL alone (Tests/Interop/test_mcp_swift_client.py).
+    .executableTarget(
+        name: "authflow-mcp-example",
+        dependencies: ["AuthFlow", "AuthFlowLoopback", "AuthFlowMCP", mcp, logging],
+        path: "Examples/MCPClient",
+        swiftSettings: strict
+    ),
+    // Against a protected MCP endpoint on 127.0.0.1, tokens from the embedded provider.
+    .testTarget(
+        name: "AuthFlowMCPTests",
+        dependencies: ["AuthFlow", "AuthFlowMCP", "AuthFlowProvider", "AuthFlowHummingbird", "AuthFlowTestSupport", mcp, logging]
+            + server(when: ["EmbeddedProvider"]),
+        swiftSettings: strict
+    ),
+]
+
+// MARK: - authflow (CLI)
+
+package.targets += [
+    .executableTarget(
+        name: "authflow",
+        dependencies: [
+            "AuthFlow", "AuthFlowLoopback", "AuthFlowSecretService", "AuthFlowProvider", "AuthFlowPostgres", "TerminalQR",
+            argumentParser, postgres, logging,
+        ],
+        swiftSettings: strict
+    ),
+    .target(name: "TerminalQR", swiftSettings: strict),
+    .testTarget(name: "TerminalQRTests", dependencies: ["TerminalQR"], swiftSettings: strict),
+    // The tool's own rules (profiles, the token command), through `@testable import authflow`.
+    .testTarget(
+        name: "AuthflowCLITests",
+        dependencies: ["authflow", "AuthFlow", "AuthFlowStoredDate", argumentParser],
+        swiftSettings: strict
+    ),
+]
+
+// MARK: - Shared by the tests
+
+package.targets += [
+    // A log capture, an HTTP server on 127.0.0.1 (with either trait that brings Hummingbird); not a product.
+    .target(
+        name: "AuthFlowTestSupport",
+        dependencies: ["AuthFlow", logging] + server(when: ["EmbeddedProvider", "Hummingbird"]),
+        path: "Tests/AuthFlowTestSupport",
+        swiftSettings: strict
+    )
+]
+
+// MARK: - Helpers
+
+/// Every Swift target's settings.
+var strict: [SwiftSetting] {
+    [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("InternalImportsByDefault"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+    ]
+}
+
+var crypto: Target.Dependency { .product(name: "Crypto", package: "swift-crypto") }
+var cryptoExtras: Target.Dependency { .product(name: "_CryptoExtras", package: "swift-crypto") }
+var logging: Target.Dependency { .product(name: "Logging", package: "swift-log") }
+var argumentParser: Target.Dependency { traitProduct("ArgumentParser", "swift-argument-parser", when: ["CLI"]) }
+var postgres: Target.Dependency { traitProduct("PostgresNIO", "postgres-nio", when: ["PostgreSQL"]) }
+var mcp: Target.Dependency { traitProduct("MCP", "swift-sdk", when: ["MCP"]) }
+
+/// The engine's transport on Linux with the AsyncHTTPClient trait (AsyncHTTPClientTransport).
+var linuxHTTPClient: [Target.Dependency] {
+    [("AsyncHTTPClient", "async-http-client"), ("NIOCore", "swift-nio"), ("NIOHTTP1", "swift-nio"), ("NIOPosix", "swift-nio"), ("NIOSSL", "swift-nio-ssl")]
+        .map { .product(name: $0.0, package: $0.1, condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])) }
+}
+
+/// A product linked only when one of `traits` is enabled.
+func traitProduct(_ name: String, _ package: String, when traits: Set<String>) -> Target.Dependency {
+    .product(name: name, package: package, condition: .when(traits: traits))
+}
+
+/// The server stack (Hummingbird, SwiftNIO's core, the HTTP types, service
+/// lifecycle), linked only when one of `traits` is enabled.
+func server(when traits: Set<String>, httpTypes: Bool = true, lifecycle: Bool = true, signals: Bool = false) -> [Target.Dependency] {
+    var products = [("Hummingbird", "hummingbird"), ("NIOCore", "swift-nio")]
+    if httpTypes { products.append(("HTTPTypes", "swift-http-types")) }
+    if lifecycle { products.append(("ServiceLifecycle", "swift-service-lifecycle")) }
+    if signals { products.append(("UnixSignals", "swift-service-lifecycle")) }
+    return products.map { traitProduct($0.0, $0.1, when: traits) }
+}

@@ -1,4 +1,4 @@
-/// The CLI's D-Bus wire parser (`Sources/authflow/SecretService/`), which
+/// The CLI's D-Bus wire parser (`Sources/AuthFlowSecretService/Bus/`), which
 /// reads what the session bus sends: any bytes end in a message or a typed
 /// ``DBusWireError`` (the typed throw makes any other error impossible); a
 /// message that decodes encodes (little-endian) to bytes that decode and

@@ -1,7 +1,7 @@
 import AuthFlow
 import Foundation
 
-/// The CLI's stored profile records (`Sources/authflow/Profile.swift`, read
+/// The CLI's stored profile records (`Sources/authflow/Profiles/Profile.swift`, read
 /// through `VersionedFile`): any bytes end in a profile or a typed error;
 /// a profile that loads stores and loads again to the same record.
 @_cdecl("LLVMFuzzerTestOneInput")

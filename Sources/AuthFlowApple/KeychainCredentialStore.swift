@@ -28,6 +28,9 @@ package typealias KeychainAuthenticationContext = NoAuthenticationContext
 /// others read its result from the item, and no file lock is held across the
 /// network (see "Sharing a session with app extensions").
 ///
+/// On a Linux desktop, `SecretServiceCredentialStore` (the
+/// AuthFlowSecretService product) keeps the same record in the desktop keyring.
+///
 /// A session bound to a Secure Enclave DPoP key also has a second item, the
 /// key's handle (``readSecureEnclaveDPoPKeyHandle()``).
 ///
