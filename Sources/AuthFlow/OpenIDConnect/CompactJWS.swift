@@ -47,7 +47,12 @@ package struct CompactJWS: Sendable, Equatable {
     /// Header and payload are read with ``JSONObjectReader``, which accepts
     /// exactly what `JSONParser` accepts and refuses duplicate member names in
     /// any object: two parsers could otherwise read different claims from one token.
-    public init(_ token: some StringProtocol) throws {
+    public init(_ token: String) throws {
+        try self.init(reading: token)
+    }
+
+    /// Reads `token`, a string or a part of one (an `Authorization` field's value), where it lies.
+    init(reading token: some StringProtocol) throws {
         let parsed =
             token.utf8.withContiguousStorageIfAvailable { CompactJWS.read($0) }
             // A string without contiguous UTF-8 is copied once and viewed (fuzzed: Fuzz/token-reader.swift).

@@ -55,7 +55,7 @@ public struct JWTVerifier: Sendable {
         let jws: CompactJWS
         let algorithm: JWSAlgorithm
         do {
-            jws = try CompactJWS(token)
+            jws = try CompactJWS(reading: token)
             algorithm = try await signature.verifySignature(of: jws)
         } catch let error as AuthFlowError where error.category == .idTokenInvalid {
             // The signature check is shared with ID tokens; this is not one.
