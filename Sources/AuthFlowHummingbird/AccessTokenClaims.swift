@@ -5,39 +5,26 @@ import Foundation
 /// The claims of a verified access token (a JWT's payload, or an
 /// introspection answer), read by name or decoded into the app's own type.
 ///
-/// A JWT's claims are read where they lie in its payload: a value is made
-/// only for the claim asked for.
+/// The claims are read where they lie (`JSONObjectReader`, the reader of
+/// every signed token): a value is made only for the claim asked for.
 public struct AccessTokenClaims: Sendable {
-    private let source: Source
+    private let claims: JSONObjectReader
 
-    private enum Source: Sendable {
-        case jwt(VerifiedJWT)
-        case members([String: JSONMemberValue])
-    }
-
+    /// The members of an introspection answer.
     init(_ members: [String: JSONMemberValue]) {
-        source = .members(members)
+        claims = JSONObjectReader(members)
     }
 
+    /// The payload of a verified JWT.
     init(_ jwt: VerifiedJWT) {
-        source = .jwt(jwt)
+        claims = jwt.claimMembers
     }
 
     /// The claim `name` when it is a string.
-    public func string(_ name: String) -> String? {
-        switch source {
-        case .jwt(let jwt): jwt.string(name)
-        case .members(let members): members[name]?.stringValue
-        }
-    }
+    public func string(_ name: String) -> String? { claims.string(name) }
 
     /// The claim `name` when it is a number.
-    public func number(_ name: String) -> Double? {
-        switch source {
-        case .jwt(let jwt): jwt.number(name)
-        case .members(let members): members[name]?.numberValue
-        }
-    }
+    public func number(_ name: String) -> Double? { claims.number(name) }
 
     /// The claim `name` when it is a boolean.
     public func bool(_ name: String) -> Bool? { value(name)?.boolValue }
@@ -46,28 +33,13 @@ public struct AccessTokenClaims: Sendable {
     public func strings(_ name: String) -> [String]? { value(name)?.arrayValue?.compactMap(\.stringValue) }
 
     /// The claim `name`, whatever its JSON type.
-    public func value(_ name: String) -> JSONMemberValue? {
-        switch source {
-        case .jwt(let jwt): jwt.claim(name)
-        case .members(let members): members[name]
-        }
-    }
+    public func value(_ name: String) -> JSONMemberValue? { claims.value(name) }
 
     /// Whether `scope` grants `required` (one of its space-separated scope tokens).
-    func grants(_ required: String) -> Bool {
-        switch source {
-        case .jwt(let jwt): jwt.claim("scope", containsWord: required)
-        case .members(let members): members["scope"]?.stringValue.map { VerifiedJWT.words(of: $0, contain: required) } ?? false
-        }
-    }
+    func grants(_ required: String) -> Bool { claims.string("scope", containsWord: required) }
 
     /// Every claim.
-    var all: [String: JSONMemberValue] {
-        switch source {
-        case .jwt(let jwt): jwt.claims
-        case .members(let members): members
-        }
-    }
+    var all: [String: JSONMemberValue] { claims.all }
 
     /// Every claim decoded into `type` (a `Decodable` struct of the claims the app reads).
     /// - Throws: `DecodingError` when the claims do not fit `type`.

@@ -115,7 +115,7 @@ import _CryptoExtras
         #expect(try #require(jws.claims["jti"]?.stringValue).count >= 32)
         #expect(jws.claims["jti"] != other.claims["jti"])
         let publicKey = try #require(JSONWebKey(key.publicJWK))
-        #expect(try JWSVerifier.verify(jws, algorithm: .es256, key: publicKey))
+        #expect(try JWSSignatureVerifier.verify(jws, algorithm: .es256, key: publicKey))
     }
 
     @Test func audienceFollowsTheChoice() async throws {
@@ -138,8 +138,8 @@ import _CryptoExtras
         #expect(sent.form["client_secret"] == nil)
         let jws = try CompactJWS(try #require(sent.form["client_assertion"]))
         #expect(jws.header["alg"] == .string("HS256") && jws.header["kid"] == nil)
-        #expect(JWSVerifier.verifyHMAC(jws, algorithm: .hs256, secret: secret))
-        #expect(!JWSVerifier.verifyHMAC(jws, algorithm: .hs256, secret: "other"))
+        #expect(JWSSignatureVerifier.verifyHMAC(jws, algorithm: .hs256, secret: secret))
+        #expect(!JWSSignatureVerifier.verifyHMAC(jws, algorithm: .hs256, secret: "other"))
         #expect(ClientAuthentication.clientSecretJWT(secret: secret).secret == secret)
         #expect(!"\(ClientAuthentication.clientSecretJWT(secret: secret))".contains(secret))
     }

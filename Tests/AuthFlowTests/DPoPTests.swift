@@ -22,7 +22,7 @@ import Testing
         let other = try CompactJWS(try key.proof(method: "POST", url: url("https://as.example/token")))
         #expect(jws.claims["jti"] != nil && jws.claims["jti"] != other.claims["jti"])
         #expect(other.claims["ath"] == nil && other.claims["nonce"] == nil)
-        #expect(try JWSVerifier.verify(jws, algorithm: .es256, key: #require(JSONWebKey(jwk))))
+        #expect(try JWSSignatureVerifier.verify(jws, algorithm: .es256, key: #require(JSONWebKey(jwk))))
     }
 
     @Test func hostileMethodURLAndNonceAreEscapedAndTheProofStillVerifies() throws {
@@ -48,7 +48,7 @@ import Testing
         let jws = try CompactJWS(proof)
         #expect(jws.claims["nonce"] == .string(nonce) && jws.claims["htm"] == .string(method))
         let jwk = try #require(jws.header["jwk"]?.objectValue)
-        #expect(try JWSVerifier.verify(jws, algorithm: .es256, key: #require(JSONWebKey(jwk))))
+        #expect(try JWSSignatureVerifier.verify(jws, algorithm: .es256, key: #require(JSONWebKey(jwk))))
     }
 
     @Test func jtisAre128BitsFreshAndRandom() throws {

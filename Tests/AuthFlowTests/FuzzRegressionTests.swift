@@ -85,10 +85,10 @@ import Testing
         #expect(error?.message == "userinfo request failed with HTTP 401 and no OAuth error")
     }
 
-    /// idtoken-scan: an input the long run reported as a 14 s timeout, while
+    /// An ID-token payload a long fuzzing run reported as a 14 s timeout, while
     /// the machine was saturated by other work; replayed it takes well under a
-    /// millisecond. Kept so that the scan and the full parse are compared on it
-    /// in every test run.
+    /// millisecond. Kept so that the token reader and the parser are compared
+    /// on it in every test run.
     @Test func idTokenScanInputFromALongRun() throws {
         let base64 =
             "eyJpc3MiOiAiaHR0cHM6Ly9pcC5leGFtcGxlIiwgInN1YiI6ICJ1LTEiLCAiYXVkIjogWyJhbm5jb2VwcCIsICJ4Il0sICJleHAi"
@@ -103,6 +103,6 @@ import Testing
             + "QkJCQkJCQkJvayI6IHRydWV9"
         let text = try #require(Data(base64Encoded: base64).map(Array.init))
         #expect(text.count == 693)
-        IDTokenScanTests.expectAgreement(text, "long-run input")
+        TokenReaderTests.expectAgreement(text, "long-run input")
     }
 }

@@ -11,10 +11,10 @@ import _CryptoExtras
 ///
 /// Vectors (copied from the RFC examples; every one is self-checking, since a
 /// single wrong character makes the signature fail):
-/// - RFC 7515 Appendix A.2 (RS256) and A.3 (ES256): full `JWSVerifier` path.
+/// - RFC 7515 Appendix A.2 (RS256) and A.3 (ES256): full `JWSSignatureVerifier.verify` path.
 /// - RFC 8037 Appendix A.4/A.5 (EdDSA, Ed25519) and RFC 7520 §4.2 (PS384):
 ///   their payloads are text, not JSON, so `CompactJWS` refuses them (checked
-///   below) and `JWSVerifier.verify` cannot be reached; the signature is
+///   below) and `JWSSignatureVerifier.verify` cannot be reached; the signature is
 ///   checked instead with the public key AuthFlow parsed from the RFC's JWK,
 ///   over the signing input built by hand.
 /// - RFC 7515 Appendix A.1 (HS256): skipped for `verifyHMAC`, which takes the
@@ -123,23 +123,23 @@ import _CryptoExtras
         #expect(jws.claims["iss"] == .string("joe"))
         #expect(jws.claims["exp"] == .number(1_300_819_380))
         #expect(jws.claims["http://example.com/is_root"] == .bool(true))
-        #expect(try JWSVerifier.verify(jws, algorithm: .rs256, key: key))
+        #expect(try JWSSignatureVerifier.verify(jws, algorithm: .rs256, key: key))
     }
 
     @Test func rfc7515A2RS256FlippedSignatureFails() throws {
         let key = try Self.key(Self.rfc7515RSAKey)
         let jws = try CompactJWS(Self.flipped(Self.rfc7515RS256))
-        #expect(try JWSVerifier.verify(jws, algorithm: .rs256, key: key) == false)
+        #expect(try JWSSignatureVerifier.verify(jws, algorithm: .rs256, key: key) == false)
     }
 
     @Test(arguments: [JWSAlgorithm.rs384, .rs512, .ps256])
     func rfc7515A2RS256UnderAnotherRSAAlgorithmFails(_ algorithm: JWSAlgorithm) throws {
         let key = try Self.key(Self.rfc7515RSAKey)
         let jws = try CompactJWS(Self.rfc7515RS256)
-        #expect(try JWSVerifier.verify(jws, algorithm: algorithm, key: key) == false)
+        #expect(try JWSSignatureVerifier.verify(jws, algorithm: algorithm, key: key) == false)
     }
 
-    /// With an RSA key, `JWSVerifier.verify` itself refuses a non-RSA
+    /// With an RSA key, `JWSSignatureVerifier.verify` itself refuses a non-RSA
     /// algorithm (it does not rely on `JSONWebKey.fits` having filtered the
     /// keys first, which the public path also does).
     @Test(arguments: [JWSAlgorithm.es256, .hs256])
@@ -147,7 +147,7 @@ import _CryptoExtras
         let key = try Self.key(Self.rfc7515RSAKey)
         #expect(!key.fits(algorithm))
         let jws = try CompactJWS(Self.rfc7515RS256)
-        let accepted = try JWSVerifier.verify(jws, algorithm: algorithm, key: key)
+        let accepted = try JWSSignatureVerifier.verify(jws, algorithm: algorithm, key: key)
         #expect(accepted == false)
     }
 
@@ -156,7 +156,7 @@ import _CryptoExtras
         // Same signature, payload re-encoded without the CRLF/space formatting.
         let payload = Base64URL.encode(Array(#"{"iss":"joe","exp":1300819380,"http://example.com/is_root":true}"#.utf8))
         let token = "eyJhbGciOiJSUzI1NiJ9." + payload + "." + Self.rfc7515RS256.split(separator: ".")[2]
-        #expect(try JWSVerifier.verify(CompactJWS(token), algorithm: .rs256, key: key) == false)
+        #expect(try JWSSignatureVerifier.verify(CompactJWS(token), algorithm: .rs256, key: key) == false)
     }
 
     // MARK: RFC 7515 A.3 — ES256
@@ -169,19 +169,19 @@ import _CryptoExtras
         let jws = try CompactJWS(Self.rfc7515ES256)
         #expect(jws.algorithm == "ES256")
         #expect(jws.signature.count == 64)
-        #expect(try JWSVerifier.verify(jws, algorithm: .es256, key: key))
+        #expect(try JWSSignatureVerifier.verify(jws, algorithm: .es256, key: key))
     }
 
     @Test func rfc7515A3ES256FlippedSignatureFails() throws {
         let key = try Self.key(Self.rfc7515ECKey)
         let jws = try CompactJWS(Self.flipped(Self.rfc7515ES256))
-        #expect(try JWSVerifier.verify(jws, algorithm: .es256, key: key) == false)
+        #expect(try JWSSignatureVerifier.verify(jws, algorithm: .es256, key: key) == false)
     }
 
     @Test func rfc7515A3ES256WithTheRSAKeyFails() throws {
         let rsa = try Self.key(Self.rfc7515RSAKey)
         let jws = try CompactJWS(Self.rfc7515ES256)
-        #expect(try JWSVerifier.verify(jws, algorithm: .es256, key: rsa) == false)
+        #expect(try JWSSignatureVerifier.verify(jws, algorithm: .es256, key: rsa) == false)
     }
 
     /// The RFC tokens also pass the public path: algorithm checks, key lookup

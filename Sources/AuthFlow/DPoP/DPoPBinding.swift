@@ -10,13 +10,13 @@ public struct DPoPBinding: Sendable {
     /// Accept a `Bearer` token when a proof was sent (the provider ignored
     /// DPoP). Off by default: such an answer is `invalid_response`.
     public var allowsBearerDowngrade: Bool
-    let nonces: DPoPNonces
+    let nonces: ReceivedDPoPNonces
 
     /// Binds to `key` (a new software key by default).
     public init(key: any DPoPSigningKey = DPoPKey(), allowsBearerDowngrade: Bool = false) {
         self.key = key
         self.allowsBearerDowngrade = allowsBearerDowngrade
-        nonces = DPoPNonces()
+        nonces = ReceivedDPoPNonces()
     }
 
     /// A proof for `method` `url`, with the nonce last given by that server.
@@ -71,15 +71,17 @@ public struct DPoPBinding: Sendable {
     }
 }
 
-/// Server nonces by origin (scheme, host, port).
-final class DPoPNonces: Sendable {
+/// The nonces servers gave this client (`DPoP-Nonce`), by origin (scheme,
+/// host, port): the client side of RFC 9449 §8; a server's own rotating
+/// nonces are the API middleware's `DPoPNonces`.
+final class ReceivedDPoPNonces: Sendable {
     private let values = LockedValue<[String: String]>([:])
 
     private static func origin(_ url: URL) -> String {
         "\(url.scheme?.lowercased() ?? "")://\(url.host?.lowercased() ?? "")\(url.port.map { ":\($0)" } ?? "")"
     }
 
-    func nonce(for url: URL) -> String? { values.withLock { $0[DPoPNonces.origin(url)] } }
+    func nonce(for url: URL) -> String? { values.withLock { $0[ReceivedDPoPNonces.origin(url)] } }
 
-    func set(_ nonce: String, for url: URL) { values.withLock { $0[DPoPNonces.origin(url)] = nonce } }
+    func set(_ nonce: String, for url: URL) { values.withLock { $0[ReceivedDPoPNonces.origin(url)] = nonce } }
 }

@@ -59,36 +59,39 @@ package struct DPoPProofVerifier: Sendable {
         guard !proofs.isEmpty else { return nil }
         guard proofs.count == 1 else { throw .invalid("exactly one DPoP proof is allowed") }
         guard let jws = try? CompactJWS(proofs[0]) else { throw .invalid("the DPoP proof is not a JWS") }
-        guard jws.header["typ"]?.stringValue == "dpop+jwt" else { throw .invalid("the DPoP proof's typ must be dpop+jwt") }
-        guard case .object(let jwk)? = jws.header["jwk"] else { throw .invalid("the DPoP proof's header must carry a public jwk") }
+        let header = jws.headerMembers
+        guard jws.type == "dpop+jwt" else { throw .invalid("the DPoP proof's typ must be dpop+jwt") }
+        guard case .object(let jwk)? = header.value("jwk") else { throw .invalid("the DPoP proof's header must carry a public jwk") }
         if let violation = PublicJWKRules.violation(in: jwk) { throw .invalid("the DPoP proof's jwk is not a public key: \(violation)") }
         // The key is the jwk itself (RFC 9449 §4.2); a kid would name some other key.
-        guard jws.header["kid"] == nil else { throw .invalid("the DPoP proof's header must not carry a kid: its key is the jwk") }
+        guard !header.contains("kid") else { throw .invalid("the DPoP proof's header must not carry a kid: its key is the jwk") }
         guard let name = jws.algorithm, acceptedAlgorithms.contains(name), let algorithm = JWSAlgorithm(name: name) else {
             throw .invalid("the DPoP proof's algorithm \(jws.algorithm ?? "(none)") is not accepted")
         }
         guard let key = JSONWebKey(jwk), let thumbprint = PublicJWK.thumbprint(of: jwk) else {
             throw .invalid("the DPoP proof's jwk is not a usable key")
         }
-        guard key.fits(algorithm), jws.header["crit"] == nil, (try? JWSVerifier.verify(jws, algorithm: algorithm, key: key)) == true else {
+        guard key.fits(algorithm), !jws.hasCriticalHeader,
+            (try? JWSSignatureVerifier.verify(jws, algorithm: algorithm, key: key)) == true
+        else {
             throw .invalid("the DPoP proof's signature is invalid")
         }
-        let claims = jws.claims
-        guard claims["htm"]?.stringValue == method else { throw .invalid("the DPoP proof's htm is not \(method)") }
+        let claims = jws.claimMembers
+        guard claims.string("htm", equals: method) else { throw .invalid("the DPoP proof's htm is not \(method)") }
         // RFC 9449 §4.3: compared normalised (scheme and host case, default port, dot segments), query and
         // fragment ignored; an htu with userinfo is refused.
-        guard let htu = claims["htu"]?.stringValue, let target = DPoPTarget.normalized(htu), target == DPoPTarget.normalized(url) else {
+        guard let htu = claims.string("htu"), let target = DPoPTarget.normalized(htu), target == DPoPTarget.normalized(url) else {
             throw .invalid("the DPoP proof's htu is not \(DPoPTarget.htu(of: url))")
         }
-        guard let iat = claims["iat"]?.numberValue, abs(iat - now.timeIntervalSince1970) <= maximumSkew else {
+        guard let iat = claims.number("iat"), abs(iat - now.timeIntervalSince1970) <= maximumSkew else {
             throw .invalid("the DPoP proof's iat is missing or more than \(Int(maximumSkew)) s from now")
         }
-        guard let jti = claims["jti"]?.stringValue, !jti.isEmpty else { throw .invalid("the DPoP proof has no jti") }
+        guard let jti = claims.string("jti"), !jti.isEmpty else { throw .invalid("the DPoP proof has no jti") }
         if let accessToken {
             let ath = Base64URL.encode(Array(SHA256.hash(data: Array(accessToken.utf8))))
-            guard claims["ath"]?.stringValue == ath else { throw .invalid("the DPoP proof's ath does not match the access token") }
+            guard claims.string("ath", equals: ath) else { throw .invalid("the DPoP proof's ath does not match the access token") }
         }
-        if !nonces.isEmpty, !nonces.contains(where: { claims["nonce"]?.stringValue == $0 }) {
+        if !nonces.isEmpty, !nonces.contains(where: { claims.string("nonce", equals: $0) }) {
             throw Failure(error: "use_dpop_nonce", message: "the DPoP proof must carry the server's nonce")
         }
         return Proof(thumbprint: thumbprint, proofID: jti, issuedAt: Date(timeIntervalSince1970: iat))

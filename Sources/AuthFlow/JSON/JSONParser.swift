@@ -88,7 +88,7 @@ struct JSONParser {
 
     /// Parses a JSON text that must be an object; nil for anything else,
     /// including every text ``parse(_:)-swift.type.method`` refuses.
-    // A view, as parse(_:) takes (fuzzed: Fuzz/json.swift, Fuzz/compact-jws.swift).
+    // A view, as parse(_:) takes (fuzzed: Fuzz/json.swift, Fuzz/token-reader.swift).
     static func object(_ bytes: UnsafeBufferPointer<UInt8>) -> [String: JSONMemberValue]? {
         guard case .object(let object)? = try? parse(bytes) else { return nil }
         return object
@@ -96,7 +96,7 @@ struct JSONParser {
 
     // MARK: State
 
-    // The input, read in place; every read is checked against its count (fuzzed: Fuzz/json.swift, Fuzz/idtoken-scan.swift).
+    // The input, read in place; every read is checked against its count (fuzzed: Fuzz/json.swift, Fuzz/token-reader.swift).
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
     var depth = 0
@@ -109,7 +109,7 @@ struct JSONParser {
     /// The unescaped bytes of a string that contains escapes.
     var scratch: [UInt8] = []
 
-    // Takes the view the parse and scan entries hold (fuzzed: Fuzz/json.swift, Fuzz/idtoken-scan.swift).
+    // Takes the view the parse and scan entries hold (fuzzed: Fuzz/json.swift, Fuzz/token-reader.swift).
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }

@@ -1,11 +1,11 @@
 public import Foundation
 
-/// The claims of a verified ID token (OIDC Core §2), typed.
+/// The claims of a verified ID token (OIDC Core §2), typed: a view over the
+/// token's payload, read in place (`CompactJWS`).
 ///
-/// Claims verified by ``IDTokenVerifier`` stay in the token's decoded payload
-/// until they are read: each string property is made from it when asked
-/// (``all`` parses the whole payload), so verifying costs no more than the
-/// OIDC rules need. Read a property once and keep the value where it matters.
+/// Each string property is made from the payload when asked (``all`` parses
+/// the whole payload), so verifying costs no more than the OIDC rules need.
+/// Read a property once and keep the value where it matters.
 public struct IDTokenClaims: Sendable, Equatable, Codable, CustomReflectable {
     /// `exp`.
     public let expiresAt: Date
@@ -13,234 +13,115 @@ public struct IDTokenClaims: Sendable, Equatable, Codable, CustomReflectable {
     public let issuedAt: Date
     /// `auth_time`, when present.
     public let authTime: Date?
-    private let storage: Storage
-
-    /// Where the other claims are.
-    private enum Storage: Sendable {
-        /// Read from a dictionary (``init(claims:)``) or from storage.
-        case typed(TypedClaims)
-        /// Places in the payload of a verified token.
-        case payload(PayloadClaims)
-    }
-
-    /// The claims as values (a class, like ``PayloadClaims``, so that copies are one reference).
-    private final class TypedClaims: Sendable {
-        let issuer: String
-        let subject: String
-        let audience: [String]
-        let nonce, authorizedParty, accessTokenHash, authenticationContextClass: String?
-        let authenticationMethods: [String]?
-        let name, email, preferredUsername: String?
-        let all: [String: JSONMemberValue]
-
-        init(_ values: IDTokenClaimValues, audience: [String], all: [String: JSONMemberValue]) {
-            issuer = values.iss.value ?? ""
-            subject = values.sub.value ?? ""
-            self.audience = audience
-            nonce = values.nonce.value
-            authorizedParty = values.azp.value
-            accessTokenHash = values.atHash.value
-            authenticationContextClass = values.acr.value
-            authenticationMethods = values.amr
-            name = values.name
-            email = values.email
-            preferredUsername = values.preferredUsername
-            self.all = all
-        }
-    }
+    /// The payload.
+    private let claims: JSONObjectReader
 
     /// `iss`.
-    public var issuer: String {
-        switch storage {
-        case .typed(let claims): claims.issuer
-        case .payload(let claims): claims.string(claims.iss) ?? ""
-        }
-    }
+    public var issuer: String { claims.string("iss") ?? "" }
     /// `sub`: the user's stable identifier at the issuer.
-    public var subject: String {
-        switch storage {
-        case .typed(let claims): claims.subject
-        case .payload(let claims): claims.string(claims.sub) ?? ""
-        }
-    }
+    public var subject: String { claims.string("sub") ?? "" }
     /// `aud`, always as a list.
-    public var audience: [String] {
-        switch storage {
-        case .typed(let claims): claims.audience
-        case .payload(let claims): claims.audience
-        }
-    }
+    public var audience: [String] { claims.audience }
     /// `nonce`, when present.
-    public var nonce: String? { text(\.nonce, \.nonce) }
+    public var nonce: String? { claims.string("nonce") }
     /// `azp`, when present.
-    public var authorizedParty: String? { text(\.authorizedParty, \.azp) }
+    public var authorizedParty: String? { claims.string("azp") }
     /// `at_hash`, when present.
-    public var accessTokenHash: String? { text(\.accessTokenHash, \.atHash) }
+    public var accessTokenHash: String? { claims.string("at_hash") }
     /// `acr`, when present.
-    public var authenticationContextClass: String? { text(\.authenticationContextClass, \.acr) }
+    public var authenticationContextClass: String? { claims.string("acr") }
     /// `amr`, when present.
-    public var authenticationMethods: [String]? {
-        switch storage {
-        case .typed(let claims): claims.authenticationMethods
-        case .payload(let claims): claims.amr.map { claims.value(at: $0).arrayValue?.compactMap(\.stringValue) ?? [] }
-        }
-    }
+    public var authenticationMethods: [String]? { claims.value("amr")?.arrayValue?.compactMap(\.stringValue) }
     /// `name`, when present as a string.
-    public var name: String? { text(\.name, \.name) }
+    public var name: String? { claims.string("name") }
     /// `email`, when present as a string.
-    public var email: String? { text(\.email, \.email) }
+    public var email: String? { claims.string("email") }
     /// `preferred_username`, when present as a string.
-    public var preferredUsername: String? { text(\.preferredUsername, \.preferredUsername) }
+    public var preferredUsername: String? { claims.string("preferred_username") }
 
     /// Every claim, including ones not modelled above.
     ///
-    /// For a token verified by ``IDTokenVerifier``, this is parsed from the
-    /// token's payload each time it is read (a few microseconds; the payload
-    /// was checked to be valid JSON during verification). Read it once and keep it.
-    public var all: [String: JSONMemberValue] {
-        switch storage {
-        case .typed(let claims): claims.all
-        case .payload(let claims): claims.withPayload { JSONParser.object($0) } ?? [:]
-        }
-    }
-
-    private func text(_ typed: KeyPath<TypedClaims, String?>, _ payload: KeyPath<PayloadClaims, PayloadClaims.Text>) -> String? {
-        switch storage {
-        case .typed(let claims): claims[keyPath: typed]
-        case .payload(let claims): claims.string(claims[keyPath: payload])
-        }
-    }
+    /// This is parsed from the token's payload each time it is read (a few
+    /// microseconds; the payload was checked to be valid JSON during
+    /// verification). Read it once and keep it.
+    public var all: [String: JSONMemberValue] { claims.all }
 
     /// Reads the claims of a JWT payload, requiring the members OIDC requires.
     public init(claims: [String: JSONMemberValue]) throws {
-        try self.init(IDTokenClaimValues(claims), all: claims)
+        try self.init(JSONObjectReader(claims))
     }
 
-    private init(_ values: IDTokenClaimValues, all: [String: JSONMemberValue]) throws {
-        let checked = try Self.check(
-            iss: values.iss, sub: values.sub, isEmpty: \.isEmpty, audience: values.aud.value,
-            exp: values.exp, iat: values.iat, authTime: values.authTime,
-            nonce: values.nonce, azp: values.azp, atHash: values.atHash, acr: values.acr)
-        (expiresAt, issuedAt, authTime) = (checked.expiresAt, checked.issuedAt, checked.authTime)
-        storage = .typed(TypedClaims(values, audience: checked.audience, all: all))
+    /// The claims of a token's payload, after the presence and type rules.
+    init(_ claims: JSONObjectReader) throws {
+        self.claims = claims
+        (expiresAt, issuedAt, authTime) = try Self.check(claims)
     }
 
-    /// Takes the claims of a scanned payload, after the same checks as ``init(claims:)``.
-    init(_ claims: PayloadClaims) throws {
-        func reading(_ text: PayloadClaims.Text) -> IDTokenClaimValues.Reading<Range<Int>> {
-            switch text {
-            case .absent: .absent
-            case .string(let range, _): .value(range)
-            case .wrongType: .wrongType
+    /// The presence and type rules, in one order, each with its reason; returns the dates.
+    private static func check(_ claims: JSONObjectReader) throws -> (expiresAt: Date, issuedAt: Date, authTime: Date?) {
+        func typed(_ name: String, _ reason: AuthFlowError.Reason, string: Bool) throws -> JSONObjectReader.Kind {
+            let kind = claims.kind(name)
+            switch kind {
+            case .absent: break
+            case .string where string, .number where !string: break
+            default: throw AuthFlowError.idToken(reason, "the \(name) claim is not a \(string ? "string" : "number")")
             }
+            return kind
         }
-        let audience: Void?
-        switch claims.aud {
-        case .string, .array: audience = ()
-        case .absent, .wrongType: audience = nil
-        }
-        // A JSON string's range holds its quotes: two bytes means empty.
-        let checked = try Self.check(
-            iss: reading(claims.iss), sub: reading(claims.sub), isEmpty: { $0.count == 2 }, audience: audience,
-            exp: claims.exp, iat: claims.iat, authTime: claims.authTime,
-            nonce: reading(claims.nonce), azp: reading(claims.azp), atHash: reading(claims.atHash),
-            acr: reading(claims.acr))
-        (expiresAt, issuedAt, authTime) = (checked.expiresAt, checked.issuedAt, checked.authTime)
-        storage = .payload(claims)
-    }
-
-    /// The presence and type rules, in one order for both representations, each
-    /// with its reason; returns the audience (`nil` there: not a valid `aud`) and the dates.
-    private static func check<S, A>(
-        iss: IDTokenClaimValues.Reading<S>, sub: IDTokenClaimValues.Reading<S>, isEmpty: (S) -> Bool,
-        audience: A?, exp: IDTokenClaimValues.Reading<Double>, iat: IDTokenClaimValues.Reading<Double>,
-        authTime: IDTokenClaimValues.Reading<Double>, nonce: IDTokenClaimValues.Reading<S>,
-        azp: IDTokenClaimValues.Reading<S>, atHash: IDTokenClaimValues.Reading<S>,
-        acr: IDTokenClaimValues.Reading<S>
-    ) throws -> (audience: A, expiresAt: Date, issuedAt: Date, authTime: Date?) {
-        // Inlined: it runs for ten claims on every token.
-        @inline(__always)
-        func typed<T>(
-            _ reading: IDTokenClaimValues.Reading<T>, _ name: StaticString, _ reason: AuthFlowError.Reason,
-            _ kind: StaticString
-        ) throws -> T? {
-            switch reading {
-            case .absent: return nil
-            case .value(let value): return value
-            case .wrongType: throw AuthFlowError.idToken(reason, "the \(name) claim is not a \(kind)")
-            }
-        }
-        guard try typed(iss, "iss", .issuer, "string") != nil else { throw AuthFlowError.idToken(.issuer, "the ID token has no iss") }
-        guard let subject = try typed(sub, "sub", .subject, "string"), !isEmpty(subject) else {
+        guard try typed("iss", .issuer, string: true) != .absent else { throw AuthFlowError.idToken(.issuer, "the ID token has no iss") }
+        guard case .string(empty: false) = try typed("sub", .subject, string: true) else {
             throw AuthFlowError.idToken(.subject, "the ID token has no sub")
         }
-        guard let audience else { throw AuthFlowError.idToken(.audience, "the ID token has no valid aud") }
-        guard let expiresAt = try typed(exp, "exp", .expired, "number") else {
+        guard isAudience(claims) else { throw AuthFlowError.idToken(.audience, "the ID token has no valid aud") }
+        guard try typed("exp", .expired, string: false) != .absent, let expiresAt = claims.number("exp") else {
             throw AuthFlowError.idToken(.expired, "the ID token has no exp")
         }
-        guard let issuedAt = try typed(iat, "iat", .issuedAt, "number") else {
+        guard try typed("iat", .issuedAt, string: false) != .absent, let issuedAt = claims.number("iat") else {
             throw AuthFlowError.idToken(.issuedAt, "the ID token has no iat")
         }
-        let authTime = try typed(authTime, "auth_time", .authTime, "number")
-        _ = try typed(nonce, "nonce", .nonce, "string")
-        _ = try typed(azp, "azp", .authorizedParty, "string")
-        _ = try typed(atHash, "at_hash", .atHash, "string")
-        _ = try typed(acr, "acr", .malformed, "string")
+        _ = try typed("auth_time", .authTime, string: false)
+        _ = try typed("nonce", .nonce, string: true)
+        _ = try typed("azp", .authorizedParty, string: true)
+        _ = try typed("at_hash", .atHash, string: true)
+        _ = try typed("acr", .malformed, string: true)
         return (
-            audience, Date(timeIntervalSince1970: expiresAt), Date(timeIntervalSince1970: issuedAt),
-            authTime.map(Date.init(timeIntervalSince1970:))
+            Date(timeIntervalSince1970: expiresAt), Date(timeIntervalSince1970: issuedAt),
+            claims.number("auth_time").map(Date.init(timeIntervalSince1970:))
         )
+    }
+
+    /// Whether `aud` is valid: one string, or a non-empty array of strings.
+    private static func isAudience(_ claims: JSONObjectReader) -> Bool {
+        if case .string = claims.kind("aud") { return true }
+        return switch claims.value("aud") {
+        case .string?: true
+        case .array(let values)?: !values.isEmpty && values.allSatisfy { $0.stringValue != nil }
+        default: false
+        }
     }
 
     // MARK: The rules' comparisons, without making strings where bytes will do
 
     /// Whether `iss` equals `expected`.
-    func issuerEquals(_ expected: String) -> Bool {
-        switch storage {
-        case .typed(let claims): claims.issuer == expected
-        case .payload(let claims): claims.equals(claims.iss, expected)
-        }
-    }
+    func issuerEquals(_ expected: String) -> Bool { claims.string("iss", equals: expected) }
 
     /// Whether `clientID` is one of the audiences.
-    func audienceContains(_ clientID: String) -> Bool {
-        switch storage {
-        case .typed(let claims): claims.audience.contains(clientID)
-        case .payload(let claims): claims.audienceContains(clientID)
-        }
-    }
+    func audienceContains(_ clientID: String) -> Bool { claims.audienceContains(clientID) }
 
     /// How many audiences there are.
     var audienceCount: Int {
-        switch storage {
-        case .typed(let claims): claims.audience.count
-        case .payload(let claims): claims.audienceCount
-        }
+        if case .string = claims.kind("aud") { return 1 }
+        return audience.count
     }
 
     /// Whether `azp` is present.
-    var hasAuthorizedParty: Bool {
-        switch storage {
-        case .typed(let claims): claims.authorizedParty != nil
-        case .payload(let claims): claims.azp != .absent
-        }
-    }
+    var hasAuthorizedParty: Bool { claims.contains("azp") }
 
     /// Whether `azp` equals `clientID` (false when absent).
-    func authorizedPartyEquals(_ clientID: String) -> Bool {
-        switch storage {
-        case .typed(let claims): claims.authorizedParty == clientID
-        case .payload(let claims): claims.equals(claims.azp, clientID)
-        }
-    }
+    func authorizedPartyEquals(_ clientID: String) -> Bool { claims.string("azp", equals: clientID) }
 
     /// Whether `nonce` is present and equal to `expected`, compared in constant time; nil when absent.
-    func nonceMatches(_ expected: String) -> Bool? {
-        switch storage {
-        case .typed(let claims): claims.nonce.map { constantTimeEquals($0, expected) }
-        case .payload(let claims): claims.constantTimeEquals(claims.nonce, expected)
-        }
-    }
+    func nonceMatches(_ expected: String) -> Bool? { nonce.map { constantTimeEquals($0, expected) } }
 
     /// The claims, for `print` and `dump`; never the token they were read from.
     public var customMirror: Mirror {
@@ -270,26 +151,33 @@ public struct IDTokenClaims: Sendable, Equatable, Codable, CustomReflectable {
         case authenticationContextClass, authenticationMethods, all
     }
 
-    /// Decodes what ``encode(to:)`` wrote; the typed claims are read again from `all`.
+    /// Decodes what ``encode(to:)`` wrote. The stored typed values win over
+    /// `all` where the two differ, as they did when both were stored.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let all = try container.decode([String: JSONMemberValue].self, forKey: .all)
-        var values = IDTokenClaimValues(all)
-        // The stored typed values win over `all`, as they did when both were stored.
-        func reading<T>(_ value: T?) -> IDTokenClaimValues.Reading<T> { value.map { .value($0) } ?? .absent }
-        values.iss = .value(try container.decode(String.self, forKey: .issuer))
-        values.sub = .value(try container.decode(String.self, forKey: .subject))
-        values.aud = .value(try container.decode([String].self, forKey: .audience))
-        values.exp = .value(try container.decode(Date.self, forKey: .expiresAt).timeIntervalSince1970)
-        values.iat = .value(try container.decode(Date.self, forKey: .issuedAt).timeIntervalSince1970)
-        values.authTime = reading(try container.decodeIfPresent(Date.self, forKey: .authTime)?.timeIntervalSince1970)
-        values.nonce = reading(try container.decodeIfPresent(String.self, forKey: .nonce))
-        values.azp = reading(try container.decodeIfPresent(String.self, forKey: .authorizedParty))
-        values.atHash = reading(try container.decodeIfPresent(String.self, forKey: .accessTokenHash))
-        values.acr = reading(try container.decodeIfPresent(String.self, forKey: .authenticationContextClass))
-        values.amr = try container.decodeIfPresent([String].self, forKey: .authenticationMethods)
+        var all = try container.decode([String: JSONMemberValue].self, forKey: .all)
+        func keep(_ name: String, _ value: JSONMemberValue?) {
+            guard let value else { return }
+            if name == "aud", case .array(let values) = value, values.count == 1, all[name] == values.first { return }
+            if all[name] != value { all[name] = value }
+        }
+        keep("iss", .string(try container.decode(String.self, forKey: .issuer)))
+        keep("sub", .string(try container.decode(String.self, forKey: .subject)))
+        keep("aud", .array(try container.decode([String].self, forKey: .audience).map(JSONMemberValue.string)))
+        keep("exp", .number(try container.decode(Date.self, forKey: .expiresAt).timeIntervalSince1970))
+        keep("iat", .number(try container.decode(Date.self, forKey: .issuedAt).timeIntervalSince1970))
+        keep("auth_time", try container.decodeIfPresent(Date.self, forKey: .authTime).map { .number($0.timeIntervalSince1970) })
+        keep("nonce", try container.decodeIfPresent(String.self, forKey: .nonce).map(JSONMemberValue.string))
+        keep("azp", try container.decodeIfPresent(String.self, forKey: .authorizedParty).map(JSONMemberValue.string))
+        keep("at_hash", try container.decodeIfPresent(String.self, forKey: .accessTokenHash).map(JSONMemberValue.string))
+        keep("acr", try container.decodeIfPresent(String.self, forKey: .authenticationContextClass).map(JSONMemberValue.string))
+        if let methods = try container.decodeIfPresent([String].self, forKey: .authenticationMethods),
+            all["amr"]?.arrayValue?.compactMap(\.stringValue) != methods
+        {
+            all["amr"] = .array(methods.map(JSONMemberValue.string))
+        }
         do {
-            try self.init(values, all: all)
+            try self.init(claims: all)
         } catch {
             throw DecodingError.dataCorrupted(
                 .init(codingPath: decoder.codingPath, debugDescription: "stored ID token claims are incomplete"))

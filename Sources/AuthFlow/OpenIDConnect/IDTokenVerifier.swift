@@ -20,42 +20,14 @@ public struct IDTokenVerifier: Sendable {
 
     /// Verifies `token` and returns its claims.
     ///
-    /// Tokens are read by a scan that types only the claims ``IDTokenClaims``
-    /// has properties for and checks the rest without building it; whatever
-    /// the scan does not read exactly as `CompactJWS` would goes through
-    /// `CompactJWS` instead, so both paths accept and refuse the same tokens.
+    /// The token is read in place (`CompactJWS`); the claims are a typed view
+    /// over its payload, whose strings are made only when read.
     public func verify(_ token: String, rules: IDTokenRules, accessToken: String?, now: Date = Date()) async throws -> IDTokenClaims {
-        let claims: IDTokenClaims
-        let algorithm: String
-        if let verified = try Self.verifyWithoutFetching(token, signature) {
-            claims = verified.claims
-            algorithm = verified.algorithm.name
-        } else {
-            let (jws, checked) = try await signature.verify(token)
-            claims = try IDTokenClaims(claims: jws.claims)
-            algorithm = checked
-        }
+        let jws = try CompactJWS(token)
+        let algorithm = try await signature.verifySignature(of: jws)
+        let claims = try IDTokenClaims(jws.claimMembers)
         try rules.check(claims, now: now)
-        if let accessToken { try IDTokenRules.checkAccessTokenHash(claims, accessToken: accessToken, algorithm: algorithm) }
+        if let accessToken { try IDTokenRules.checkAccessTokenHash(claims, accessToken: accessToken, algorithm: algorithm.name) }
         return claims
-    }
-
-    /// The common case in one synchronous step: the scan, and the signature
-    /// checked with the client secret or a cached key. Nil when the full path
-    /// must decide: a token the scan leaves to the full parser, or one whose
-    /// keys must be fetched first (the full path then gives the same result).
-    /// Static, so that the scan's closure captures only the signature check.
-    private static func verifyWithoutFetching(_ token: String, _ signature: JWSSignatureVerifier) throws -> ScannedVerification? {
-        var verified: ScannedVerification?
-        _ = try ScannedIDToken.scan(token) { scanned in
-            guard let algorithm = try signature.verifyWithoutFetching(scanned) else { return }
-            verified = ScannedVerification(claims: try IDTokenClaims(scanned.claims), algorithm: algorithm)
-        }
-        return verified
-    }
-
-    private struct ScannedVerification {
-        let claims: IDTokenClaims
-        let algorithm: JWSAlgorithm
     }
 }

@@ -48,16 +48,18 @@ package struct JWSSignatureVerifier: Sendable {
             clientSecret: clientSecret)
     }
 
-    /// Parses `token` and checks its signature; returns it with its algorithm.
+    /// Reads `token` and checks its signature; returns it with its algorithm.
     public func verify(_ token: String) async throws -> (jws: CompactJWS, algorithm: String) {
         let jws = try CompactJWS(token)
         return (jws, try await verifySignature(of: jws).name)
     }
 
-    /// Checks the signature of a parsed JWS; returns its algorithm.
-    func verifySignature(of jws: some SignedJWS) async throws -> JWSAlgorithm {
+    /// Checks the signature of a read JWS; returns its algorithm. The common
+    /// case (client secret, or a cached key that fits) does not suspend.
+    func verifySignature(of jws: CompactJWS) async throws -> JWSAlgorithm {
+        if let algorithm = try verifyWithoutFetching(jws) { return algorithm }
         let algorithm = try checkedAlgorithm(jws)
-        if try !verifyWithoutFetching(jws, algorithm: algorithm) { try await verifyWithKeys(jws, algorithm: algorithm) }
+        try await verifyWithKeys(jws, algorithm: algorithm)
         return algorithm
     }
 
@@ -65,19 +67,19 @@ package struct JWSSignatureVerifier: Sendable {
     /// the signature with the client secret (HMAC) or the cached JWK Set and
     /// returns the algorithm; nil when the keys must be fetched first (no set
     /// cached, or no cached key fits the token).
-    func verifyWithoutFetching(_ jws: some SignedJWS) throws -> JWSAlgorithm? {
+    func verifyWithoutFetching(_ jws: CompactJWS) throws -> JWSAlgorithm? {
         let algorithm = try checkedAlgorithm(jws)
         return try verifyWithoutFetching(jws, algorithm: algorithm) ? algorithm : nil
     }
 
     /// The signature check after the algorithm's: true when verified with the
     /// client secret or a cached key, false when the keys must be fetched.
-    private func verifyWithoutFetching(_ jws: some SignedJWS, algorithm: JWSAlgorithm) throws -> Bool {
+    private func verifyWithoutFetching(_ jws: CompactJWS, algorithm: JWSAlgorithm) throws -> Bool {
         if jws.hasCriticalHeader {
             throw AuthFlowError.idToken(.malformed, "the token has critical header extensions AuthFlow does not understand")
         }
         if let clientSecret, algorithm.isSymmetric {
-            guard JWSVerifier.verifyHMAC(jws, algorithm: algorithm, secret: clientSecret) else {
+            guard Self.verifyHMAC(jws, algorithm: algorithm, secret: clientSecret) else {
                 throw AuthFlowError.idToken(.signature, "the token's signature is invalid")
             }
             return true
@@ -88,7 +90,7 @@ package struct JWSSignatureVerifier: Sendable {
 
     /// The token's `alg`, if this client and the provider accept it; `none`
     /// is always refused and HMAC needs a client secret.
-    func checkedAlgorithm(_ jws: some SignedJWS) throws -> JWSAlgorithm {
+    func checkedAlgorithm(_ jws: CompactJWS) throws -> JWSAlgorithm {
         if let known = jws.knownAlgorithm, allowedAlgorithms.contains(known) { return known }
         guard let algorithm = jws.algorithm else { throw AuthFlowError.idToken(.malformed, "the token has no alg") }
         // Not allowed: find the exact reason.
@@ -108,7 +110,7 @@ package struct JWSSignatureVerifier: Sendable {
 
     /// Verifies with the issuer's keys when the cached set did not: fetches
     /// the set when none is cached, then refetches once for an unknown key.
-    private func verifyWithKeys(_ jws: some SignedJWS, algorithm: JWSAlgorithm) async throws {
+    private func verifyWithKeys(_ jws: CompactJWS, algorithm: JWSAlgorithm) async throws {
         guard let keys else { throw AuthFlowError.idToken(.keyNotFound, "the provider publishes no jwks_uri") }
         if keys.currentKeySet() == nil, try verify(jws, algorithm: algorithm, with: try await keys.keySet()) { return }
         guard let refreshed = try await keys.refetchForUnknownKey(), try verify(jws, algorithm: algorithm, with: refreshed) else {
@@ -119,14 +121,14 @@ package struct JWSSignatureVerifier: Sendable {
     /// Checks the signature with each key of `set` that fits: true when one
     /// verifies it, false when no key fits, a `signature` error when keys fit
     /// and none verifies.
-    private func verify(_ jws: some SignedJWS, algorithm: JWSAlgorithm, with set: JSONWebKeySet) throws -> Bool {
+    private func verify(_ jws: CompactJWS, algorithm: JWSAlgorithm, with set: JSONWebKeySet) throws -> Bool {
         var fitted = false
         let keys = set.keys
         let keyID = jws.keyID
         // By index: the keys are read in place, not copied field by field.
         for index in keys.indices where keys[index].fits(keyID: keyID, algorithm: algorithm) {
             fitted = true
-            if try JWSVerifier.verify(jws, algorithm: algorithm, key: keys[index]) { return true }
+            if try Self.verify(jws, algorithm: algorithm, key: keys[index]) { return true }
         }
         if fitted { throw AuthFlowError.idToken(.signature, "the token's signature is invalid") }
         return false

@@ -44,61 +44,40 @@ public struct JWTVerifier: Sendable {
 
     /// Verifies `token` and returns its header and claims.
     ///
-    /// Tokens are read by a scan that keeps the decoded payload and where each
-    /// claim is, so that only the claims asked for are made into values; a
-    /// token the scan does not read exactly as the full parser would, or whose
-    /// keys must be fetched first, takes the full path, so both accept and
-    /// refuse the same tokens.
+    /// The token is read in place (`CompactJWS`): only the claims the rules
+    /// and the caller ask for are made into values.
     public func verify(_ token: String, now: Date = Date()) async throws -> VerifiedJWT {
         try await verify(token[...], now: now)
     }
 
-    /// Verifies `token`, a part of a longer string (an `Authorization` field's value) that is not copied unless the full path must read it.
+    /// Verifies `token`, a part of a longer string (an `Authorization` field's value), read where it lies.
     package func verify(_ token: Substring, now: Date = Date()) async throws -> VerifiedJWT {
-        let signed: (algorithm: String, contents: VerifiedJWT.Contents)
+        let jws: CompactJWS
+        let algorithm: JWSAlgorithm
         do {
-            if let scanned = try Self.verifyWithoutFetching(token, signature) {
-                signed = scanned
-            } else {
-                let (jws, algorithm) = try await signature.verify(String(token))
-                signed = (algorithm, .parsed(header: jws.header, claims: jws.claims))
-            }
+            jws = try CompactJWS(reading: token)
+            algorithm = try await signature.verifySignature(of: jws)
         } catch let error as AuthFlowError where error.category == .idTokenInvalid {
             // The signature check is shared with ID tokens; this is not one.
             throw AuthFlowError(
                 .jwtInvalid, error.message, reason: error.reason, recovery: error.recovery, remedy: error.remedy,
                 underlyingError: error.underlyingError)
         }
-        let contents = signed.contents
-        guard contents.string("iss", equals: issuer.identifier) else { throw Self.invalid(.issuer, "the token's iss is not \(issuer)") }
-        guard contents.audienceContains(audience) else { throw Self.invalid(.audience, "the token is not addressed to \(audience)") }
-        guard let exp = contents.number("exp") else { throw Self.invalid(.expired, "the token has no exp") }
+        let claims = jws.claimMembers
+        guard claims.string("iss", equals: issuer.identifier) else { throw Self.invalid(.issuer, "the token's iss is not \(issuer)") }
+        guard claims.audienceContains(audience) else { throw Self.invalid(.audience, "the token is not addressed to \(audience)") }
+        guard let exp = claims.number("exp") else { throw Self.invalid(.expired, "the token has no exp") }
         guard now.timeIntervalSince1970 - exp < leeway else { throw Self.invalid(.expired, "the token has expired") }
-        if let nbf = contents.number("nbf"), nbf - now.timeIntervalSince1970 > leeway {
+        if let nbf = claims.number("nbf"), nbf - now.timeIntervalSince1970 > leeway {
             throw Self.invalid(.notBefore, "the token is not valid yet (nbf)")
         }
-        let iat = contents.number("iat")
+        let iat = claims.number("iat")
         if let iat, iat - now.timeIntervalSince1970 > leeway {
             throw Self.invalid(.issuedAt, "the token was issued in the future")
         }
         return VerifiedJWT(
-            algorithm: signed.algorithm, contents: contents, expiresAt: Date(timeIntervalSince1970: exp),
+            algorithm: algorithm.name, jws: jws, expiresAt: Date(timeIntervalSince1970: exp),
             issuedAt: iat.map(Date.init(timeIntervalSince1970:)))
-    }
-
-    /// The common case in one synchronous step: the scan, and the signature
-    /// checked with a cached key. Nil when the full path must decide: a token
-    /// the scan leaves to the full parser, or one whose keys must be fetched
-    /// first. Static, so that the scan's closure captures only the signature check.
-    private static func verifyWithoutFetching(
-        _ token: Substring, _ signature: JWSSignatureVerifier
-    ) throws -> (algorithm: String, contents: VerifiedJWT.Contents)? {
-        var verified: (algorithm: String, contents: VerifiedJWT.Contents)?
-        _ = try ScannedJWS.scan(token, claims: ScannedJWTClaims.scan(header:payload:)) { scanned in
-            guard let algorithm = try signature.verifyWithoutFetching(scanned) else { return }
-            verified = (algorithm.name, .scanned(scanned.claims, type: scanned.type))
-        }
-        return verified
     }
 
     private static func invalid(_ reason: AuthFlowError.Reason, _ message: String) -> AuthFlowError {

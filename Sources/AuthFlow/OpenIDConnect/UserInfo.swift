@@ -42,7 +42,7 @@ extension OAuthClient {
                     + "OAuth-only providers (GitHub, Zoom) have none; call their user API instead.",
                 remedy: .giveTheUserInfoEndpoint)
         }
-        let bound = tokenType.caseInsensitiveCompare("DPoP") == .orderedSame
+        let bound = AccessTokenAuthorization.isDPoP(tokenType)
         if bound, dpop == nil {
             throw AuthFlowError(
                 .configuration, "the access token is DPoP-bound and this client has no DPoP key",
@@ -53,7 +53,9 @@ extension OAuthClient {
         let request = HTTPTransportRequest(
             method: "GET", url: endpoint,
             headers: [
-                ("Authorization", "\(bound ? "DPoP" : "Bearer") \(accessToken)"), ("Accept", "application/json, application/jwt"),
+                // UserInfo takes a bearer token unless it is DPoP-bound (OIDC Core §5.3.1).
+                AccessTokenAuthorization.field(accessToken, tokenType: bound ? "DPoP" : "Bearer"),
+                ("Accept", "application/json, application/jwt"),
             ], timeout: timeout, purpose: .userInfo)
         logger.debug("requesting userinfo", metadata: ["url": "\(endpoint.absoluteString)"])
         let response =

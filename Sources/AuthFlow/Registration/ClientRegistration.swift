@@ -126,7 +126,8 @@ public struct ClientRegistration: Sendable, Equatable, Codable, CustomStringConv
         try URLPolicy.requireSecure(endpoint, "registration_endpoint")
         try request.validate()
         var headers: [(name: String, value: String)] = [("Content-Type", "application/json"), ("Accept", "application/json")]
-        if let initialAccessToken { headers.append(("Authorization", "Bearer \(initialAccessToken)")) }
+        // The initial access token is a bearer token (RFC 7591 §3).
+        if let initialAccessToken { headers.append(AccessTokenAuthorization.field(initialAccessToken, tokenType: "Bearer")) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let body = try encoder.encode(JSONMemberValue.object(request.members))

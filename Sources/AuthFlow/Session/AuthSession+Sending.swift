@@ -49,12 +49,10 @@ extension AuthSession {
                 || (client.dpop != nil && header.name.caseInsensitiveCompare("DPoP") == .orderedSame)
         }
         let tokenType = credentials.token.tokenType
-        if let dpop = client.dpop, tokenType.caseInsensitiveCompare("DPoP") == .orderedSame {
-            authorized.headers.append((name: "Authorization", value: "DPoP \(credentials.accessToken)"))
+        authorized.headers.append(AccessTokenAuthorization.field(credentials.accessToken, tokenType: tokenType))
+        if let dpop = client.dpop, AccessTokenAuthorization.isDPoP(tokenType) {
             return try await dpop.send(authorized, accessToken: credentials.accessToken, transport: client.transport)
         }
-        let scheme = tokenType.caseInsensitiveCompare("Bearer") == .orderedSame ? "Bearer" : tokenType
-        authorized.headers.append((name: "Authorization", value: "\(scheme) \(credentials.accessToken)"))
         return try await client.transport.send(authorized)
     }
 

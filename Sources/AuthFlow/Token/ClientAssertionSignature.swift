@@ -23,13 +23,13 @@ package enum ClientAssertionSignature {
         if jws.hasCriticalHeader { return .invalid }
         if algorithm.isSymmetric {
             guard let secret else { return .noKey }
-            return JWSVerifier.verifyHMAC(jws, algorithm: algorithm, secret: secret) ? .valid : .invalid
+            return JWSSignatureVerifier.verifyHMAC(jws, algorithm: algorithm, secret: secret) ? .valid : .invalid
         }
         guard let keys, let set = try? JSONWebKeySet(json: keys) else { return .noKey }
         var fitted = false
         for key in set.keys where key.fits(keyID: jws.keyID, algorithm: algorithm) {
             fitted = true
-            if (try? JWSVerifier.verify(jws, algorithm: algorithm, key: key)) == true { return .valid }
+            if (try? JWSSignatureVerifier.verify(jws, algorithm: algorithm, key: key)) == true { return .valid }
         }
         return fitted ? .invalid : .noKey
     }

@@ -2,10 +2,10 @@ import Crypto
 import Foundation
 import _CryptoExtras
 
-/// Verifies compact JWS signatures with swift-crypto.
-enum JWSVerifier {
+/// The signature checks themselves, with swift-crypto: one key, one algorithm.
+extension JWSSignatureVerifier {
     /// Checks the signature of `jws` with `key`. RSA keys under 2048 bits are refused.
-    static func verify(_ jws: some SignedJWS, algorithm: JWSAlgorithm, key: JSONWebKey) throws -> Bool {
+    static func verify(_ jws: CompactJWS, algorithm: JWSAlgorithm, key: JSONWebKey) throws -> Bool {
         try jws.withSignedParts { input, signatureBytes in
             switch (key.material, algorithm) {
             case (.weakRSA(let bits), _):
@@ -36,7 +36,7 @@ enum JWSVerifier {
     }
 
     /// Checks an HMAC signature with the client secret as the key.
-    static func verifyHMAC(_ jws: some SignedJWS, algorithm: JWSAlgorithm, secret: String) -> Bool {
+    static func verifyHMAC(_ jws: CompactJWS, algorithm: JWSAlgorithm, secret: String) -> Bool {
         let key = SymmetricKey(data: Array(secret.utf8))
         return jws.withSignedParts { input, signature in
             switch algorithm {
@@ -50,7 +50,7 @@ enum JWSVerifier {
 
     /// The digest of `input`, hashed straight from the buffer (the generic
     /// `hash(data:)` looks up the buffer's `Regions` type on every call).
-    // Hashes the view itself: hash(data:) looks up the Regions type per call (fuzzed: Fuzz/compact-jws.swift).
+    // Hashes the view itself: hash(data:) looks up the Regions type per call (fuzzed: Fuzz/token-reader.swift).
     private static func digest<H: HashFunction>(_: H.Type, _ input: UnsafeRawBufferPointer) -> H.Digest {
         var hasher = H()
         hasher.update(bufferPointer: input)

@@ -1,0 +1,279 @@
+import Foundation
+
+/// A JSON object read in place: the one reader of every signed token's header
+/// and payload (ID tokens, JWT access tokens, logout and port tokens, DPoP
+/// proofs, client assertions).
+///
+/// Reading checks the whole text with ``JSONParser``'s own rules (its string,
+/// number, nesting and nested-object code) and records where each top-level
+/// member's name and value are; a value is made only for the member asked
+/// for. It accepts exactly the texts ``JSONParser/object(_:)`` accepts,
+/// whatever their member names (escaped, outside ASCII) or member count, and
+/// refuses the others with the `Failure` the parser throws (a text that is
+/// JSON but not an object: `unexpectedByte` at its first byte).
+/// Member names are compared as Swift strings, as the parser's dictionary
+/// compares them: `"é"` and `"e\u0301"` are one name, so a text with both is
+/// refused as a duplicate, and either finds the other.
+/// `Fuzz/token-reader.swift` holds it to the parser.
+package struct JSONObjectReader: Sendable {
+    /// A top-level member: where its name's content and its value's JSON text are in ``bytes``.
+    struct Member: Sendable {
+        let name: Range<Int>
+        /// The unescaped name, when it is not plain (an escape, or a byte outside printable ASCII).
+        let decodedName: String?
+        let value: Range<Int>
+        /// Whether the value is a string whose content is plain: its bytes are then the string's UTF-8.
+        let plainString: Bool
+    }
+
+    /// The text, possibly with other bytes around it (a token's other parts).
+    private let bytes: [UInt8]
+    private let members: [Member]
+
+    /// Reads the JSON object text at `range` of `bytes`, kept (not copied).
+    init(_ bytes: [UInt8], in range: Range<Int>) throws(JSONParser.Failure) {
+        // The text viewed where it lies in the array (fuzzed: Fuzz/token-reader.swift).
+        let read: Result<[Member], JSONParser.Failure> = bytes.withUnsafeBufferPointer { all in
+            Result { () throws(JSONParser.Failure) in
+                try Self.read(UnsafeBufferPointer(rebasing: all[range]), offset: range.lowerBound)
+            }
+        }
+        members = try read.get()
+        self.bytes = bytes
+    }
+
+    /// Reads `bytes`, a whole JSON object text.
+    init(_ bytes: [UInt8]) throws(JSONParser.Failure) {
+        try self.init(bytes, in: bytes.indices)
+    }
+
+    /// The JSON text of `object`, read (for claims that come as a dictionary:
+    /// stored ones, an introspection answer).
+    package init(_ object: [String: JSONMemberValue]) {
+        // A dictionary of JSON values always encodes, to a text the parser accepts.
+        let text = (try? JSONEncoder().encode(object)).map { [UInt8]($0) } ?? Array("{}".utf8)
+        self = (try? JSONObjectReader(text)) ?? JSONObjectReader(empty: ())
+    }
+
+    private init(empty: Void) {
+        bytes = []
+        members = []
+    }
+
+    /// The member names seen before the cheap duplicate check gives way to a set of strings.
+    private static let cheapNameLimit = 32
+
+    // The text as a view; ranges are recorded relative to the array, by `offset` (fuzzed: Fuzz/token-reader.swift).
+    private static func read(
+        _ text: UnsafeBufferPointer<UInt8>, offset: Int
+    ) throws(JSONParser.Failure) -> [Member] {
+        var parser = JSONParser(text)
+        parser.skipWhitespace()
+        guard try parser.peek() == UInt8(ascii: "{") else {
+            // Not an object: the parser's own error for what is not JSON, else the first byte.
+            let start = parser.index
+            _ = try JSONParser.parse(text)
+            throw JSONParser.Failure(kind: .unexpectedByte(text[start]), offset: start)
+        }
+        try parser.enterContainer()
+        parser.index += 1
+        parser.skipWhitespace()
+        var members: [Member] = []
+        members.reserveCapacity(8)
+        // Names as strings, once a name is not plain or there are many: Swift's
+        // string hashing then decides duplicates exactly as the parser's dictionary does.
+        var seen: Set<String>?
+        var filter: UInt64 = 0
+        var duplicate: String?
+        if try parser.peek() == UInt8(ascii: "}") {
+            parser.index += 1
+        } else {
+            repeat {
+                guard try parser.peek() == UInt8(ascii: "\"") else { throw parser.unexpected() }
+                let nameStart = parser.index
+                var decodedName: String?
+                if !(try parser.skipString()) {
+                    parser.index = nameStart
+                    decodedName = try parser.parseString()
+                }
+                let name = (nameStart + 1)..<(parser.index - 1)
+                if seen == nil, decodedName != nil || members.count >= cheapNameLimit {
+                    seen = Set(members.map { Self.name(of: $0, in: text, offset: offset) })
+                }
+                if seen != nil {
+                    let string = decodedName ?? Self.string(text, name)
+                    if !seen!.insert(string).inserted, duplicate == nil { duplicate = string }
+                } else if Self.isRepeated(name, in: text, members: members, offset: offset, filter: &filter), duplicate == nil {
+                    duplicate = Self.string(text, name)
+                }
+                try parser.expectNameSeparator()
+                let valueStart = parser.index
+                let plain: Bool
+                if try parser.peek() == UInt8(ascii: "\"") {
+                    plain = try parser.skipString()
+                } else {
+                    try parser.skipValue()
+                    plain = false
+                }
+                members.append(
+                    Member(
+                        name: (name.lowerBound + offset)..<(name.upperBound + offset), decodedName: decodedName,
+                        value: (valueStart + offset)..<(parser.index + offset), plainString: plain))
+            } while try parser.nextMember(closing: UInt8(ascii: "}"))
+        }
+        // The parser reports a repeated name when the object ends, after any error inside it.
+        if let duplicate { throw JSONParser.Failure(kind: .duplicateName(duplicate), offset: parser.index - 1) }
+        parser.depth -= 1
+        parser.skipWhitespace()
+        guard parser.index == text.count else { throw JSONParser.Failure(kind: .trailingData, offset: parser.index) }
+        return members
+    }
+
+    /// Whether the plain name at `name` of `text` was seen among `members` (all
+    /// plain): a 64-bit filter over a cheap key (length, first and last byte)
+    /// says when it may have been; only then are the bytes compared.
+    // memcmp of two names inside the text, ranges found by the read (fuzzed: Fuzz/token-reader.swift).
+    private static func isRepeated(
+        _ name: Range<Int>, in text: UnsafeBufferPointer<UInt8>, members: [Member], offset: Int, filter: inout UInt64
+    ) -> Bool {
+        let first = name.isEmpty ? 0 : UInt32(text[name.lowerBound])
+        let last = name.isEmpty ? 0 : UInt32(text[name.upperBound - 1])
+        let key = UInt32(truncatingIfNeeded: name.count) << 16 | first << 8 | last
+        let bit: UInt64 = 1 << ((key &* 0x9E37_79B1) >> 26)
+        defer { filter |= bit }
+        guard filter & bit != 0 else { return false }
+        return members.contains { member in
+            let earlier = (member.name.lowerBound - offset)..<(member.name.upperBound - offset)
+            return earlier.count == name.count
+                && (name.isEmpty || memcmp(text.baseAddress! + earlier.lowerBound, text.baseAddress! + name.lowerBound, name.count) == 0)
+        }
+    }
+
+    /// The plain bytes at `range` of `text` as a string.
+    // A range of the text the read checked (fuzzed: Fuzz/token-reader.swift).
+    private static func string(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: text[range]), as: UTF8.self)
+    }
+
+    /// A member's name as a string.
+    // The text the read checked; the member's range made relative to it (fuzzed: Fuzz/token-reader.swift).
+    private static func name(of member: Member, in text: UnsafeBufferPointer<UInt8>, offset: Int) -> String {
+        member.decodedName ?? string(text, (member.name.lowerBound - offset)..<(member.name.upperBound - offset))
+    }
+
+    // MARK: Finding a member
+
+    /// The member named `name`, compared as Swift compares strings: byte for
+    /// byte when both names are plain (then the same thing), otherwise as strings.
+    private func member(_ name: String) -> Member? {
+        var wanted = name
+        return wanted.withUTF8 { wanted in
+            let plain = isPlainASCII(wanted)
+            // Names are ranges of the bytes found by the read; counts compared first (fuzzed: Fuzz/token-reader.swift).
+            return bytes.withUnsafeBufferPointer { all in
+                members.first { member in
+                    if let decoded = member.decodedName { return decoded == name }
+                    guard plain else { return String(decoding: UnsafeBufferPointer(rebasing: all[member.name]), as: UTF8.self) == name }
+                    return member.name.count == wanted.count
+                        && (wanted.isEmpty || memcmp(all.baseAddress! + member.name.lowerBound, wanted.baseAddress!, wanted.count) == 0)
+                }
+            }
+        }
+    }
+
+    /// Calls `body` with the bytes at `range`.
+    // A range the read checked, viewed in the array (fuzzed: Fuzz/token-reader.swift).
+    private func withBytes<R>(_ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[range])) }
+    }
+
+    /// The content of the JSON string at `range`: without its quotes.
+    private static func content(_ range: Range<Int>) -> Range<Int> {
+        (range.lowerBound + 1)..<(range.upperBound - 1)
+    }
+
+    private func value(of member: Member) -> JSONMemberValue {
+        // The read checked this value, so the parser accepts it.
+        withBytes(member.value) { try? JSONParser.parse($0) } ?? .null
+    }
+
+    // MARK: Reading
+
+    /// What kind of value a member has, without making it.
+    package enum Kind: Equatable {
+        case absent
+        /// A string; `empty` when it is `""`.
+        case string(empty: Bool)
+        case number
+        case other
+    }
+
+    /// The kind of the member `name`'s value.
+    package func kind(_ name: String) -> Kind {
+        guard let member = member(name) else { return .absent }
+        switch bytes[member.value.lowerBound] {
+        case UInt8(ascii: "\""): return .string(empty: member.value.count == 2)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number
+        default: return .other
+        }
+    }
+
+    /// The value of the member `name`, as the parser reads it.
+    package func value(_ name: String) -> JSONMemberValue? { member(name).map(value(of:)) }
+
+    /// Whether the object has a member `name` (of any type, `null` included).
+    package func contains(_ name: String) -> Bool { member(name) != nil }
+
+    /// The member `name` when it is a string.
+    package func string(_ name: String) -> String? {
+        guard let member = member(name) else { return nil }
+        guard member.plainString else { return value(of: member).stringValue }
+        // A plain string's content is its UTF-8 (fuzzed: Fuzz/token-reader.swift).
+        return withBytes(Self.content(member.value)) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The member `name` when it is a number (always finite: the parser refuses others).
+    package func number(_ name: String) -> Double? {
+        guard case .number = kind(name) else { return nil }
+        return value(name)?.numberValue
+    }
+
+    /// Whether the member `name` is a string equal to `expected` as Swift
+    /// compares strings: byte for byte when both are plain ASCII, otherwise by making the string.
+    package func string(_ name: String, equals expected: String) -> Bool {
+        guard let member = member(name), member.plainString else { return string(name) == expected }
+        // A plain string's content, compared in place (fuzzed: Fuzz/token-reader.swift).
+        return withBytes(Self.content(member.value)) { plainContent($0, equals: expected) } ?? (string(name) == expected)
+    }
+
+    /// Whether the member `name` is a string one of whose space-separated words
+    /// (a `scope`'s scope tokens, RFC 6749 §3.3) is `word`.
+    package func string(_ name: String, containsWord word: String) -> Bool {
+        string(name).map { value in value.split(separator: " ").contains { $0 == word } } ?? false
+    }
+
+    /// `aud` as a list: one string, or the strings of an array (other elements skipped).
+    package var audience: [String] {
+        switch value("aud") {
+        case .string(let value)?: [value]
+        case .array(let values)?: values.compactMap(\.stringValue)
+        default: []
+        }
+    }
+
+    /// Whether `audience` is one of `aud`'s strings.
+    package func audienceContains(_ audience: String) -> Bool {
+        if case .string = kind("aud") { return string("aud", equals: audience) }
+        return self.audience.contains(audience)
+    }
+
+    /// Every member, parsed (a dictionary made at each call).
+    package var all: [String: JSONMemberValue] {
+        var all = [String: JSONMemberValue](minimumCapacity: members.count)
+        // The whole array viewed, so that names are made from their ranges (fuzzed: Fuzz/token-reader.swift).
+        bytes.withUnsafeBufferPointer { text in
+            for member in members { all[Self.name(of: member, in: text, offset: 0)] = value(of: member) }
+        }
+        return all
+    }
+}
