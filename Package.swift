@@ -279,8 +279,11 @@ var mcp: Target.Dependency { traitProduct("MCP", "swift-sdk", when: ["MCP"]) }
 
 /// The engine's transport on Linux with the AsyncHTTPClient trait (AsyncHTTPClientTransport).
 var linuxHTTPClient: [Target.Dependency] {
-    [("AsyncHTTPClient", "async-http-client"), ("NIOCore", "swift-nio"), ("NIOHTTP1", "swift-nio"), ("NIOPosix", "swift-nio"), ("NIOSSL", "swift-nio-ssl")]
-        .map { .product(name: $0.0, package: $0.1, condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])) }
+    [
+        ("AsyncHTTPClient", "async-http-client"), ("NIOCore", "swift-nio"), ("NIOHTTP1", "swift-nio"), ("NIOPosix", "swift-nio"),
+        ("NIOSSL", "swift-nio-ssl"),
+    ]
+    .map { .product(name: $0.0, package: $0.1, condition: .when(platforms: [.linux], traits: ["AsyncHTTPClient"])) }
 }
 
 /// A product linked only when one of `traits` is enabled.

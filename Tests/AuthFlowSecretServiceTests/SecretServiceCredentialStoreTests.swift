@@ -18,7 +18,8 @@ struct SecretServiceCredentialStoreTests {
         let token = try TokenResponse(
             json: Data(#"{"access_token":"at-1","token_type":"Bearer","refresh_token":"rt-1","expires_in":3600}"#.utf8), requestedScopes: []
         )
-        let credentials = OAuthCredentials(issuer: try Issuer("https://id.example.com" as String), clientID: "desktop-app", token: token, idToken: nil)
+        let credentials = OAuthCredentials(
+            issuer: try Issuer("https://id.example.com" as String), clientID: "desktop-app", token: token, idToken: nil)
         return SessionRecord(
             credentials: credentials,
             metadata: ProviderMetadata(

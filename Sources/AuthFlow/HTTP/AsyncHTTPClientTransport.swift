@@ -25,15 +25,58 @@ public typealias URLSessionTransport = AsyncHTTPClientTransport
 /// everything from connecting to the last byte; no cookies are kept and
 /// nothing is cached; a refused connection fails at once, without retries;
 /// a request without a `User-Agent` gets one naming the program.
+///
+/// It goes through the http proxies the environment names (`https_proxy`,
+/// `http_proxy`, `no_proxy`, in either case), as curl does; loopback hosts
+/// are always reached directly. A proxy variable it cannot use fails the
+/// requests it would serve with ``AuthFlowError/Category/configuration``.
 public final class AsyncHTTPClientTransport: HTTPTransport {
     /// The response size limits this transport enforces.
     public let limits: ResponseLimits
+    /// Which client sends a request to a URL (direct or through a proxy).
+    let route: @Sendable (URL) throws -> HTTPClient
 
-    /// Creates a transport; every transport shares one connection pool,
-    /// which lives as long as the process.
+    /// Creates a transport; every transport shares one connection pool per
+    /// proxy (and one direct), which lives as long as the process.
     /// - Parameter limits: the largest response body accepted per purpose.
     public init(limits: ResponseLimits = ResponseLimits()) {
         self.limits = limits
+        route = { try Self.route($0, in: Self.environment, direct: Self.client, proxied: Self.proxied) }
+    }
+
+    /// A transport that sends through `route` (tests of the proxy path).
+    init(limits: ResponseLimits = ResponseLimits(), route: @escaping @Sendable (URL) throws -> HTTPClient) {
+        self.limits = limits
+        self.route = route
+    }
+
+    /// The proxies of the process's environment, read once.
+    static let environment = ProxyEnvironment(ProcessInfo.processInfo.environment)
+
+    /// The process's client for each proxy the environment names, made on first use.
+    static let proxiedClients = LockedValue<[ProxyEnvironment.Proxy: HTTPClient]>([:])
+
+    /// The process's client for `proxy`.
+    static func proxied(_ proxy: ProxyEnvironment.Proxy) -> HTTPClient {
+        proxiedClients.withLock { clients in
+            if let client = clients[proxy] { return client }
+            let client = makeClient(proxy: proxy)
+            clients[proxy] = client
+            return client
+        }
+    }
+
+    /// The client for `url`: `direct`, or `proxied` for the proxy the
+    /// environment names for it; a request an unusable proxy variable would
+    /// serve is a configuration error.
+    static func route(
+        _ url: URL, in environment: ProxyEnvironment, direct: HTTPClient, proxied: (ProxyEnvironment.Proxy) -> HTTPClient
+    ) throws -> HTTPClient {
+        switch environment.setting(for: url) {
+        case nil: direct
+        case .proxy(let proxy)?: proxied(proxy)
+        case .unusable(let variable)?: throw ProxyEnvironment.unusable(variable)
+        }
     }
 
     /// The User-Agent sent when a request has none: the program's name and AuthFlow.
@@ -42,13 +85,25 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// The process's client: redirects disallowed (the 3xx itself is the
     /// answer), no retries of a refused connection, no decompression, the
     /// system's CA certificates. A static, so it is never shut down.
-    static let client: HTTPClient = {
+    static let client = makeClient(proxy: nil)
+
+    /// A client with these rules, connecting directly or through `proxy`
+    /// (a `CONNECT` tunnel for https, Basic authentication when it has a user).
+    static func makeClient(proxy: ProxyEnvironment.Proxy?) -> HTTPClient {
         var configuration = HTTPClient.Configuration(
             tlsConfiguration: TLSConfiguration.makeClientConfiguration(), redirectConfiguration: .disallow,
             timeout: HTTPClient.Configuration.Timeout(connect: .seconds(30)), decompression: .disabled)
         configuration.connectionPool.retryConnectionEstablishment = false
+        if let proxy {
+            configuration.proxy =
+                if let user = proxy.user {
+                    .server(host: proxy.host, port: proxy.port, authorization: .basic(username: user, password: proxy.password ?? ""))
+                } else {
+                    .server(host: proxy.host, port: proxy.port)
+                }
+        }
         return HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
-    }()
+    }
 
     /// Sends `request` without following redirects, within its timeout and response limit.
     public func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
@@ -59,12 +114,13 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         if request.header("User-Agent") == nil { outgoing.headers.add(name: "User-Agent", value: Self.userAgent) }
         if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
         let prepared = outgoing
+        let client = try route(request.url)
         let what = "the \(request.purpose) from \(HTTPTransportRequest.endpointName(request.url))"
         do {
             return try await withDeadline(seconds: request.timeout, what: what) { [limits] in
                 // A backstop only: the deadline above ends the request first.
                 let deadline = NIODeadline.now() + .milliseconds(Int64(max(request.timeout, 0.001) * 1000) + 1000)
-                let response = try await Self.client.execute(prepared, deadline: deadline)
+                let response = try await client.execute(prepared, deadline: deadline)
                 return try await Self.read(response, for: request, limits: limits)
             }
         } catch let error as AuthFlowError {
@@ -108,6 +164,12 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                 return AuthFlowError(.cancelled, "request to \(host) cancelled")
             case .remoteConnectionClosed:
                 return AuthFlowError(.network, "\(host) closed the connection before the response was complete")
+            case .proxyAuthenticationRequired:
+                return AuthFlowError(
+                    .network, "the proxy asked for credentials to reach \(host)",
+                    recovery: "Put the proxy's user and password in the proxy variable (http://user:password@host:port).")
+            case .invalidProxyResponse:
+                return AuthFlowError(.network, "the proxy refused the connection to \(host)")
             case .invalidURL, .emptyHost, .emptyScheme:
                 return AuthFlowError(.network, "request to \(host) failed (not a URL the client can send to)")
             default:

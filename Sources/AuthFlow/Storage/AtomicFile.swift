@@ -18,9 +18,8 @@ import Darwin
 /// leaves its temporary file behind; the next write to the same target
 /// removes every such file whose process no longer exists.
 package enum AtomicFile {
-    /// Writes `data` to `url` atomically with mode 0600, creating the
-    /// directory with mode 0700 when missing.
-    public static func write(_ data: Data, to url: URL) throws {
+    /// Creates the directory `url` lies in (mode 0700) when missing, and returns it.
+    package static func createDirectory(of url: URL) throws -> URL {
         let directory = url.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(
@@ -29,6 +28,13 @@ package enum AtomicFile {
         } catch {
             throw AuthFlowError(.storage, "cannot create the directory \(directory.path)", underlyingError: error)
         }
+        return directory
+    }
+
+    /// Writes `data` to `url` atomically with mode 0600, creating the
+    /// directory with mode 0700 when missing.
+    public static func write(_ data: Data, to url: URL) throws {
+        let directory = try createDirectory(of: url)
         removeAbandonedTemporaries(of: url)
         let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UUID().uuidString).tmp")
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)

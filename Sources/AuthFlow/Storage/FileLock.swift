@@ -38,14 +38,7 @@ package struct FileLock: Sendable {
     ///   task is cancelled while waiting; ``AuthFlowError/Category/storage``
     ///   when the lock file cannot be created or locked.
     public func withLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
-        let directory = url.deletingLastPathComponent()
-        do {
-            try FileManager.default.createDirectory(
-                at: directory, withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw AuthFlowError(.storage, "cannot create the directory \(directory.path)", underlyingError: error)
-        }
+        _ = try AtomicFile.createDirectory(of: url)
         let fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw StorageError.posix("cannot open the lock file \(url.path)") }
         defer { close(fd) }

@@ -37,7 +37,8 @@ actor DemoAPI {
         options.scopesSupported = resource.scopesSupported
         options.resourceName = "AuthFlow demo API"
         options.realm = "authflow-demo-api"
-        let made = try await ProtectedResource.discover(issuer: Issuer(issuer), resource: resourceURL, options: options, logger: state.logger)
+        let made = try await ProtectedResource.discover(
+            issuer: Issuer(issuer), resource: resourceURL, options: options, logger: state.logger)
         // Two first requests may both have discovered it: the first one kept wins.
         if let discovered { return discovered }
         discovered = made
