@@ -14,7 +14,7 @@ public import Foundation
 /// private, authenticated session bus.
 ///
 /// The store never shows a prompt: a locked keyring is a
-/// ``AuthFlowError/Category/storage`` error with the reason
+/// `AuthFlowError.Category.storage` error with the reason
 /// `keyring_locked`; no session bus, no service, a bus that does not answer
 /// within ``timeout`` or a keyring without a default collection is
 /// `storage` with the reason `keyring_unavailable`. Each call opens its own
