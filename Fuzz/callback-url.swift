@@ -7,7 +7,7 @@ import Foundation
 /// sent and a code.
 let metadata: ProviderMetadata = {
     var metadata = ProviderMetadata(
-        issuer: "https://idp.example", authorizationEndpoint: URL(string: "https://idp.example/authorize")!,
+        issuer: try! Issuer("https://idp.example"), authorizationEndpoint: URL(string: "https://idp.example/authorize")!,
         tokenEndpoint: URL(string: "https://idp.example/token")!)
     metadata.authorizationResponseIssParameterSupported = true
     return metadata

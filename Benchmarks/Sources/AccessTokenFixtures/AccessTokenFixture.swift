@@ -86,7 +86,7 @@ public final class AccessTokenFixture: Sendable {
         resource = try box.result!.get()
         middleware = AccessTokenMiddleware(resource, requiredScopes: ["orders:read"])
         verifier = JWTVerifier(
-            issuer: Self.issuer, audience: Self.resourceURL,
+            issuer: try Issuer(Self.issuer), audience: Self.resourceURL,
             keys: try KeySetCache(jwksURI: URL(string: Self.issuer + "/jwks")!, transport: server))
     }
 

@@ -54,7 +54,7 @@ public struct Fixture: Sendable {
         transport = JWKSTransport(body: Data(jwks.utf8))
         keys = try KeySetCache(jwksURI: URL(string: "https://id.example.com/jwks")!, transport: transport)
         verifier = IDTokenVerifier(keys: keys, clientSecret: nil)
-        rules = IDTokenRules(issuer: Fixture.issuer, clientID: Fixture.clientID, nonce: "n-0S6_WzA2Mj")
+        rules = IDTokenRules(issuer: try Issuer(Fixture.issuer), clientID: Fixture.clientID, nonce: "n-0S6_WzA2Mj")
     }
 
     /// A realistic ID-token payload: the required claims, a nonce, and a few profile claims.

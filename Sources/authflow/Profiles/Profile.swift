@@ -248,14 +248,6 @@ struct Profile: Codable {
         return client
     }
 
-    /// A session over this profile's credentials, refreshing and signing out
-    /// under the profile's lock.
-    func session(timeout: TimeInterval, logger: Logger, leeway: TimeInterval = Profile.leeway) throws -> AuthSession {
-        AuthSession.resume(
-            client: try client(timeout: timeout, logger: logger), store: try ProfileStore(name: name),
-            credentials: try signedInCredentials(), leeway: leeway)
-    }
-
     func authentication() throws -> ClientAuthentication {
         var secret = clientSecret
         if secret == nil, let variable = clientSecretEnv {
