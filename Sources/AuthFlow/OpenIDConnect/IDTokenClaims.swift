@@ -161,12 +161,20 @@ public struct IDTokenClaims: Sendable, Equatable, Codable, CustomReflectable {
             if name == "aud", case .array(let values) = value, values.count == 1, all[name] == values.first { return }
             if all[name] != value { all[name] = value }
         }
+        // The stored dates are the claims as the stored form can write them
+        // (to the millisecond, up to the year 9999): a numeric claim kept in
+        // `all` is the exact one, so that a record read and saved again is the
+        // same record; the stored date fills in only a claim that is missing.
+        func keepDate(_ name: String, _ date: Date?) {
+            guard let date, all[name]?.numberValue == nil else { return }
+            all[name] = .number(date.timeIntervalSince1970)
+        }
         keep("iss", .string(try container.decode(String.self, forKey: .issuer)))
         keep("sub", .string(try container.decode(String.self, forKey: .subject)))
         keep("aud", .array(try container.decode([String].self, forKey: .audience).map(JSONMemberValue.string)))
-        keep("exp", .number(try container.decode(Date.self, forKey: .expiresAt).timeIntervalSince1970))
-        keep("iat", .number(try container.decode(Date.self, forKey: .issuedAt).timeIntervalSince1970))
-        keep("auth_time", try container.decodeIfPresent(Date.self, forKey: .authTime).map { .number($0.timeIntervalSince1970) })
+        keepDate("exp", try container.decode(Date.self, forKey: .expiresAt))
+        keepDate("iat", try container.decode(Date.self, forKey: .issuedAt))
+        keepDate("auth_time", try container.decodeIfPresent(Date.self, forKey: .authTime))
         keep("nonce", try container.decodeIfPresent(String.self, forKey: .nonce).map(JSONMemberValue.string))
         keep("azp", try container.decodeIfPresent(String.self, forKey: .authorizedParty).map(JSONMemberValue.string))
         keep("at_hash", try container.decodeIfPresent(String.self, forKey: .accessTokenHash).map(JSONMemberValue.string))
