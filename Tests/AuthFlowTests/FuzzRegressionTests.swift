@@ -60,6 +60,38 @@ import Testing
         return written
     }
 
+    /// credentials: an ID token whose `exp` has more than milliseconds
+    /// (`1764006880.1234`) changed on every load, because the stored date
+    /// (to the millisecond) replaced the exact claim. The exact claim is
+    /// kept while the stored date writes the same; a stored date that says
+    /// something else is an edited record, and the edit wins.
+    @Test func storedIDTokenDatesKeepTheExactClaimAndHonourAnEdit() throws {
+        struct Stored: Codable {
+            var version = 2
+            var claims: IDTokenClaims
+        }
+        let claims = try IDTokenClaims(claims: [
+            "iss": .string("https://idp.example"), "sub": .string("alice"), "aud": .string("app"),
+            "exp": .number(1_764_006_880.1234), "iat": .number(1_764_003_280.5),
+        ])
+        let once = try VersionedFile.encode(Stored(claims: claims))
+        let loaded = try VersionedFile.decode(Stored.self, from: once, current: 2, path: "t")
+        #expect(loaded.claims.all["exp"] == .number(1_764_006_880.1234))
+        #expect(try VersionedFile.encode(loaded) == once)
+
+        var object = try #require(try JSONSerialization.jsonObject(with: once) as? [String: Any])
+        var stored = try #require(object["claims"] as? [String: Any])
+        stored["expiresAt"] = "2000-01-01T00:00:00.000"
+        object["claims"] = stored
+        let edited = try VersionedFile.decode(
+            Stored.self, from: try JSONSerialization.data(withJSONObject: object), current: 2, path: "t")
+        #expect(edited.claims.expiresAt == Date(timeIntervalSince1970: 946_684_800))
+        #expect(edited.claims.all["exp"] == .number(946_684_800))
+        #expect(edited.claims.all["iat"] == .number(1_764_003_280.5))
+        let resaved = try VersionedFile.encode(edited)
+        #expect(try VersionedFile.encode(VersionedFile.decode(Stored.self, from: resaved, current: 2, path: "t")) == resaved)
+    }
+
     /// www-authenticate: `error=""` was read as a challenge with an empty
     /// error code, which became an `oauth_error` naming no error. An empty
     /// code is not a challenge (RFC 6750 §3.1: `error` names one of the codes).

@@ -1,3 +1,4 @@
+import AuthFlowStoredDate
 public import Foundation
 
 /// The claims of a verified ID token (OIDC Core §2), typed: a view over the
@@ -162,11 +163,17 @@ public struct IDTokenClaims: Sendable, Equatable, Codable, CustomReflectable {
             if all[name] != value { all[name] = value }
         }
         // The stored dates are the claims as the stored form can write them
-        // (to the millisecond, up to the year 9999): a numeric claim kept in
-        // `all` is the exact one, so that a record read and saved again is the
-        // same record; the stored date fills in only a claim that is missing.
+        // (to the millisecond, from 1583 to 9999): a numeric claim in `all`
+        // that the stored date writes the same is the exact one, and is kept,
+        // so that a record read and saved again is the same record. A stored
+        // date that says something else (an edited record) wins.
         func keepDate(_ name: String, _ date: Date?) {
-            guard let date, all[name]?.numberValue == nil else { return }
+            guard let date else { return }
+            if let exact = all[name]?.numberValue,
+                StoredDate.write(Date(timeIntervalSince1970: exact)) == StoredDate.write(date)
+            {
+                return
+            }
             all[name] = .number(date.timeIntervalSince1970)
         }
         keep("iss", .string(try container.decode(String.self, forKey: .issuer)))
