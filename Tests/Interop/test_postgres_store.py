@@ -218,6 +218,37 @@ def test_logout_on_one_machine_signs_out_all(provider, tmp_path):
     assert provider["proxy"].refreshes == before
 
 
+def test_status_userinfo_and_request_read_the_shared_session(provider, tmp_path):
+    profile = "readers-" + secrets.token_hex(4)
+    issuer = provider["issuer"]
+    env = machine_env(tmp_path, "a")
+    result = run(["login", "--issuer", issuer, "--client-id", "authflow-demo", "--scope", "openid offline_access",
+                  "--profile", profile, "--store", POSTGRES_URL, "--json", "--show-tokens"], env)
+    assert result.returncode == 0, result.stderr[-2000:]
+    tokens = json.loads(result.stdout)
+    # Another machine, without the profile's file: the record says what status shows, never a token.
+    status = run(["status", "--profile", profile, "--json"], machine_env(tmp_path, "b", {"AUTHFLOW_STORE": POSTGRES_URL}))
+    assert status.returncode == 0, status.stderr[-2000:]
+    summary = json.loads(status.stdout)
+    assert summary["store"] == "postgresql" and summary["issuer"] == issuer and summary["expired"] is False
+    assert summary["subject"] == tokens["subject"]
+    assert tokens["access_token"] not in status.stdout and tokens["refresh_token"] not in status.stdout
+    # The same machine with the store in the environment: userinfo and request use the shared session.
+    shared = machine_env(tmp_path, "a", {"AUTHFLOW_STORE": POSTGRES_URL})
+    info = run(["userinfo", "--profile", profile, "--json"], shared)
+    assert info.returncode == 0, info.stderr[-2000:]
+    assert json.loads(info.stdout)["sub"] == tokens["subject"]
+    answer = run(["request", "--profile", profile, issuer + "/userinfo"], shared)
+    assert answer.returncode == 0, answer.stderr[-2000:]
+    assert json.loads(answer.stdout)["sub"] == tokens["subject"]
+    for out in (status, info, answer):
+        assert_no_secrets(out.stdout, out.stderr)
+    # Signed out everywhere: status says so with the sign-in exit code.
+    assert run(["logout", "--profile", profile, "--no-browser"], shared).returncode == 0
+    after = run(["status", "--profile", profile], machine_env(tmp_path, "b", {"AUTHFLOW_STORE": POSTGRES_URL}))
+    assert after.returncode == 6 and "not signed in in the PostgreSQL store" in after.stderr, after.stderr[-2000:]
+
+
 def test_bad_store_urls_are_usage_errors_and_never_print_the_password(tmp_path):
     env = machine_env(tmp_path, "u")
     for url in ("postgresql://user:s3cret-pw@/db", "postgresql://user:s3cret-pw@host:5432/", "mysql://user:s3cret-pw@h/db",

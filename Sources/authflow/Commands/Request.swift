@@ -22,6 +22,7 @@ struct Request: AsyncParsableCommand {
         discussion: "A DPoP-bound profile gets a fresh DPoP proof per request; a bearer profile an Authorization: Bearer header.")
 
     @OptionGroup var profileOption: ProfileOption
+    @OptionGroup var storeOption: StoreOption
     @Option(name: [.customShort("X"), .long], help: "The HTTP method (default GET, or POST with -d).")
     var method: String?
     @Option(name: [.customShort("H"), .customLong("header")], help: "A request header 'Name: value' (repeatable).")
@@ -66,7 +67,8 @@ struct Request: AsyncParsableCommand {
             throw AuthFlowError(
                 .configuration, "tokens are sent only over https (or http to a loopback host)", recovery: "use an https URL")
         }
-        let logger = verboseOption.makeLogger()
+        let makeLogger = verboseOption.makeLogger
+        let logger = makeLogger()
         let name = try profileOption.profile(for: url)
         let profile = try Profile.load(name)
         var fields: [(name: String, value: String)] = headers.map { header in
@@ -82,16 +84,18 @@ struct Request: AsyncParsableCommand {
         }
         let request = HTTPTransportRequest(
             method: verb.uppercased(), url: target, headers: fields, body: data.map { Data($0.utf8) }, timeout: timeout)
-        let response: HTTPTransportResponse
-        do {
-            response = try await Request.send(request, profile: profile, timeout: timeout, logger: logger)
-        } catch let error as AuthFlowError
-            where error.oauth?.error == "invalid_client" && profile.registration != nil && profile.resource != nil
-        {
-            // The server forgot the registered client: sign in to the resource again (which registers
-            // again when the kept registration is refused), then send once more.
-            let renewed = try await Request.signInAgain(to: profile, timeout: timeout, logger: logger)
-            response = try await Request.send(request, profile: renewed, timeout: timeout, logger: logger)
+        let sessionStore = try storeOption.kind().keepingPlace(of: profile)
+        let response = try await sessionStore.withStore(profile: name, logger: makeLogger) { store in
+            do {
+                return try await Request.send(request, profile: profile, store: store, timeout: timeout, logger: logger)
+            } catch let error as AuthFlowError
+                where error.oauth?.error == "invalid_client" && profile.registration != nil && profile.resource != nil
+            {
+                // The server forgot the registered client: sign in to the resource again (which registers
+                // again when the kept registration is refused), then send once more.
+                let renewed = try await Request.signInAgain(to: profile, store: store, timeout: timeout, logger: logger)
+                return try await Request.send(request, profile: renewed, store: store, timeout: timeout, logger: logger)
+            }
         }
         if include {
             var head = "HTTP \(response.status)\n"
@@ -104,13 +108,13 @@ struct Request: AsyncParsableCommand {
         }
     }
 
-    /// `request` through the profile's session, stepping up once on
+    /// `request` through the session in `store`, stepping up once on
     /// `insufficient_scope` only at the origin of the profile's resource
     /// (``stepsUp(_:for:)``); elsewhere the 403 is the answer.
-    static func send(_ request: HTTPTransportRequest, profile: Profile, timeout: Double, logger: Logger) async throws
-        -> HTTPTransportResponse
-    {
-        let session = try profile.session(timeout: timeout, logger: logger)
+    static func send(
+        _ request: HTTPTransportRequest, profile: Profile, store: any ProfileSessionStore, timeout: Double, logger: Logger
+    ) async throws -> HTTPTransportResponse {
+        let session = try await store.session(timeout: timeout, logger: logger)
         let name = profile.name
         guard stepsUp(profile, for: request.url) else {
             let response = try await session.send(request)
@@ -139,15 +143,18 @@ struct Request: AsyncParsableCommand {
     }
 
     /// `login --resource` again for a profile whose registered client the
-    /// server forgot; the profile is saved with the new client and tokens.
-    static func signInAgain(to profile: Profile, timeout: Double, logger: Logger) async throws -> Profile {
+    /// server forgot; the profile is saved with the new client, and the
+    /// tokens kept in `store`.
+    static func signInAgain(
+        to profile: Profile, store: any ProfileSessionStore, timeout: Double, logger: Logger
+    ) async throws -> Profile {
         guard let resource = profile.resource else { return profile }
         Output.stderr("The authorization server no longer knows this client; signing in again.")
         var arguments = ["--profile", profile.name, "--resource", resource.description, "--timeout", String(timeout)]
         if !profile.scopes.isEmpty { arguments += ["--scope", profile.scopes.joined(separator: " ")] }
         let login = try Login.parse(arguments)
-        let (signedIn, _) = try await login.resourceSignedIn(resource.description, logger: logger)
-        _ = try await ProfileStore(name: profile.name).lock.withLock { try signedIn.keepingCredentialSettings().save() }
+        let (signedIn, client) = try await login.resourceSignedIn(resource.description, logger: logger)
+        _ = try await store.saveSignIn(signedIn, client: client)
         return signedIn
     }
 

@@ -8,6 +8,7 @@ struct UserInfoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "userinfo", abstract: "Show the signed-in user's userinfo claims.")
 
     @OptionGroup var profileOption: ProfileOption
+    @OptionGroup var storeOption: StoreOption
     @Flag(help: "Print JSON on stdout.")
     var json = false
     @Option(help: "Seconds the request may take.")
@@ -16,12 +17,13 @@ struct UserInfoCommand: AsyncParsableCommand {
 
     func run() async throws {
         do {
-            let profile = try Profile.load(profileOption.profile)
-            let session = try profile.session(timeout: timeout, logger: verboseOption.makeLogger())
-            let credentials = try await session.freshCredentials()
-            let info = try await session.client.userInfo(
-                accessToken: credentials.accessToken, tokenType: credentials.token.tokenType,
-                expectedSubject: profile.credentials?.subject)
+            let info = try await storeOption.kind().withStore(profile: profileOption.profile, logger: verboseOption.makeLogger) { store in
+                let session = try await store.session(timeout: timeout, logger: verboseOption.makeLogger())
+                let credentials = try await session.freshCredentials()
+                // The subject the profile signed in as (a refresh keeps it).
+                return try await session.client.userInfo(
+                    accessToken: credentials.accessToken, tokenType: credentials.token.tokenType, expectedSubject: credentials.subject)
+            }
             if json {
                 Output.json(info.all)
             } else {

@@ -61,6 +61,14 @@ enum StoreKind {
     case secretService
     /// A shared PostgreSQL table.
     case postgresql(PostgresStoreAddress)
+
+    /// This kind for a command that may sign `profile` in again (`request`):
+    /// not named means where the profile keeps its credentials now, so that
+    /// signing in again never moves them.
+    func keepingPlace(of profile: Profile) -> StoreKind {
+        guard case .automatic = self else { return self }
+        return profile.usesKeyring ? .secretService : .file
+    }
 }
 
 /// A parsed `postgresql://` URL. The password is kept apart and never shown.

@@ -24,11 +24,22 @@ struct Summary: Encodable {
         profile: Profile, credentials: OAuthCredentials, showTokens: Bool, userInfo: OpenIDUserInfo? = nil, includeExpired: Bool = false,
         now: Date = Date(), store: String? = nil
     ) {
+        self.init(
+            name: profile.name, issuer: profile.issuer, resource: profile.resource?.description, credentials: credentials,
+            showTokens: showTokens, userInfo: userInfo, includeExpired: includeExpired, now: now,
+            store: store ?? (profile.usesKeyring ? ProfileKeyring.storeName : "file"))
+    }
+
+    /// A summary of a profile whose settings are not in a profile file (a shared store's record).
+    init(
+        name: String, issuer: String?, resource: String?, credentials: OAuthCredentials, showTokens: Bool,
+        userInfo: OpenIDUserInfo? = nil, includeExpired: Bool = false, now: Date = Date(), store: String
+    ) {
         self.userInfo = userInfo
-        self.store = store ?? (profile.usesKeyring ? ProfileKeyring.storeName : "file")
-        self.profile = profile.name
-        issuer = profile.issuer
-        resource = profile.resource?.description
+        self.store = store
+        self.profile = name
+        self.issuer = issuer
+        self.resource = resource
         subject = credentials.subject
         scope = credentials.scopes.joined(separator: " ")
         expiresAt = credentials.expiresAt

@@ -4,7 +4,7 @@ import Foundation
 import Logging
 
 /// Where a profile's credentials live, as `login`, `token` and `logout` see
-/// it: a ``CredentialStore`` (the engine's protocol, which their sessions
+/// it (and `status`, `userinfo` and `request`): a ``CredentialStore`` (the engine's protocol, which their sessions
 /// refresh and sign out through) with the little a command needs beside it.
 /// The commands talk to this and never ask which store it is;
 /// ``StoreKind/withStore(profile:logger:_:)`` opens the one `--store` names.
@@ -29,6 +29,10 @@ protocol ProfileSessionStore: CredentialStore {
     /// profile's file (under its lock, so no refresh or logout of the old
     /// credentials in flight elsewhere can overwrite it).
     func saveSignIn(_ profile: Profile, client: OAuthClient) async throws -> SavedSignIn
+
+    /// What `status` shows: the stored credentials (never a token) with the
+    /// profile's issuer and resource; `reauthentication_required` when signed out.
+    func status(now: Date) async throws -> Summary
 
     /// Deletes the profile, settings too (`logout --forget`).
     func forgetProfile() throws

@@ -73,6 +73,11 @@ struct ProfileStore: ProfileSessionStore {
         return SavedSignIn(profile: profile, path: path, store: nil, note: nil)
     }
 
+    func status(now: Date) async throws -> Summary {
+        let profile = try Profile.load(name)
+        return Summary(profile: profile, credentials: try profile.signedInCredentials(), showTokens: false, includeExpired: true, now: now)
+    }
+
     func forgetProfile() throws { try Profile.forget(name) }
 
     func notSignedIn(forget: Bool) -> String {

@@ -100,12 +100,25 @@ struct SharedStore: ProfileSessionStore {
     func refreshWillStart() async throws { try await store.refreshWillStart() }
 
     func signedInCredentials() async throws -> OAuthCredentials {
+        try await signedInRecord().credentials
+    }
+
+    /// The stored record, or `reauthentication_required` that says how to sign in.
+    private func signedInRecord() async throws -> SessionRecord {
         guard let record = try await store.load() else {
             throw AuthFlowError(
                 .reauthenticationRequired, "profile \(profile) is not signed in in the PostgreSQL store",
                 recovery: "Sign in with authflow login --store … \(profile == "default" ? "" : "--profile \(profile)")")
         }
-        return record.credentials
+        return record
+    }
+
+    /// The record's own issuer and resource: this machine may have no profile file.
+    func status(now: Date) async throws -> Summary {
+        let record = try await signedInRecord()
+        return Summary(
+            name: profile, issuer: record.metadata.issuer?.identifier, resource: record.resource?.description,
+            credentials: record.credentials, showTokens: false, includeExpired: true, now: now, store: "postgresql")
     }
 
     /// A session over the stored record; the client secret (when the
