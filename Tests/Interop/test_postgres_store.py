@@ -249,6 +249,41 @@ def test_status_userinfo_and_request_read_the_shared_session(provider, tmp_path)
     assert after.returncode == 6 and "not signed in in the PostgreSQL store" in after.stderr, after.stderr[-2000:]
 
 
+def test_credential_helpers_hand_out_the_shared_token(provider, tmp_path):
+    profile = "helpers-" + secrets.token_hex(4)
+    env = machine_env(tmp_path, "a", {"AUTHFLOW_STORE": POSTGRES_URL})
+    result = run(["login", "--issuer", provider["issuer"], "--client-id", "authflow-demo", "--scope", "openid offline_access",
+                  "--profile", profile, "--json", "--show-tokens"], env)
+    assert result.returncode == 0, result.stderr[-2000:]
+    first = json.loads(result.stdout)["access_token"]
+
+    def git_fill():
+        helper = f"!{AUTHFLOW_BIN} credential git --profile {profile}"
+        filled = subprocess.run(
+            ["git", "-c", "credential.helper=", "-c", f"credential.helper={helper}", "credential", "fill"],
+            input="protocol=https\nhost=forge.example.com\n\n", capture_output=True, text=True, timeout=60,
+            env={**env, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_TERMINAL_PROMPT": "0"})
+        assert filled.returncode == 0, filled.stderr[-2000:]
+        assert_no_secrets(filled.stdout, filled.stderr)
+        return dict(line.split("=", 1) for line in filled.stdout.splitlines() if line)["password"]
+
+    assert git_fill() == first
+    # Another machine refreshes the shared session; the helper hands out its token, not a copy of its own.
+    renewed = run(["token", "--profile", profile, "--store", POSTGRES_URL, "--force"], machine_env(tmp_path, "b"))
+    assert renewed.returncode == 0, renewed.stderr[-2000:]
+    assert renewed.stdout.strip() != first
+    assert git_fill() == renewed.stdout.strip()
+    exec_info = json.dumps({"kind": "ExecCredential", "apiVersion": "client.authentication.k8s.io/v1",
+                            "spec": {"interactive": False}})
+    kube = run(["credential", "kubectl", "--profile", profile], {**env, "KUBERNETES_EXEC_INFO": exec_info})
+    assert kube.returncode == 0, kube.stderr[-2000:]
+    assert json.loads(kube.stdout)["status"]["token"] == renewed.stdout.strip()
+    # Signed out everywhere: a helper that may not sign in says so at once.
+    assert run(["logout", "--profile", profile, "--no-browser"], env).returncode == 0
+    refused = run(["credential", "kubectl", "--profile", profile], {**env, "KUBERNETES_EXEC_INFO": exec_info})
+    assert refused.returncode != 0 and "needs a sign-in" in refused.stderr, refused.stderr[-2000:]
+
+
 def test_bad_store_urls_are_usage_errors_and_never_print_the_password(tmp_path):
     env = machine_env(tmp_path, "u")
     for url in ("postgresql://user:s3cret-pw@/db", "postgresql://user:s3cret-pw@host:5432/", "mysql://user:s3cret-pw@h/db",

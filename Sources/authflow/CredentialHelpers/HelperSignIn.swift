@@ -18,6 +18,8 @@ import Logging
 /// stdout, which belongs to the helper's protocol.
 struct HelperSignIn {
     let profileName: String
+    /// Where the new credentials go (the profile's place, or a shared store).
+    let store: any ProfileSessionStore
     var timeout: TimeInterval = 30
     var browserTimeout: TimeInterval = 300
     var logger: Logger
@@ -37,7 +39,13 @@ struct HelperSignIn {
     }
 
     private func signInUnlessDone(replacing token: String?) async throws {
-        if let current = try Profile.loadIfPresent(profileName)?.credentials, current.accessToken != token {
+        let current: OAuthCredentials?
+        do {
+            current = try await store.signedInCredentials()
+        } catch let error as AuthFlowError where error.category == .reauthenticationRequired {
+            current = nil
+        }
+        if let current, current.accessToken != token {
             logger.debug("another process signed in meanwhile")
             return
         }
@@ -47,8 +55,10 @@ struct HelperSignIn {
         let arguments = ["--profile", profileName, "--browser-timeout", String(browserTimeout), "--timeout", String(timeout)]
         let login = try Login.parse(arguments)
         // Standard input is the helper's protocol: a pasted redirect comes from the terminal.
-        let (profile, _) = try await HeadlessSignIn.$pasteFromTerminal.withValue(true) { try await login.signedInAgain(logger: logger) }
-        _ = try await ProfileStore(name: profileName).lock.withLock { try profile.save() }
+        let (profile, client) = try await HeadlessSignIn.$pasteFromTerminal.withValue(true) {
+            try await login.signedInAgain(logger: logger)
+        }
+        _ = try await store.saveSignIn(profile, client: client)
         Output.stderr("Signed in; profile \(profileName) saved.")
     }
 }

@@ -22,7 +22,10 @@ struct HelperToken {
 /// expires within a minute (at most half its lifetime), like `authflow
 /// token`; when the profile is not signed in or its session ended, a new
 /// sign-in with the profile's settings, if the helper may interact
-/// (``HelperSignIn``), else `reauthentication_required` at once.
+/// (``HelperSignIn``), else `reauthentication_required` at once. The
+/// credentials are where the profile keeps them, or in the shared store
+/// `AUTHFLOW_STORE` names (the helpers take no `--store`: git, Docker and
+/// kubectl start them with arguments of their own).
 struct HelperTokenSource {
     let profileName: String
     let interactive: Bool
@@ -33,26 +36,31 @@ struct HelperTokenSource {
     var logger: Logger
 
     func token(_ kind: HelperTokenKind) async throws -> HelperToken {
-        // At most one sign-in: after it, the token is used or the failure reported.
-        var signedIn = false
-        while true {
-            let profile = try Profile.load(profileName)
-            if profile.credentials == nil {
-                guard !signedIn else { throw AuthFlowError(.reauthenticationRequired, "profile \(profileName) is not signed in") }
-                try await signIn(replacing: nil)
-                signedIn = true
-                continue
-            }
-            do {
-                return try await fresh(profile, kind)
-            } catch let error as AuthFlowError where error.category == .reauthenticationRequired && !signedIn {
-                try await signIn(replacing: try Profile.loadIfPresent(profileName)?.credentials?.accessToken)
-                signedIn = true
+        let place = try StoreOption.parse([]).kind().keepingPlace(of: try Profile.load(profileName))
+        func storeLogger() -> Logger { logger }
+        return try await place.withStore(profile: profileName, logger: storeLogger) { store in
+            // At most one sign-in: after it, the token is used or the failure reported.
+            var signedIn = false
+            while true {
+                let credentials: OAuthCredentials
+                do {
+                    credentials = try await store.signedInCredentials()
+                } catch let error as AuthFlowError where error.category == .reauthenticationRequired && !signedIn {
+                    try await signIn(to: store, replacing: nil)
+                    signedIn = true
+                    continue
+                }
+                do {
+                    return try await fresh(credentials, in: store, kind)
+                } catch let error as AuthFlowError where error.category == .reauthenticationRequired && !signedIn {
+                    try await signIn(to: store, replacing: credentials.accessToken)
+                    signedIn = true
+                }
             }
         }
     }
 
-    private func signIn(replacing token: String?) async throws {
+    private func signIn(to store: any ProfileSessionStore, replacing token: String?) async throws {
         let disabled = HelperInput.environment("AUTHFLOW_NO_SIGN_IN") == "1"
         guard interactive, !disabled else {
             throw AuthFlowError(
@@ -61,15 +69,17 @@ struct HelperTokenSource {
                     + "(\(disabled ? "AUTHFLOW_NO_SIGN_IN=1" : nonInteractiveReason))",
                 recovery: "Sign in with authflow login\(profileName == "default" ? "" : " --profile \(profileName)"), then try again.")
         }
-        try await HelperSignIn(profileName: profileName, timeout: timeout, logger: logger).run(replacing: token)
+        try await HelperSignIn(profileName: profileName, store: store, timeout: timeout, logger: logger).run(replacing: token)
     }
 
-    /// The profile's token, refreshed under the profile's lock when needed.
-    private func fresh(_ profile: Profile, _ kind: HelperTokenKind) async throws -> HelperToken {
-        let credentials = try profile.signedInCredentials()
-        if profile.holdsDPoPToken {
+    /// The profile's token, refreshed under the store's lock when needed.
+    private func fresh(_ credentials: OAuthCredentials, in store: any ProfileSessionStore, _ kind: HelperTokenKind) async throws
+        -> HelperToken
+    {
+        let name = profileName
+        if ProfileCredentials(name: name, credentials: credentials).holdsDPoPToken {
             throw AuthFlowError(
-                .configuration, "profile \(profile.name) holds a DPoP-bound token, which a credential helper cannot hand out",
+                .configuration, "profile \(name) holds a DPoP-bound token, which a credential helper cannot hand out",
                 recovery: "Sign in to this profile without --dpop, or use another profile for git, Docker and kubectl.")
         }
         switch kind {
@@ -77,7 +87,7 @@ struct HelperTokenSource {
             if !TokenValidity.needsRefresh(credentials, minimumValidity: nil, leeway: Profile.leeway, now: Date()) {
                 return HelperToken(value: credentials.accessToken, expiresAt: credentials.expiresAt)
             }
-            let session = try profile.session(timeout: timeout, logger: logger)
+            let session = try await store.session(timeout: timeout, logger: logger)
             let refreshed = try await session.freshCredentials()
             // As `authflow token`: no token whose rotated refresh token the profile could not take.
             try await session.savePendingCredentials()
@@ -86,17 +96,17 @@ struct HelperTokenSource {
             if let token = Self.validIDToken(credentials) { return token }
             guard credentials.token.idToken != nil else {
                 throw AuthFlowError(
-                    .configuration, "profile \(profile.name) holds no ID token",
-                    recovery: "Sign in with the openid scope: authflow login --profile \(profile.name) --scope \"openid offline_access\"")
+                    .configuration, "profile \(name) holds no ID token",
+                    recovery: "Sign in with the openid scope: authflow login --profile \(name) --scope \"openid offline_access\"")
             }
             // Refreshed even when the access token is still valid: the ID token is what expires.
-            let session = try profile.session(timeout: timeout, logger: logger)
+            let session = try await store.session(timeout: timeout, logger: logger)
             let refreshed = try await session.freshCredentials(rejecting: credentials.accessToken)
             try await session.savePendingCredentials()
             if let token = Self.validIDToken(refreshed) { return token }
             throw AuthFlowError(
-                .reauthenticationRequired, "the provider sent no new ID token when refreshing profile \(profile.name)",
-                recovery: "Sign in again with authflow login --profile \(profile.name).")
+                .reauthenticationRequired, "the provider sent no new ID token when refreshing profile \(name)",
+                recovery: "Sign in again with authflow login --profile \(name).")
         }
     }
 
