@@ -35,7 +35,7 @@ struct TokenIntrospection: Sendable {
         if let cached = await cache.value(for: key, now: now) { return cached }
         let members = try await ask(token)
         guard members["active"]?.boolValue == true else { throw .invalidToken("the token is not active", scheme: scheme) }
-        if let iss = members["iss"], iss.stringValue != issuer.identifier {
+        if let iss = members["iss"], !issuer.admits(iss.stringValue ?? "", tenants: nil) {
             throw .invalidToken("the token's iss is not \(issuer)", scheme: scheme)
         }
         // RFC 7662 §2.2: token_type is a token type of RFC 6749 §7.1; a refresh token is no access token.
@@ -47,7 +47,9 @@ struct TokenIntrospection: Sendable {
         }
         if let aud = members["aud"] {
             let audiences = aud.arrayValue?.compactMap(\.stringValue) ?? aud.stringValue.map { [$0] } ?? []
-            guard audiences.contains(resource) else { throw .invalidToken("the token is not addressed to \(resource)", scheme: scheme) }
+            guard audiences.contains(where: { $0.hasSameBytes(as: resource) }) else {
+                throw .invalidToken("the token is not addressed to \(resource)", scheme: scheme)
+            }
         }
         let expiresAt = members["exp"]?.numberValue.map(Date.init(timeIntervalSince1970:))
         if let expiresAt, now.timeIntervalSince(expiresAt) >= leeway { throw .invalidToken("the token has expired", scheme: scheme) }

@@ -90,6 +90,19 @@ import Testing
         }
     }
 
+    /// An `iss` canonically equivalent to the issuer (the Kelvin sign for `K`) is another issuer.
+    @Test func unicodeEquivalentIssIsIssuerMismatch() throws {
+        let request = try request(issuer: "https://idp.example/Kelvin")
+        let error = expectError(.issuerMismatch) {
+            try request.validateCallback(
+                callback([("code", "c"), ("state", request.state), ("iss", "https://idp.example/\u{212A}elvin")]))
+        }
+        #expect(error?.message == "callback comes from issuer https://idp.example/\u{212A}elvin, expected https://idp.example/Kelvin")
+        #expect(throws: Never.self) {
+            try request.validateCallback(callback([("code", "c"), ("state", request.state), ("iss", "https://idp.example/Kelvin")]))
+        }
+    }
+
     @Test func issIsCheckedBeforeError() throws {
         let request = try request()
         expectError(.issuerMismatch) {

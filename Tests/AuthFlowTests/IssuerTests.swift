@@ -49,6 +49,20 @@ struct IssuerTests {
         #expect(try make(URL(string: "https://idp.example/a")!.absoluteString) == Issuer(URL(string: "https://idp.example/a")!))
     }
 
+    /// RFC 9207 §2.4 and OpenID Connect Core §3.1.3.7 compare issuers
+    /// exactly; Swift's `==` would take the Kelvin sign (U+212A) for `K`.
+    @Test func anIssuerIsComparedByteForByteNotByUnicodeEquivalence() throws {
+        let realm = try make("https://id.example.com/realms/Kelvin")
+        let lookalike = "https://id.example.com/realms/\u{212A}elvin"
+        #expect(lookalike == realm.identifier) // what Swift's String comparison says
+        #expect(!realm.admits(lookalike, tenants: nil))
+        #expect(realm.admits("https://id.example.com/realms/Kelvin", tenants: nil))
+        let template = try make("https://login.example/{tenantid}/Kv2")
+        #expect(template.tenant(in: "https://login.example/t-1/Kv2") == "t-1")
+        #expect(template.tenant(in: "https://login.example/t-1/\u{212A}v2") == nil)
+        #expect(!template.admits("https://login.example/t-1/\u{212A}v2", tenants: .only(["t-1"])))
+    }
+
     @Test func aTemplateIsInstantiatedForATenantIDOnly() throws {
         let template = try make("https://login.microsoftonline.com/{tenantid}/v2.0")
         let tenant = "9188040d-6c67-4c5b-b112-36a304b66dad"

@@ -44,7 +44,9 @@ struct JWTReadingTests {
             #expect(reader.number(name) == full[name]?.numberValue, "\(name)")
             #expect(reader.contains(name) == (full[name] != nil), "\(name)")
             for expected in ["https://idp.example", "K", "\u{212A}", "élève", "", "read write"] {
-                #expect(reader.string(name, equals: expected) == (full[name]?.stringValue == expected), "\(name) = \(expected)")
+                // Byte for byte (RFC 7519 §7.3): the Kelvin sign is not "K".
+                let same = full[name]?.stringValue.map { $0.utf8.elementsEqual(expected.utf8) } ?? false
+                #expect(reader.string(name, equals: expected) == same, "\(name) = \(expected)")
             }
         }
         for word in ["read", "write", "read write", "", " ", "rea", "https://idp.example", "K", "\u{212A}", "élève"] {

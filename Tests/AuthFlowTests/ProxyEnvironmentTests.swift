@@ -25,6 +25,30 @@ import Testing
     @Test func credentialsArePercentDecoded() {
         let environment = ProxyEnvironment(["HTTPS_PROXY": "http://me%40corp:p%3Ass@proxy.example:3128/"])
         #expect(environment.setting(for: https) == .proxy(.init(host: "proxy.example", port: 3128, user: "me@corp", password: "p:ss")))
+        // Once only: "%2541" is the password's literal "%41", not "A".
+        let literal = ProxyEnvironment(["https_proxy": "http://me:p%2541ss@proxy.example:3128"])
+        #expect(literal.setting(for: https) == .proxy(.init(host: "proxy.example", port: 3128, user: "me", password: "p%41ss")))
+    }
+
+    /// Address blocks in CIDR form, as curl (7.86 and later) and Go read them.
+    @Test func noProxyAddressBlocksCoverTheirAddressesOnly() {
+        let environment = ProxyEnvironment([
+            "https_proxy": "proxy.example:3128", "http_proxy": "proxy.example:3128",
+            "no_proxy": "10.0.0.0/8, 192.168.4.0/22, fd00::/8, 172.16.0.0/33, bad/8",
+        ])
+        for direct in ["https://10.1.2.3/x", "http://10.255.255.255/", "https://192.168.7.9/", "https://[fd12::1]/x"] {
+            #expect(environment.setting(for: url(direct)) == nil, "\(direct)")
+        }
+        for proxied in [
+            "https://11.0.0.1/x", "https://192.168.8.1/", "https://[fe80::1]/x", "https://172.16.0.1/", "https://10.example/x",
+            "https://bad/x",
+        ] {
+            #expect(environment.setting(for: url(proxied)) != nil, "\(proxied)")
+        }
+        #expect(ProxyAddressBlock("10.0.0.0/8") == ProxyAddressBlock("10.9.9.9/8"))
+        #expect(ProxyAddressBlock("0.0.0.0/0")?.contains("8.8.8.8") == true)
+        #expect(ProxyAddressBlock("0.0.0.0/0")?.contains("::1") == false)
+        #expect(ProxyAddressBlock("10.0.0.0/-1") == nil && ProxyAddressBlock("10.0.0.0/") == nil && ProxyAddressBlock("10.0.0.0") == nil)
     }
 
     @Test(arguments: [

@@ -339,31 +339,34 @@ struct TokenReaderTests {
         #expect(try JSONDecoder().decode(IDTokenClaims.self, from: encoded[1]) == results[0])
     }
 
-    /// Swift compares strings by canonical equivalence; the byte-wise shortcut
-    /// is only taken for plain ASCII, so non-ASCII values compare as the
-    /// strings do.
+    /// Claim strings compare byte for byte (RFC 7519 §7.3), escaped or not:
+    /// `é` (U+00E9) and `e` + U+0301, equal for Swift's `==`, are different
+    /// audiences.
     @Test(arguments: [#""e\u0301""#, "\"\u{E9}\"", "\"e\u{301}\"", #""\u00e9""#])
-    func nonASCIIValuesCompareAsStrings(_ value: String) throws {
+    func nonASCIIValuesCompareByteForByte(_ value: String) throws {
         var claims = TestIDP.claims()
         claims["aud"] = nil
         claims["nonce"] = nil
         let text = jsonText(claims).dropLast() + #","aud":\#(value),"azp":\#(value),"nonce":\#(value)}"#
         let scanned = try IDTokenClaims(try Self.reader(String(text)))
         let parsed = try IDTokenClaims(claims: try #require(JSONMemberValue.object(from: Data(text.utf8))))
+        let decoded = try #require(parsed.audience.first)
         for probe in ["\u{E9}", "e\u{301}"] {
-            #expect(scanned.audienceContains(probe) == parsed.audience.contains(probe))
-            #expect(scanned.audienceContains(probe)) // canonically equivalent
-            #expect(scanned.authorizedPartyEquals(probe) == (parsed.authorizedParty == probe))
+            let same = decoded.utf8.elementsEqual(probe.utf8)
+            #expect(probe == decoded) // Swift's String comparison calls them equal
+            #expect(scanned.audienceContains(probe) == same)
+            #expect(parsed.audienceContains(probe) == same)
+            #expect(scanned.authorizedPartyEquals(probe) == same)
             #expect(scanned.nonceMatches(probe) == parsed.nonce.map { constantTimeEquals($0, probe) }) // bytes, not equivalence
         }
     }
 
     /// A plain ASCII claim against an expected value that is not ASCII but
     /// canonically equivalent (the Kelvin sign is "K", the Greek question
-    /// mark is ";"): equal as Swift strings; different bytes
-    /// that are both plain are different.
+    /// mark is ";"): equal as Swift strings, different claims (RFC 7519
+    /// §7.3 compares without canonicalisation); the same bytes are equal.
     @Test(arguments: [
-        ("K-app", "\u{212A}-app", true), ("a;b", "a\u{37E}b", true), ("K-app", "k-app", false),
+        ("K-app", "\u{212A}-app", false), ("a;b", "a\u{37E}b", false), ("K-app", "K-app", true), ("K-app", "k-app", false),
         ("app", "app\u{301}", false), ("app", "ap", false), ("", "\u{212A}", false),
     ])
     func plainValuesAgainstNonASCIIExpectations(_ value: String, _ probe: String, _ equal: Bool) throws {

@@ -58,7 +58,7 @@ extension ProviderMetadata {
                 if case .string(let text)? = object["issuer"] { return text }
                 return nil
             }
-            if let found, !found.isEmpty, found != expected {
+            if let found, !found.isEmpty, !found.hasSameBytes(as: expected) {
                 logger.warning(
                     "issuer in metadata differs from the issuer asked for", metadata: ["expected": "\(expected)", "found": "\(found)"])
                 guard (try? Issuer(found))?.tenant(in: expected) != nil else {

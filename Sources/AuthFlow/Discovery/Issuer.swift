@@ -106,17 +106,21 @@ public struct Issuer: Sendable, Hashable, Codable, CustomStringConvertible {
     public func tenant(in iss: String) -> String? {
         guard isTemplate else { return nil }
         let parts = identifier.components(separatedBy: Self.tenantPlaceholder)
-        guard parts.count == 2, iss.utf8.count > parts[0].utf8.count + parts[1].utf8.count,
-            iss.hasPrefix(parts[0]), iss.hasSuffix(parts[1])
-        else { return nil }
-        let tenant = String(iss.dropFirst(parts[0].count).dropLast(parts[1].count))
+        guard parts.count == 2 else { return nil }
+        let (text, head, tail) = (Array(iss.utf8), Array(parts[0].utf8), Array(parts[1].utf8))
+        guard text.count > head.count + tail.count, text.starts(with: head), text.reversed().starts(with: tail.reversed()) else {
+            return nil
+        }
+        let tenant = String(decoding: text[head.count..<(text.count - tail.count)], as: UTF8.self)
         return Self.isTenantID(tenant) ? tenant : nil
     }
 
-    /// Whether `iss` names this issuer: equal to ``identifier``, or, for a
+    /// Whether `iss` names this issuer: equal to ``identifier`` byte for byte
+    /// (RFC 9207 §2.4 and OpenID Connect Core §3.1.3.7 compare the strings
+    /// exactly: no Unicode equivalence, as Swift's `==` has), or, for a
     /// template, an instance for a tenant `tenants` allows (never without `tenants`).
     public func admits(_ iss: String, tenants: IssuerTenants?) -> Bool {
-        if iss == identifier { return true }
+        if iss.hasSameBytes(as: identifier) { return true }
         guard let tenants, let tenant = tenant(in: iss) else { return false }
         return tenants.allows(tenant)
     }
@@ -135,8 +139,8 @@ public struct Issuer: Sendable, Hashable, Codable, CustomStringConvertible {
         try container.encode(identifier)
     }
 
-    /// Equal when the identifiers are equal, character for character.
-    public static func == (lhs: Issuer, rhs: Issuer) -> Bool { lhs.identifier == rhs.identifier }
+    /// Equal when the identifiers are equal, byte for byte.
+    public static func == (lhs: Issuer, rhs: Issuer) -> Bool { lhs.identifier.hasSameBytes(as: rhs.identifier) }
 
     /// Hashes the identifier.
     public func hash(into hasher: inout Hasher) { hasher.combine(identifier) }

@@ -9,9 +9,10 @@ import Foundation
 ///   `HTTP_PROXY` for http URLs (the lower-case name wins): `http://host:port`,
 ///   `host:port`, or with `user:password@` for Basic proxy authentication.
 ///   An https URL goes through the proxy in a `CONNECT` tunnel.
-/// - `no_proxy` or `NO_PROXY`: host names separated by commas that are
-///   reached directly, each with its subdomains (`example.com` and
-///   `.example.com` both cover `api.example.com`); `*` for every host.
+/// - `no_proxy` or `NO_PROXY`: entries separated by commas that are
+///   reached directly: host names, each with its subdomains (`example.com`
+///   and `.example.com` both cover `api.example.com`), IP addresses,
+///   address blocks (`10.0.0.0/8`, `fd00::/8`), and `*` for every host.
 /// - Loopback hosts (`localhost`, `127.0.0.0/8`, `::1`) are always reached
 ///   directly, as Go does: the loopback redirect of a sign-in never goes
 ///   through a proxy.
@@ -76,7 +77,10 @@ struct ProxyEnvironment: Sendable, Equatable {
 
     /// Whether `no_proxy` names `host` or a domain above it.
     func bypasses(_ host: String) -> Bool {
-        noProxy.contains { $0 == "*" || host == $0 || host.hasSuffix("." + $0) }
+        noProxy.contains { entry in
+            if entry == "*" || host == entry || host.hasSuffix("." + entry) { return true }
+            return ProxyAddressBlock(entry)?.contains(host) ?? false
+        }
     }
 
     /// `value` as an http proxy; anything else is unusable.
@@ -91,8 +95,9 @@ struct ProxyEnvironment: Sendable, Equatable {
         return .proxy(
             Proxy(
                 host: host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port: port,
-                user: components.user?.removingPercentEncoding ?? components.user,
-                password: components.password?.removingPercentEncoding ?? components.password))
+                // Decoded once: `user` and `password` of URLComponents are decoded already.
+                user: components.percentEncodedUser.map { $0.removingPercentEncoding ?? $0 },
+                password: components.percentEncodedPassword.map { $0.removingPercentEncoding ?? $0 }))
     }
 
     /// The error of a request that an unusable variable would serve (the

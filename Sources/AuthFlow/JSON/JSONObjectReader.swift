@@ -238,12 +238,14 @@ package struct JSONObjectReader: Sendable {
         return value(name)?.numberValue
     }
 
-    /// Whether the member `name` is a string equal to `expected` as Swift
-    /// compares strings: byte for byte when both are plain ASCII, otherwise by making the string.
+    /// Whether the member `name` is a string equal to `expected` byte for
+    /// byte, as RFC 7519 §7.3 compares claim strings (no Unicode
+    /// equivalence: the Kelvin sign is not `K`).
     package func string(_ name: String, equals expected: String) -> Bool {
-        guard let member = member(name), member.plainString else { return string(name) == expected }
+        let decoded = { string(name)?.hasSameBytes(as: expected) ?? false }
+        guard let member = member(name), member.plainString else { return decoded() }
         // A plain string's content, compared in place (fuzzed: Fuzz/token-reader.swift).
-        return withBytes(Self.content(member.value)) { plainContent($0, equals: expected) } ?? (string(name) == expected)
+        return withBytes(Self.content(member.value)) { plainContent($0, equals: expected) } ?? decoded()
     }
 
     /// Whether the member `name` is a string one of whose space-separated words
@@ -264,7 +266,7 @@ package struct JSONObjectReader: Sendable {
     /// Whether `audience` is one of `aud`'s strings.
     package func audienceContains(_ audience: String) -> Bool {
         if case .string = kind("aud") { return string("aud", equals: audience) }
-        return self.audience.contains(audience)
+        return self.audience.contains { $0.hasSameBytes(as: audience) }
     }
 
     /// Every member, parsed (a dictionary made at each call).

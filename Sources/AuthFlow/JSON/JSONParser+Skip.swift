@@ -91,20 +91,12 @@ func isPlainASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
 }
 
 /// Whether `content`, the content of a plain JSON string (printable ASCII
-/// without escapes, see ``isPlainASCII(_:)``), equals `expected` as Swift
-/// compares strings; nil when only making the string can tell.
-///
-/// The same bytes are the same string. Different bytes are different strings
-/// only when `expected` is plain too: a non-ASCII scalar (the Kelvin sign)
-/// can be canonically equivalent to an ASCII letter.
+/// without escapes, see ``isPlainASCII(_:)``), is `expected` byte for byte.
 // A view of a scanned payload's string, compared with memcmp after the counts (fuzzed: Fuzz/token-reader.swift).
-func plainContent(_ content: UnsafeBufferPointer<UInt8>, equals expected: String) -> Bool? {
+func plainContent(_ content: UnsafeBufferPointer<UInt8>, equals expected: String) -> Bool {
     var expected = expected
     return expected.withUTF8 { wanted in
-        let same =
-            content.count == wanted.count
-            && (content.isEmpty || memcmp(content.baseAddress!, wanted.baseAddress!, content.count) == 0)
-        return same || isPlainASCII(wanted) ? same : nil
+        content.count == wanted.count && (content.isEmpty || memcmp(content.baseAddress!, wanted.baseAddress!, content.count) == 0)
     }
 }
 

@@ -80,12 +80,12 @@ extension OAuthClient {
             let verifier = JWSSignatureVerifier(
                 keys: idTokenVerifier.keys, clientSecret: authentication.secret, providerAlgorithms: algorithms)
             claims = try await verifier.verify(text).jws.claims
-            if let iss = claims["iss"], iss.stringValue != metadata.issuer?.identifier {
+            if let iss = claims["iss"], metadata.issuer.map({ $0.admits(iss.stringValue ?? "", tenants: nil) }) != true {
                 throw AuthFlowError(.issuerMismatch, "the signed userinfo names another issuer")
             }
             if let aud = claims["aud"] {
                 let audiences = aud.stringValue.map { [$0] } ?? aud.arrayValue?.compactMap(\.stringValue) ?? []
-                guard audiences.contains(clientID) else {
+                guard audiences.contains(where: { $0.hasSameBytes(as: clientID) }) else {
                     throw AuthFlowError.idToken(.audience, "the signed userinfo is for another client")
                 }
             }
