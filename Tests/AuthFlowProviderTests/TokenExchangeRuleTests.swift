@@ -120,5 +120,27 @@ struct TokenExchangeRuleTests {
         withoutGrant.tokenExchangePolicy = TokenExchangePolicy([.init(clientID: "authflow-demo", audiences: ["billing"])])
         await #expect(throws: ProviderConfigurationError.self) { try await EmbeddedProvider.start(withoutGrant) }
     }
+
+    @Test("a DPoP-bound subject token is exchanged only with a proof of its key, for a token bound to the same key")
+    func dpopBoundSubject() async throws {
+        try await Fixture.with(Self.configuration()) { provider in
+            let binding = DPoPBinding()
+            var client = try await OAuthClient(
+                issuer: provider.issuer, clientID: Fixture.backend.id, authentication: .clientSecretBasic(secret: Fixture.backend.secret!))
+            client.dpop = binding
+            let credentials = try await client.exchange(authorize(client, scopes: ["openid", "profile"]).1)
+            #expect(credentials.token.tokenType == "DPoP")
+            let request = TokenExchangeRequest(subject: .init(credentials.accessToken, type: .accessToken), audiences: ["billing"])
+            let issued = try await client.exchangeToken(request)
+            #expect(issued.token.tokenType == "DPoP")
+            #expect(try CompactJWS(issued.issuedToken).claims["cnf"] == .object(["jkt": .string(binding.key.thumbprint)]))
+            var keyless = client
+            keyless.dpop = nil
+            #expect(await Self.refusal(keyless, request) == ("invalid_grant", "the subject token is DPoP-bound; a DPoP proof is required"))
+            var otherKey = client
+            otherKey.dpop = DPoPBinding()
+            #expect(await Self.refusal(otherKey, request) == ("invalid_grant", "the subject token is bound to another DPoP key"))
+        }
+    }
 }
 #endif
