@@ -18,8 +18,8 @@ struct Authflow: AsyncParsableCommand {
             """,
         version: Authflow.version,
         subcommands: [
-            Login.self, Token.self, Request.self, UserInfoCommand.self, Logout.self, Status.self, Discover.self, Decode.self, Demo.self,
-            ProviderCommand.self, AASA.self, CredentialCommand.self,
+            Login.self, Token.self, Exchange.self, Request.self, UserInfoCommand.self, Logout.self, Status.self, Discover.self, Decode.self,
+            Demo.self, ProviderCommand.self, AASA.self, CredentialCommand.self,
         ]
     )
 

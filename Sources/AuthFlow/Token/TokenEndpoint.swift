@@ -17,14 +17,20 @@ struct TokenEndpoint: Sendable {
     var purpose: HTTPTransportRequest.Purpose = .token
 
     /// Posts `grant` (without client authentication, which is added here).
-    func request(_ grant: [(String, String)], requestedScopes: [String], allowDPoP: Bool = false) async throws -> TokenResponse {
+    /// `allowNotApplicable` accepts the `token_type` `N_A` of a token exchange
+    /// (RFC 8693 §2.2.1), which no DPoP binding applies to.
+    func request(_ grant: [(String, String)], requestedScopes: [String], allowDPoP: Bool = false, allowNotApplicable: Bool = false)
+        async throws -> TokenResponse
+    {
         let grantType = grant.first { $0.0 == "grant_type" }?.1 ?? "?"
         var grant = grant
         if let resource, !grant.contains(where: { $0.0 == "resource" }) { grant.append(("resource", resource.description)) }
         let response = try await post(grant, what: "token request (\(grantType))")
         do {
-            let token = try TokenResponse(json: response.body, requestedScopes: requestedScopes, allowDPoP: allowDPoP || dpop != nil)
-            try dpop?.checkTokenType(token.tokenType)
+            let token = try TokenResponse(
+                json: response.body, requestedScopes: requestedScopes, allowDPoP: allowDPoP || dpop != nil,
+                allowNotApplicable: allowNotApplicable)
+            if token.tokenType != TokenExchangeResponse.notApplicable { try dpop?.checkTokenType(token.tokenType) }
             logger.debug(
                 "token response accepted",
                 metadata: [
@@ -65,7 +71,9 @@ struct TokenEndpoint: Sendable {
 
     /// The values of a form that must never be echoed back into an error.
     static func secrets(in form: [(String, String)], _ authentication: ClientAuthentication) -> [String] {
-        let secretNames: Set<String> = ["code", "code_verifier", "refresh_token", "token", "device_code", "client_secret", "assertion"]
+        let secretNames: Set<String> = [
+            "code", "code_verifier", "refresh_token", "token", "device_code", "client_secret", "assertion", "subject_token", "actor_token",
+        ]
         return form.filter { secretNames.contains($0.0) }.map(\.1) + [authentication.secret].compactMap { $0 }
     }
 

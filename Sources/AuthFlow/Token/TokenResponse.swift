@@ -4,7 +4,9 @@ public import Foundation
 public struct TokenResponse: Sendable, Equatable, Codable {
     /// The access token. Secret.
     public var accessToken: String
-    /// `Bearer` or `DPoP`, normalised to that spelling.
+    /// `Bearer` or `DPoP`, normalised to that spelling; `N_A` in a token
+    /// exchange response whose issued token is not an access token
+    /// (``TokenExchangeResponse``).
     public var tokenType: String
     /// Lifetime in seconds from the response, when given.
     public var expiresIn: Int?
@@ -30,6 +32,12 @@ public struct TokenResponse: Sendable, Equatable, Codable {
     ///   - allowDPoP: whether a `DPoP` token type is acceptable.
     ///   - now: the time of receipt, for ``expiresAt``.
     public init(json data: Data, requestedScopes: [String], allowDPoP: Bool = false, now: Date = Date()) throws {
+        try self.init(json: data, requestedScopes: requestedScopes, allowDPoP: allowDPoP, allowNotApplicable: false, now: now)
+    }
+
+    /// ``init(json:requestedScopes:allowDPoP:now:)``, also accepting the
+    /// `token_type` `N_A` of a token exchange (RFC 8693 §2.2.1) when `allowNotApplicable`.
+    init(json data: Data, requestedScopes: [String], allowDPoP: Bool, allowNotApplicable: Bool, now: Date = Date()) throws {
         guard let object = JSONMemberValue.object(from: data) else {
             throw AuthFlowError.invalidResponse("token response is not a JSON object")
         }
@@ -47,6 +55,7 @@ public struct TokenResponse: Sendable, Equatable, Codable {
         switch type.lowercased() {
         case "bearer": tokenType = "Bearer"
         case "dpop" where allowDPoP: tokenType = "DPoP"
+        case "n_a" where allowNotApplicable: tokenType = TokenExchangeResponse.notApplicable
         default: throw AuthFlowError.invalidResponse("token response has unsupported token_type \(type)")
         }
         switch object["expires_in"] {

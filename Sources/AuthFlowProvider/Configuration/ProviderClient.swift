@@ -37,7 +37,9 @@ public struct ProviderClient: Sendable, Equatable {
     /// Where the end-session endpoint may send the user back to (same matching rules).
     public var postLogoutRedirectURIs: [String]
     /// Grant types the client may use: `authorization_code`, `refresh_token`,
-    /// `client_credentials`, `urn:ietf:params:oauth:grant-type:device_code`.
+    /// `client_credentials`, `urn:ietf:params:oauth:grant-type:device_code`,
+    /// `urn:ietf:params:oauth:grant-type:token-exchange` (with a
+    /// ``TokenExchangePolicy`` rule).
     public var grantTypes: Set<String>
     /// Scopes the client may request.
     public var scopes: Set<String>
@@ -84,8 +86,10 @@ public enum GrantType {
     public static let clientCredentials = "client_credentials"
     /// RFC 8628 §3.4.
     public static let deviceCode = "urn:ietf:params:oauth:grant-type:device_code"
+    /// RFC 8693 §2.1 (see ``TokenExchangePolicy``).
+    public static let tokenExchange = "urn:ietf:params:oauth:grant-type:token-exchange"
     /// Every grant type above.
-    public static let all: [String] = [authorizationCode, refreshToken, clientCredentials, deviceCode]
+    public static let all: [String] = [authorizationCode, refreshToken, clientCredentials, deviceCode, tokenExchange]
 }
 
 extension ProviderClient {

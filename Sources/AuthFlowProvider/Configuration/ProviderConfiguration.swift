@@ -56,6 +56,9 @@ public struct ProviderConfiguration: Sendable {
     /// Connect scopes `profile`, `email` and `offline_access`: a scope only
     /// configured clients have (an `admin`) is never given to a stranger.
     public var scopesForDynamicClients: Set<String> = ["profile", "email", "offline_access"]
+    /// Which clients may exchange tokens (RFC 8693) for which audiences and
+    /// resources. By default none may.
+    public var tokenExchangePolicy = TokenExchangePolicy()
 
     /// Creates a configuration.
     public init(
@@ -129,6 +132,7 @@ public struct ProviderConfiguration: Sendable {
             }
         }
         try clientIDMetadataDocuments.validate()
+        try tokenExchangePolicy.validate(clients: clients)
         var paths = Set<String>()
         for resource in protectedResources {
             try resource.validate()

@@ -2,7 +2,7 @@
 import AuthFlow
 import Logging
 
-/// The token endpoint (RFC 6749 §3.2, §4.1.3, §4.4, §6; RFC 8628 §3.4).
+/// The token endpoint (RFC 6749 §3.2, §4.1.3, §4.4, §6; RFC 8628 §3.4; RFC 8693 §2).
 /// Every answer, success or error, carries `Cache-Control: no-store`.
 struct TokenEndpointHandler: Sendable {
     let state: ProviderState
@@ -43,6 +43,8 @@ struct TokenEndpointHandler: Sendable {
             return try await state.refresh(
                 try form.required("refresh_token"), client: client, scopes: form.scopes, dpopJKT: dpopJKT,
                 resource: try ResourceIndicator.parse(form))
+        case GrantType.tokenExchange:
+            return try await TokenExchangeGrant(state: state).handle(form, client: client, dpopJKT: dpopJKT)
         case GrantType.clientCredentials:
             guard client.isConfidential else { throw OAuthFailure.unauthorizedClient("client_credentials needs a confidential client") }
             let scopes = form.scopes ?? []

@@ -15,7 +15,8 @@ extension ProviderState {
     /// the provider's userinfo endpoint. It is also remembered, so that
     /// userinfo, introspection and revocation find it by its text.
     func issueTokens(
-        grantID: String, nonce: String?, refresh: Bool, scopes narrowed: [String]? = nil, resource: String? = nil, now: Date = Date()
+        grantID: String, nonce: String?, refresh: Bool, scopes narrowed: [String]? = nil, resource: String? = nil, actor: String? = nil,
+        now: Date = Date()
     ) throws -> IssuedTokens {
         guard let grant = grants[grantID], let client = self.client(grant.clientID) else {
             throw OAuthFailure.invalidGrant("the grant no longer exists")
@@ -29,7 +30,7 @@ extension ProviderState {
             configuration.issuesOpaqueAccessTokens
             ? RandomToken.make()
             : try JWSSigner.sign(
-                accessTokenClaims(grant: grant, scopes: scopes, audience: audience, expiresAt: expiresAt, now: now),
+                accessTokenClaims(grant: grant, scopes: scopes, audience: audience, expiresAt: expiresAt, actor: actor, now: now),
                 with: keys.signer(for: .es256), type: "at+jwt")
         accessTokens[accessToken] = AccessTokenRecord(
             grantID: grantID, scopes: scopes, audience: audience, issuedAt: now, expiresAt: expiresAt)
@@ -58,8 +59,9 @@ extension ProviderState {
     }
 
     /// The claims of a JWT access token (RFC 9068 §2.2): `sub` is the
-    /// client's own id for a client acting for itself.
-    func accessTokenClaims(grant: GrantRecord, scopes: [String], audience: String, expiresAt: Date, now: Date)
+    /// client's own id for a client acting for itself; `act` names the
+    /// `actor` of a delegation (RFC 8693 §4.1).
+    func accessTokenClaims(grant: GrantRecord, scopes: [String], audience: String, expiresAt: Date, actor: String? = nil, now: Date)
         -> [String: JSONMemberValue]
     {
         var claims: [String: JSONMemberValue] = [
@@ -74,6 +76,7 @@ extension ProviderState {
         ]
         if let authTime = grant.authTime { claims["auth_time"] = .number(authTime.timeIntervalSince1970.rounded(.down)) }
         if let jkt = grant.dpopJKT { claims["cnf"] = .object(["jkt": .string(jkt)]) }
+        if let actor { claims["act"] = .object(["sub": .string(actor)]) }
         return claims
     }
 
