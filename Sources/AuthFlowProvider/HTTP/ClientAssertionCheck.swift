@@ -67,7 +67,9 @@ struct ClientAssertionCheck: Sendable {
         guard case .string(let audience)? = claims["aud"] else {
             throw .invalidClient("the client assertion's aud must be a single string, this issuer")
         }
-        guard audiences.contains(audience) else { throw .invalidClient("the client assertion's aud is not this issuer") }
+        guard audiences.contains(where: { $0.hasSameBytes(as: audience) }) else {
+            throw .invalidClient("the client assertion's aud is not this issuer")
+        }
         guard let exp = claims["exp"]?.numberValue else { throw .invalidClient("the client assertion has no exp") }
         let expiresAt = Date(timeIntervalSince1970: exp)
         guard expiresAt.addingTimeInterval(ClientAssertionCheck.leeway) > now else {
