@@ -20,16 +20,28 @@ import Testing
         ("joe@Example.COM", "acct:joe@Example.COM", "example.com"),
         (" alice@127.0.0.1 ", "acct:alice@127.0.0.1", "127.0.0.1"),
         ("acct:alice@127.0.0.1:8080", "acct:alice@127.0.0.1:8080", "127.0.0.1:8080"),
+        ("example.com:8080/alice", "https://example.com:8080/alice", "example.com:8080"),
+        // Found by the webfinger fuzz target: a user part that starts with a digit is no port.
+        ("2lic(e@Optional.com", "acct:2lic(e@Optional.com", "optional.com"),
+        ("acct:2lic(e@Optional.com", "acct:2lic(e@Optional.com", "optional.com"),
+        ("12/icu7@x#.", "acct:12/icu7@x", "x"),
+        ("alice@[::1]", "acct:alice@[::1]", "[::1]"),
+        ("alice@[::1]:8080", "https://alice@[::1]:8080", "[::1]:8080"),
+        ("[::1]:8080/alice", "https://[::1]:8080/alice", "[::1]:8080"),
     ])
     func normalisation(_ input: String, _ resource: String, _ host: String) throws {
         let normalised = try WebFingerResource(input)
         #expect(normalised.resource == resource)
         #expect(normalised.host == host)
+        #expect(try WebFingerResource(normalised.resource) == normalised, "a normalised resource normalises to itself")
     }
 
     @Test(arguments: [
         ("", "the account is empty or too long"),
         ("joe @example.com", "the account must not hold spaces or control characters"),
+        // Found by the webfinger fuzz target: a combining mark would join the colon of "acct:".
+        ("\u{031E}@x", "the account must be ASCII: percent-encode other characters, and give a host in its xn-- form"),
+        ("jörg@example.com", "the account must be ASCII: percent-encode other characters, and give a host in its xn-- form"),
         ("mailto:joe@example.com", "the account has the scheme mailto:, not acct:, https: or http:"),
         ("acct:example.com", "the account URI acct:example.com has no user@host"),
         ("acct:@example.com", "the account URI acct:@example.com has no user@host"),
@@ -54,6 +66,7 @@ import Testing
     @Test func onlyALoopbackHostIsAskedOverHTTP() throws {
         #expect(try WebFingerResource("acct:a@127.0.0.1:9000").issuerQueryURL.absoluteString.hasPrefix("http://127.0.0.1:9000/"))
         #expect(try WebFingerResource("a@localhost").issuerQueryURL.absoluteString.hasPrefix("http://localhost/"))
+        #expect(try WebFingerResource("a@[::1]:9000").issuerQueryURL.absoluteString.hasPrefix("http://[::1]:9000/"))
         #expect(try WebFingerResource("http://example.com/a").issuerQueryURL.absoluteString.hasPrefix("https://example.com/"))
         #expect(try WebFingerResource("a@127.0.0.1.example.com").issuerQueryURL.absoluteString.hasPrefix("https://"))
     }

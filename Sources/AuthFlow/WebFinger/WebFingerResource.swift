@@ -33,13 +33,18 @@ public struct WebFingerResource: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Throws: ``AuthFlowError/Category/configuration`` (remedy
     ///   ``AuthFlowError/Remedy/giveAnAccount``) when it is empty, longer
-    ///   than 2048 bytes, holds spaces or control characters, has a scheme
+    ///   than 2048 bytes, holds spaces, control characters or other
+    ///   characters than ASCII, has a scheme
     ///   other than `acct`, `https` and `http`, or names no host.
     public init(_ identifier: String) throws {
         var text = identifier.trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty, text.utf8.count <= 2048 else { throw Self.invalid("the account is empty or too long") }
         guard !text.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control }) else {
             throw Self.invalid("the account must not hold spaces or control characters")
+        }
+        // A URI is ASCII (RFC 3986); other characters are percent-encoded (a host in its punycode form).
+        guard text.utf8.allSatisfy({ $0 < 0x80 }) else {
+            throw Self.invalid("the account must be ASCII: percent-encode other characters, and give a host in its xn-- form")
         }
         if let hash = text.firstIndex(of: "#") { text = String(text[..<hash]) }
         let scheme = Self.scheme(of: text)
@@ -57,7 +62,9 @@ public struct WebFingerResource: Sendable, Hashable, CustomStringConvertible {
         case nil:
             let at = text.lastIndex(of: "@")
             let afterUser = at.map { text[text.index(after: $0)...] } ?? text[...]
-            let hostOnly = !afterUser.contains(where: { ":/?".contains($0) })
+            // An IPv6 literal's colons are part of the host: only what follows `]` can be a port or path.
+            let afterHost = afterUser.hasPrefix("[") ? afterUser.drop { $0 != "]" } : afterUser
+            let hostOnly = !afterHost.contains(where: { ":/?".contains($0) })
             if let at, at != text.startIndex, hostOnly {
                 resource = "acct:" + text
                 host = try Self.checkedHost(String(afterUser))
@@ -91,9 +98,12 @@ public struct WebFingerResource: Sendable, Hashable, CustomStringConvertible {
         guard let colon = text.firstIndex(of: ":"), let first = text.first, first.isASCII, first.isLetter else { return nil }
         let name = text[..<colon]
         guard name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }) else { return nil }
+        // The schemes a resource has are always read as schemes, so that a resource normalises to itself.
+        if ["acct", "https", "http"].contains(name.lowercased()) { return name.lowercased() }
         let rest = text[text.index(after: colon)...]
-        // `example.com:8080` is a host and port, not the scheme "example.com".
-        if rest.first?.isNumber == true, !rest.hasPrefix("//") { return nil }
+        // `example.com:8080` and `example.com:8080/alice` are a host and port, not the scheme "example.com".
+        let port = rest.prefix { !"/?#".contains($0) }
+        if !port.isEmpty, port.allSatisfy({ $0.isASCII && $0.isNumber }) { return nil }
         return name.lowercased()
     }
 
@@ -102,7 +112,9 @@ public struct WebFingerResource: Sendable, Hashable, CustomStringConvertible {
         guard let components = URLComponents(string: text), let host = components.percentEncodedHost, !host.isEmpty else {
             throw invalid("the account URL \(text.prefix(200)) names no host")
         }
-        return components.port.map { "\(host):\($0)" } ?? host
+        // An IPv6 literal keeps its brackets, whichever form Foundation gives it in.
+        let literal = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        return components.port.map { "\(literal):\($0)" } ?? literal
     }
 
     /// `host` if it is a host with an optional port that makes a valid URL.
