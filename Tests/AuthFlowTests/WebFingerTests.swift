@@ -46,6 +46,9 @@ import Testing
         ("acct:example.com", "the account URI acct:example.com has no user@host"),
         ("acct:@example.com", "the account URI acct:@example.com has no user@host"),
         ("joe@", "the account names no valid host ()"),
+        // Found by the webfinger fuzz target: an empty IPv6 literal made no query URL.
+        ("[]/]#", "the account names no valid host ([])"),
+        ("alice@[]", "the account names no valid host ([])"),
         ("https:///path", "the account URL https:///path names no host"),
     ])
     func refused(_ input: String, _ message: String) {

@@ -121,7 +121,10 @@ public struct WebFingerResource: Sendable, Hashable, CustomStringConvertible {
     private static func checkedHost(_ host: String) throws -> String {
         guard !host.isEmpty, !host.contains(where: { "/?#@\\".contains($0) }),
             let components = URLComponents(string: "https://\(host)/"), components.host?.isEmpty == false,
-            components.user == nil
+            components.user == nil,
+            // The query URL must name the host too (Foundation reads `[]` as a host in components only).
+            let query = URL(string: "https://\(host)/.well-known/webfinger"), query.host?.isEmpty == false,
+            query.host != "[]"
         else { throw invalid("the account names no valid host (\(host.prefix(200)))") }
         return host.lowercased()
     }
