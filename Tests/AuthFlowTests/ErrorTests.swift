@@ -21,7 +21,7 @@ import Testing
         #expect(
             AuthFlowError.Reason.idToken.map(\.rawValue) == [
                 "signature", "algorithm", "key_not_found", "issuer", "audience", "authorized_party", "expired",
-                "issued_at", "nonce", "at_hash", "auth_time", "subject", "malformed",
+                "issued_at", "nonce", "at_hash", "auth_time", "acr", "subject", "malformed",
             ])
         #expect(
             AuthFlowError.Reason.jwt.map(\.rawValue) == [

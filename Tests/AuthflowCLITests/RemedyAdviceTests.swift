@@ -21,6 +21,8 @@ struct RemedyAdviceTests {
         (.giveTheIssuerURL, "--issuer"),
         (.checkTheIssuer, "--authorization-endpoint and --token-endpoint"),
         (.useIssuer.with("https://id.example/"), "--issuer https://id.example/"),
+        (.giveAnAccount, "--account as user@host"),
+        (.giveTheIssuerInstead, "give --issuer instead of --account"),
         (.chooseTenants, "--tenant any, or --tenant ID[,ID]"),
         (.fixTheTenantList, "--tenant any, or tenant IDs separated by commas"),
         (.allowTenant.with("tenant-1"), "Add tenant-1 to --tenant"),

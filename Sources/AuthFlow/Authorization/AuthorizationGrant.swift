@@ -23,6 +23,9 @@ public struct AuthorizationGrant: Sendable, Codable, Equatable {
     public var requestedScopes: [String]
     /// `max_age` sent, to check `auth_time` with.
     public var maxAge: Int?
+    /// The `acr` values the ID token must name one of
+    /// (``AuthorizationRequest/requiredACRValues``), when the request required one.
+    public var requiredACRValues: [String]?
     /// The other members of the authorization response, in name order: what
     /// a provider adds beside `code`, `state` and `iss`, such as Sign in with
     /// Apple's `user` (a JSON text with the user's name, sent on the first
@@ -54,10 +57,11 @@ public struct AuthorizationGrant: Sendable, Codable, Equatable {
         case nonce, issuer
         case requestedScopes = "requested_scopes"
         case maxAge = "max_age"
+        case requiredACRValues = "required_acr_values"
         case responseParameters = "response_parameters"
     }
 
-    /// Decodes a grant; `response_parameters` may be absent.
+    /// Decodes a grant; `response_parameters` and `required_acr_values` may be absent.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         code = try container.decode(String.self, forKey: .code)
@@ -68,6 +72,7 @@ public struct AuthorizationGrant: Sendable, Codable, Equatable {
         issuer = try container.decodeIfPresent(Issuer.self, forKey: .issuer)
         requestedScopes = try container.decode([String].self, forKey: .requestedScopes)
         maxAge = try container.decodeIfPresent(Int.self, forKey: .maxAge)
+        requiredACRValues = try container.decodeIfPresent([String].self, forKey: .requiredACRValues)
         responseParameters = try container.decodeIfPresent([AuthorizationOptions.Parameter].self, forKey: .responseParameters) ?? []
     }
 
@@ -82,6 +87,7 @@ public struct AuthorizationGrant: Sendable, Codable, Equatable {
         try container.encodeIfPresent(issuer, forKey: .issuer)
         try container.encode(requestedScopes, forKey: .requestedScopes)
         try container.encodeIfPresent(maxAge, forKey: .maxAge)
+        try container.encodeIfPresent(requiredACRValues, forKey: .requiredACRValues)
         if !responseParameters.isEmpty { try container.encode(responseParameters, forKey: .responseParameters) }
     }
 }

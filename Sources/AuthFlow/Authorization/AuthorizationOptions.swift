@@ -8,8 +8,16 @@ public struct AuthorizationOptions: Sendable, Equatable {
     public var loginHint: String?
     /// `max_age` in seconds; the ID token's `auth_time` is then checked.
     public var maxAge: Int?
-    /// `acr_values`.
+    /// `acr_values`: the authentication context classes asked for, in
+    /// order of preference. A provider may answer with another `acr` unless
+    /// the request makes it essential: set ``checksACRValues``, or send the
+    /// `claims` parameter with `"acr": {"essential": true, "values": [...]}`.
     public var acrValues: [String]
+    /// Whether the ID token's `acr` must be one of ``acrValues``: when true,
+    /// a token with another `acr`, or none, is refused with
+    /// ``AuthFlowError/Category/idTokenInvalid`` (reason
+    /// ``AuthFlowError/Reason/authenticationContextClass``). Default false.
+    public var checksACRValues: Bool = false
     /// `ui_locales`.
     public var uiLocales: [String]
     /// `response_mode` (OAuth 2.0 Multiple Response Type Encoding Practices,
@@ -71,6 +79,26 @@ public struct AuthorizationOptions: Sendable, Equatable {
     /// ``responseMode`` or as an additional parameter.
     var effectiveResponseMode: ResponseMode? {
         responseMode ?? additionalParameters.last { $0.name == "response_mode" }.map { ResponseMode(rawValue: $0.value) }
+    }
+
+    /// The `acr` values the ID token must name one of: the `values` (or
+    /// `value`) of an essential `acr` in the `claims` parameter's `id_token`
+    /// member (OIDC Core §5.5.1.1), else ``acrValues`` when
+    /// ``checksACRValues``; nil when neither asks for a check.
+    func requiredACRValues() throws -> [String]? {
+        if let claims = additionalParameters.last(where: { $0.name == "claims" }),
+            let request = JSONMemberValue.object(from: Data(claims.value.utf8)),
+            case .object(let idToken)? = request["id_token"], case .object(let acr)? = idToken["acr"],
+            acr["essential"] == .bool(true)
+        {
+            let values = acr["values"]?.arrayValue?.compactMap(\.stringValue) ?? acr["value"]?.stringValue.map { [$0] } ?? []
+            if !values.isEmpty { return values }
+        }
+        guard checksACRValues else { return nil }
+        guard !acrValues.isEmpty else {
+            throw AuthFlowError.configuration("checksACRValues is set but acrValues is empty: give the acr values the ID token must name")
+        }
+        return acrValues
     }
 
     /// The query parameters these options add, in order.

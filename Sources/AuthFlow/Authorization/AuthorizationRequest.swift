@@ -40,6 +40,10 @@ public struct AuthorizationRequest: Sendable, Codable {
     public let requiresIssuerParameter: Bool
     /// `max_age`, when sent.
     public let maxAge: Int?
+    /// The `acr` values the ID token must name one of, when the request made
+    /// `acr` essential or the options ask for the check
+    /// (``AuthorizationOptions/checksACRValues``); nil otherwise.
+    public let requiredACRValues: [String]?
     /// `response_mode`, when sent.
     public let responseMode: AuthorizationOptions.ResponseMode?
     /// Whether the provider has a pushed authorization request endpoint
@@ -70,6 +74,7 @@ public struct AuthorizationRequest: Sendable, Codable {
         issuerTenants = metadata.issuerTenants
         requiresIssuerParameter = metadata.authorizationResponseIssParameterSupported
         maxAge = options.maxAge
+        requiredACRValues = try options.requiredACRValues()
         responseMode = options.effectiveResponseMode
         providerOffersPAR = metadata.pushedAuthorizationRequestEndpoint != nil
 

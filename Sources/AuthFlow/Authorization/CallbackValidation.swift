@@ -76,9 +76,11 @@ extension AuthorizationRequest {
         }
         let others = parameters.filter { !["code", "state", "iss"].contains($0.key) }
             .sorted { $0.key < $1.key }.map { AuthorizationOptions.Parameter($0.key, $0.value) }
-        return AuthorizationGrant(
+        var grant = AuthorizationGrant(
             code: code, codeVerifier: pkce.verifier, redirectURI: redirectURI, clientID: clientID,
             nonce: nonce, issuer: issuer, requestedScopes: scopes, maxAge: maxAge, responseParameters: others)
+        grant.requiredACRValues = requiredACRValues
+        return grant
     }
 
     /// The advice for a refused pushed request whose `request_uri` had expired.

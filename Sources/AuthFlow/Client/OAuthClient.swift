@@ -143,7 +143,8 @@ public struct OAuthClient: Sendable {
         ]
         let token = try await tokenEndpoint.request(form, requestedScopes: grant.requestedScopes)
         let claims = try await verifyIDToken(
-            in: token, nonce: grant.nonce, maxAge: grant.maxAge, required: grant.requestedScopes.contains("openid"))
+            in: token, nonce: grant.nonce, maxAge: grant.maxAge, acrValues: grant.requiredACRValues,
+            required: grant.requestedScopes.contains("openid"))
         logger.info(
             "signed in",
             metadata: ["issuer": "\(metadata.issuer?.identifier ?? "-")", "id_token": "\(claims == nil ? "none" : "verified")"])
@@ -190,7 +191,9 @@ public struct OAuthClient: Sendable {
     /// ID token in the answer is `invalid_response`. Without a known issuer
     /// (explicit endpoints, no discovery) an ID token cannot be verified: its
     /// claims are then not used at all and `nil` is returned.
-    func verifyIDToken(in token: TokenResponse, nonce: String?, maxAge: Int?, required: Bool) async throws -> IDTokenClaims? {
+    func verifyIDToken(
+        in token: TokenResponse, nonce: String?, maxAge: Int?, acrValues: [String]? = nil, required: Bool
+    ) async throws -> IDTokenClaims? {
         guard let issuer = metadata.issuer else {
             if token.idToken != nil { logger.warning("ID token ignored: no issuer is configured, so it cannot be verified") }
             return nil
@@ -199,9 +202,10 @@ public struct OAuthClient: Sendable {
             if required { throw AuthFlowError.invalidResponse("openid was requested but the token response has no id_token") }
             return nil
         }
-        let rules = IDTokenRules(
+        var rules = IDTokenRules(
             issuer: issuer, clientID: clientID, nonce: nonce, maxAge: maxAge, leeway: leeway,
             tenants: metadata.issuerTenants)
+        rules.acrValues = acrValues
         return try await idTokenVerifier.verify(idToken, rules: rules, accessToken: token.accessToken)
     }
 }

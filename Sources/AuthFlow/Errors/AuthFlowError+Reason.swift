@@ -46,6 +46,9 @@ extension AuthFlowError {
         public static let atHash = Reason(rawValue: "at_hash")
         /// `auth_time` is missing or older than `max_age` allows.
         public static let authTime = Reason(rawValue: "auth_time")
+        /// `acr` is missing, or not one of the values the request required
+        /// (``IDTokenRules/acrValues``).
+        public static let authenticationContextClass = Reason(rawValue: "acr")
         /// `sub` is missing, or differs from the one the session had.
         public static let subject = Reason(rawValue: "subject")
         /// The token is not a well-formed JWS or its claims are not JSON of the right types.
@@ -59,7 +62,7 @@ extension AuthFlowError {
         /// The reasons an ID token can be refused for (``Category/idTokenInvalid``).
         public static let idToken: [Reason] = [
             .signature, .algorithm, .keyNotFound, .issuer, .audience, .authorizedParty, .expired,
-            .issuedAt, .nonce, .atHash, .authTime, .subject, .malformed,
+            .issuedAt, .nonce, .atHash, .authTime, .authenticationContextClass, .subject, .malformed,
         ]
 
         /// The reasons ``JWTVerifier`` refuses a token for (``Category/jwtInvalid``).

@@ -83,6 +83,12 @@ extension AuthFlowError {
         /// The provider's metadata names another issuer, the ``value``: use
         /// it if that is the provider meant.
         public static let useIssuer = Remedy(name: "use_issuer")
+        /// The account to find the provider from is not `user@host`, an
+        /// `acct:` URI or an https URL (``WebFingerResource``).
+        public static let giveAnAccount = Remedy(name: "give_an_account")
+        /// The account's host names no OpenID Connect issuer by WebFinger:
+        /// give the provider's issuer instead of the account.
+        public static let giveTheIssuerInstead = Remedy(name: "give_the_issuer_instead")
         /// The issuer serves many tenants: say which may sign in
         /// (``IssuerTenants``).
         public static let chooseTenants = Remedy(name: "choose_tenants")

@@ -12,6 +12,8 @@ extension HTTPTransportRequest {
 
         /// Provider metadata (OpenID Discovery, RFC 8414).
         public static let discovery = Purpose("discovery document")
+        /// A WebFinger answer (RFC 7033), read with the ``ResponseLimits/discovery`` limit.
+        public static let webFinger = Purpose("WebFinger answer")
         /// A JWK Set (`jwks_uri`).
         public static let keySet = Purpose("JWK Set")
         /// A token endpoint answer (RFC 6749 §5): code, refresh, device polling.
@@ -46,7 +48,7 @@ extension HTTPTransportRequest {
 /// or a token response is a few kilobytes; a JWK Set with certificate chains
 /// tens of kilobytes) and far below what would strain a phone's memory.
 public struct ResponseLimits: Sendable, Equatable {
-    /// Provider metadata. Default 1 MiB.
+    /// Provider metadata and WebFinger answers. Default 1 MiB.
     public var discovery: Int = 1 << 20
     /// A JWK Set. Default 1 MiB.
     public var keySet: Int = 1 << 20
@@ -74,7 +76,7 @@ public struct ResponseLimits: Sendable, Equatable {
     /// The limit for a successful response to a request of `purpose`.
     public subscript(purpose: HTTPTransportRequest.Purpose) -> Int {
         switch purpose {
-        case .discovery: discovery
+        case .discovery, .webFinger: discovery
         case .keySet: keySet
         case .token: token
         case .userInfo: userInfo

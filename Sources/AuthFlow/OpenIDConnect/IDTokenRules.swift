@@ -13,6 +13,10 @@ public struct IDTokenRules: Sendable {
     public var nonce: String?
     /// `max_age` sent, if any; `auth_time` must then be recent enough.
     public var maxAge: Int?
+    /// The `acr` values accepted, when the request made `acr` essential or
+    /// the app asked for the check (``AuthorizationOptions/checksACRValues``):
+    /// the token's `acr` must then be one of them. `nil` checks nothing.
+    public var acrValues: [String]?
     /// When ``issuer`` is a multi-tenant template (`…/{tenantid}/…`), the
     /// tenants accepted: the token's `iss` must then be the template with its
     /// own `tid` in place. A template without this value is refused.
@@ -62,6 +66,16 @@ public struct IDTokenRules: Sendable {
             }
             guard now.timeIntervalSince(authTime) <= TimeInterval(maxAge) + leeway else {
                 throw AuthFlowError.idToken(.authTime, "the user authenticated longer ago than max_age")
+            }
+        }
+        if let acrValues {
+            guard let acr = claims.authenticationContextClass else {
+                throw AuthFlowError.idToken(.authenticationContextClass, "an acr was required but the ID token has none")
+            }
+            guard acrValues.contains(acr) else {
+                throw AuthFlowError.idToken(
+                    .authenticationContextClass,
+                    "the ID token's acr \(acr.prefix(100)) is not one of those required (\(acrValues.joined(separator: " ").prefix(300)))")
             }
         }
     }

@@ -29,6 +29,7 @@ struct ProviderRoutes: Sendable {
         route(EndpointPaths.openIDConfiguration, [.get]) { _ in await DiscoveryEndpoint(state: state).metadata() }
         route(EndpointPaths.authorizationServerMetadata, [.get]) { _ in await DiscoveryEndpoint(state: state).metadata() }
         route(EndpointPaths.jwks, [.get]) { _ in await DiscoveryEndpoint(state: state).jwks() }
+        route(WebFingerEndpoint.path, [.get]) { await WebFingerEndpoint(state: state).handle($0) }
         route(EndpointPaths.authorize, [.get, .post]) { await AuthorizeEndpoint(state: state).handle($0) }
         route(EndpointPaths.token, [.post]) { await TokenEndpointHandler(state: state).handle($0) }
         route(EndpointPaths.userinfo, [.get, .post]) { await UserInfoEndpoint(state: state).handle($0) }

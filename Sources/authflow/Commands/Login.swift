@@ -14,6 +14,7 @@ struct Login: AsyncParsableCommand {
         discussion: """
             With --device, sign in on another device with a user code instead (RFC 8628).
             With --resource URL, the API's metadata names the provider and the client registers itself (RFC 9728, RFC 7591).
+            With --account user@host, the account's host names the issuer (WebFinger, OpenID Connect Discovery §2).
             Without --issuer, endpoints or --client-id, signs in again with the settings the profile kept.
             """)
 
@@ -25,6 +26,8 @@ struct Login: AsyncParsableCommand {
 
     @Option(help: "The issuer; its metadata is discovered.")
     var issuer: String?
+    @Option(help: "An account (user@host, acct: URI or URL) whose host names the issuer by WebFinger (instead of --issuer).")
+    var account: String?
     @Option(help: "An API's URL: its authorization server and the client are found from it (RFC 9728, RFC 7591).")
     var resource: String?
     @Option(help: "The authorization endpoint (instead of --issuer).")
@@ -76,10 +79,12 @@ struct Login: AsyncParsableCommand {
         guard clientID != nil else {
             throw ValidationError("give --client-id (or no provider flags at all, to sign in again with the profile's settings)")
         }
-        switch (issuer, authorizationEndpoint, tokenEndpoint) {
+        if issuer != nil, account != nil { throw ValidationError("use either --issuer or --account") }
+        switch (issuer ?? account, authorizationEndpoint, tokenEndpoint) {
         case (.some, nil, nil), (nil, .some, .some): break
         case (nil, nil, .some) where deviceAuthorizationEndpoint != nil: break // a device-only provider
-        case (.some, _, _): throw ValidationError("use either --issuer or --authorization-endpoint with --token-endpoint")
+        case (.some, _, _):
+            throw ValidationError("use either --\(issuer == nil ? "account" : "issuer") or --authorization-endpoint with --token-endpoint")
         default: throw ValidationError("give --issuer, or both --authorization-endpoint and --token-endpoint")
         }
         if usesDevice, !params.isEmpty { throw ValidationError("--param applies to the browser flow, not to --device") }
@@ -90,7 +95,7 @@ struct Login: AsyncParsableCommand {
         try senderOptions.validate(
             method: clientAuth?.rawValue, hasSecret: clientSecret != nil || clientSecretEnv != nil, device: usesDevice)
         _ = try parameters()
-        try providerOptions.validate(issuer: issuer)
+        try providerOptions.validate(issuer: issuer ?? account)
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         guard timeout > 0, browserTimeout > 0 else { throw ValidationError("timeouts must be positive") }
     }
@@ -187,8 +192,7 @@ struct Login: AsyncParsableCommand {
         guard let clientID else { throw ValidationError("give --client-id") }
         let secret = try secret()
         let metadata: ProviderMetadata
-        if let issuer {
-            let issuer = try Issuer(commandLine: issuer, flag: "--issuer")
+        if let issuer = try await namedIssuer(logger: logger) {
             let tenants = try providerOptions.tenants()
             let discovered = try await ProviderMetadata.discover(issuer: issuer, tenants: tenants, timeout: timeout, logger: logger)
             metadata = try providerOptions.supplement(try ProviderOptions.pinning(tenants, to: discovered))
@@ -209,7 +213,9 @@ struct Login: AsyncParsableCommand {
             timeout: timeout, logger: logger)
         client.usesPushedAuthorizationRequests = senderOptions.par
         if senderOptions.dpop { client.dpop = DPoPBinding() }
-        let scopes = (scope ?? (issuer == nil && providerOptions.idTokenIssuer == nil ? "" : "openid")).split(separator: " ").map(
+        let scopes = (scope ?? (issuer == nil && account == nil && providerOptions.idTokenIssuer == nil ? "" : "openid")).split(
+            separator: " "
+        ).map(
             String.init)
         let credentials =
             usesDevice
@@ -233,6 +239,17 @@ struct Login: AsyncParsableCommand {
         profile.dpop = senderOptions.dpop
         profile.par = senderOptions.par
         try await finish(profile, client: client)
+    }
+
+    /// The issuer `--issuer` gives, or the one `--account`'s host names by
+    /// WebFinger (OpenID Connect Discovery 1.0 §2); nil with neither.
+    private func namedIssuer(logger: Logger) async throws -> Issuer? {
+        guard let account else { return try issuer.map { try Issuer(commandLine: $0, flag: "--issuer") } }
+        do {
+            return try await Issuer.discover(account: account, timeout: timeout, logger: logger)
+        } catch let error as AuthFlowError where error.category == .configuration {
+            throw AuthFlowError(error.category, "--account: \(error.message)", recovery: error.recovery, remedy: error.remedy)
+        }
     }
 
     /// Keeps the signed-in profile in the store `--store` names (the

@@ -16,7 +16,7 @@ extension Login {
     /// True when no flag names a provider or client: the profile's settings are used.
     var signsInAgain: Bool {
         issuer == nil && authorizationEndpoint == nil && tokenEndpoint == nil && deviceAuthorizationEndpoint == nil && clientID == nil
-            && resource == nil
+            && resource == nil && account == nil
     }
 
     /// The flags given that signing in again cannot honour.

@@ -16,7 +16,8 @@ extension Login {
     /// The flags `--resource` finds by itself.
     var resourceConflicts: [String] {
         let given: [(String, Bool)] = [
-            ("--issuer", issuer != nil && !hasClientSecret), ("--authorization-endpoint", authorizationEndpoint != nil),
+            ("--issuer", issuer != nil && !hasClientSecret), ("--account", account != nil),
+            ("--authorization-endpoint", authorizationEndpoint != nil),
             ("--token-endpoint", tokenEndpoint != nil), ("--device", usesDevice),
             ("--client-auth", clientAuth != nil && clientAuth != ClientAuth.none && clientAuth != .basic && clientAuth != .post),
             ("--private-key", senderOptions.privateKey != nil),

@@ -28,6 +28,10 @@ extension AuthFlowError.Remedy {
                 + "(GitHub, Zoom) is used with --authorization-endpoint and --token-endpoint instead."
         case .useIssuer:
             value.map { "The provider's metadata names the issuer \($0): use --issuer \($0) if that is the provider you mean." }
+        case .giveAnAccount:
+            "Give --account as user@host (such as alice@example.com), an acct: URI or an https URL."
+        case .giveTheIssuerInstead:
+            "The account's domain does not name its OpenID provider (WebFinger): give --issuer instead of --account."
         case .chooseTenants:
             "This issuer serves many tenants (its metadata names a {tenantid} template). "
                 + "Say which are accepted: --tenant any, or --tenant ID[,ID]."
