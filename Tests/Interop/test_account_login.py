@@ -75,3 +75,14 @@ def test_account_and_issuer_together_are_a_usage_error(provider, tmp_path):
     result = login_by_account(cli, f"alice@{host(provider)}", "--issuer", provider["issuer"])
     assert result.returncode == 2, describe(result)
     assert "use either --issuer or --account" in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("secret", [["--client-secret", "s3cret-value"], ["--client-secret-env", "AUTHFLOW_TEST_SECRET"]])
+def test_a_client_secret_never_goes_to_the_provider_an_account_names(provider, tmp_path, secret):
+    # The account's domain chooses the provider: a secret is refused before any request.
+    cli = CLI(tmp_path)
+    result = login_by_account(cli, f"alice@{host(provider)}", *secret)
+    assert result.returncode == 2, describe(result)
+    assert "a client secret goes only to a provider you name with --issuer" in result.stdout + result.stderr
+    assert "s3cret-value" not in result.stdout + result.stderr
+    assert browsers_opened(tmp_path) == 0

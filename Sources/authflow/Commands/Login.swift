@@ -89,6 +89,11 @@ struct Login: AsyncParsableCommand {
         }
         if usesDevice, !params.isEmpty { throw ValidationError("--param applies to the browser flow, not to --device") }
         if clientSecret != nil, clientSecretEnv != nil { throw ValidationError("use either --client-secret or --client-secret-env") }
+        // The account's domain chooses the provider: a secret would go to whichever one it names.
+        if account != nil, clientSecret != nil || clientSecretEnv != nil {
+            throw ValidationError(
+                "--account lets the account's domain choose the provider; a client secret goes only to a provider you name with --issuer")
+        }
         if clientAuth == ClientAuth.none, clientSecret != nil || clientSecretEnv != nil {
             throw ValidationError("--client-auth none takes no client secret")
         }
