@@ -40,6 +40,8 @@ struct ProxyEnvironment: Sendable, Equatable {
     var https: Setting?
     /// The `no_proxy` entries, lower-cased, without a leading dot or port.
     var noProxy: [String]
+    /// The entries that are address blocks (`10.0.0.0/8`), read once.
+    var noProxyBlocks: [ProxyAddressBlock]
 
     /// Reads `environment` (the process's, normally).
     init(_ environment: [String: String]) {
@@ -61,6 +63,7 @@ struct ProxyEnvironment: Sendable, Equatable {
             }
             return host.isEmpty ? nil : host
         }
+        noProxyBlocks = noProxy.compactMap(ProxyAddressBlock.init)
     }
 
     /// The setting that serves `url`: nil to connect directly.
@@ -75,12 +78,10 @@ struct ProxyEnvironment: Sendable, Equatable {
         }
     }
 
-    /// Whether `no_proxy` names `host` or a domain above it.
+    /// Whether `no_proxy` names `host`, a domain above it, or an address block holding it.
     func bypasses(_ host: String) -> Bool {
-        noProxy.contains { entry in
-            if entry == "*" || host == entry || host.hasSuffix("." + entry) { return true }
-            return ProxyAddressBlock(entry)?.contains(host) ?? false
-        }
+        noProxy.contains { $0 == "*" || host == $0 || host.hasSuffix("." + $0) }
+            || noProxyBlocks.contains { $0.contains(host) }
     }
 
     /// `value` as an http proxy; anything else is unusable.
