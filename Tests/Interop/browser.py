@@ -73,7 +73,9 @@ def is_callback(url):
             parts.scheme == "http"
             and parts.hostname == "127.0.0.1"
             and parts.port is not None
-            and parts.path == "/callback"
+            # /callback, or an issuer-specific /callback/<suffix> (the CLI's
+            # per-issuer redirect URIs against mix-up)
+            and (parts.path == "/callback" or parts.path.startswith("/callback/"))
         )
     except ValueError:
         return False
