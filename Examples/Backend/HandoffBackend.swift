@@ -7,15 +7,28 @@ import NIOCore
 public import ServiceLifecycle
 
 /// What the backend answers the app once it has finished the sign-in.
+///
+/// Never the user's `sub`: the pairwise identifier stays on the backend,
+/// which keys its records by it (ZenKey's rule: "Do not transmit this sub to
+/// your client app"). The app gets what it shows and the level reached.
 public struct SignedInUser: Codable, Sendable, Equatable {
-    /// The verified `sub`.
-    public var subject: String
     /// From userinfo, when given.
     public var name: String?
     /// From userinfo, when given.
     public var email: String?
     /// The scopes the provider granted.
     public var scopes: [String]
+    /// The ID token's `acr`, when it names one: the level the user signed in at.
+    public var authenticationContextClass: String?
+    /// The grant's correlation ID, when it has one, so that the app can match
+    /// this answer to its sign-in.
+    public var correlationID: String?
+
+    enum CodingKeys: String, CodingKey {
+        case name, email, scopes
+        case authenticationContextClass = "acr"
+        case correlationID = "correlation_id"
+    }
 }
 
 /// The "secure server" pattern (ZenKey): the app runs the authorization
@@ -24,8 +37,12 @@ public struct SignedInUser: Codable, Sendable, Equatable {
 /// nonce, issuer) to this backend, which redeems it as a confidential
 /// client, verifies the ID token with the app's nonce and reads userinfo.
 ///
+/// The grant carries what the request sent beside the code: `acr_values`,
+/// the consent `context` and the `correlation_id`; the backend receives them
+/// with it, and the answer repeats the correlation ID.
+///
 /// `POST /auth/complete` with the grant as JSON answers ``SignedInUser`` as
-/// JSON, or `{"error": category, "oauth_error": …}` with 400 (the provider
+/// JSON (without the user's `sub`), or `{"error": category, "oauth_error": …}` with 400 (the provider
 /// refused), 401 (a security check failed) or 502 (the provider could not be
 /// reached).
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
@@ -38,7 +55,9 @@ public struct HandoffBackend: Sendable {
         self.client = client
     }
 
-    /// Redeems `grant` and reads userinfo (its `sub` checked against the ID token's).
+    /// Redeems `grant` and reads userinfo (its `sub` checked against the ID
+    /// token's). The answer holds no `sub`: keep the one of
+    /// ``redeem(_:)``'s credentials on the backend.
     public func complete(_ grant: AuthorizationGrant) async throws -> SignedInUser {
         try await redeem(grant).user
     }
@@ -54,7 +73,10 @@ public struct HandoffBackend: Sendable {
         if client.metadata.userinfoEndpoint != nil {
             info = try await client.userInfo(accessToken: credentials.accessToken, expectedSubject: subject)
         }
-        return (credentials, SignedInUser(subject: subject, name: info?.name, email: info?.email, scopes: credentials.scopes))
+        let user = SignedInUser(
+            name: info?.name, email: info?.email, scopes: credentials.scopes,
+            authenticationContextClass: credentials.idToken?.authenticationContextClass, correlationID: grant.correlationID)
+        return (credentials, user)
     }
 
     /// The routes of the backend.

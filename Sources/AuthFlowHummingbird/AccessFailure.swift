@@ -13,6 +13,8 @@ struct AccessFailure: Error, Sendable, Equatable {
     let scope: String?
     /// Which challenge carries the error: the scheme the request used.
     let scheme: AuthorizationScheme
+    /// The authentication the route needs (`insufficient_user_authentication`, RFC 9470).
+    var authentication: AuthenticationRequirement? = nil
 
     static func invalidToken(_ description: String, scheme: AuthorizationScheme) -> AccessFailure {
         AccessFailure(status: 401, error: "invalid_token", description: description, scope: nil, scheme: scheme)
@@ -30,6 +32,14 @@ struct AccessFailure: Error, Sendable, Equatable {
         AccessFailure(
             status: 403, error: "insufficient_scope", description: "the access token lacks a scope this resource needs",
             scope: required.joined(separator: " "), scheme: scheme)
+    }
+
+    static func insufficientUserAuthentication(
+        _ requirement: AuthenticationRequirement, _ description: String, scheme: AuthorizationScheme
+    ) -> AccessFailure {
+        AccessFailure(
+            status: 401, error: "insufficient_user_authentication", description: description, scope: nil, scheme: scheme,
+            authentication: requirement)
     }
 
     /// No credentials at all: a challenge without an error (RFC 6750 §3.1).

@@ -30,6 +30,10 @@ struct AuthenticationChallenges: Sendable {
             parameters.append(("error", error))
             if let description = failure?.description { parameters.append(("error_description", description)) }
             if let scope = failure?.scope { parameters.append(("scope", scope)) }
+            if let authentication = failure?.authentication {
+                if !authentication.acrValues.isEmpty { parameters.append(("acr_values", authentication.acrValues.joined(separator: " "))) }
+                if let maxAge = authentication.maxAge { parameters.append(("max_age", String(maxAge))) }
+            }
         }
         if let algorithms { parameters.append(("algs", algorithms)) }
         parameters.append(("resource_metadata", resourceMetadata))

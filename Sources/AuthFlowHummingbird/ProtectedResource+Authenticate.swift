@@ -8,14 +8,16 @@ extension ProtectedResource {
     /// signature, an opaque token by introspection), its binding (a
     /// DPoP-bound token only with the `DPoP` scheme and a proof made with its
     /// key; never as a Bearer token), the proof (``DPoPProofVerifier``, the
-    /// replay store, the nonce), then the scopes `required`.
+    /// replay store, the nonce), then the scopes `required`, then how the
+    /// user authenticated (`authentication`, RFC 9470).
     /// - Parameters:
     ///   - authorization: the values of the request's `Authorization` fields.
     ///   - proofs: the values of its `DPoP` fields.
     ///   - method: its method.
     ///   - path: its path, without query (the `htu` is the resource's origin and this path).
     func authenticate(
-        authorization: [String], proofs: [String], method: String, path: String, required: [String], now: Date = Date()
+        authorization: [String], proofs: [String], method: String, path: String, required: [String],
+        authentication: AuthenticationRequirement? = nil, now: Date = Date()
     ) async throws(AccessFailure) -> VerifiedAccessToken {
         guard let credentials = try AuthorizationHeader.credentials(authorization) else { throw .missing }
         let (scheme, token) = (credentials.scheme, credentials.token)
@@ -31,6 +33,9 @@ extension ProtectedResource {
             try await checkProof(proofs, for: String(token), boundTo: thumbprint, method: method, path: path, now: now)
         }
         guard verified.grants(required) else { throw .insufficientScope(required, scheme: scheme) }
+        if let authentication, let shortfall = authentication.shortfall(of: verified.claims, now: now) {
+            throw .insufficientUserAuthentication(authentication, shortfall, scheme: scheme)
+        }
         return verified
     }
 

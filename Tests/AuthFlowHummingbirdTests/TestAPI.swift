@@ -21,6 +21,9 @@ final class TestAPI: StoppableServer {
     static let apiSecret = "api-secret"
     var resourceURL: URL { resource.resource }
     var items: URL { base.appending(path: "api/items") }
+    var transfers: URL { base.appending(path: "api/transfers") }
+    /// What `/api/transfers` needs: multi-factor authentication within the last five minutes.
+    static let transfers = try! AuthenticationRequirement(acrValues: ["urn:example:mfa", "urn:example:hardware"], maxAge: 300)
 
     private init(
         provider: EmbeddedProvider, resource: ProtectedResource, logouts: LockedValue<[BackChannelLogoutRequest]>,
@@ -58,6 +61,10 @@ final class TestAPI: StoppableServer {
         router.group("api")
             .add(middleware: Deferred(box: box, scopes: ["read", "write"]))
             .post("items") { _, context in Self.describe(context.accessToken) }
+        // RFC 9470: a route that needs a strong and recent sign-in.
+        router.group("api")
+            .add(middleware: Deferred(box: box, scopes: ["read"], authentication: Self.transfers))
+            .get("transfers") { _, context in Self.describe(context.accessToken) }
         let server = try await LoopbackHTTPServer.start(
             LateResponder(box: box, api: router.buildResponder(), logouts: logouts), label: "test-api")
         let resourceURL = server.base.appending(path: "api")
@@ -115,10 +122,12 @@ struct Deferred: RouterMiddleware {
     typealias Context = ProtectedRequestContext
     let box: LockedValue<ProtectedResource?>
     let scopes: [String]
+    var authentication: AuthenticationRequirement? = nil
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let resource = box.withLock({ $0 }) else { return Response(status: .serviceUnavailable) }
-        return try await AccessTokenMiddleware<Context>(resource, requiredScopes: scopes).handle(request, context: context, next: next)
+        return try await AccessTokenMiddleware<Context>(resource, requiredScopes: scopes, requiredAuthentication: authentication)
+            .handle(request, context: context, next: next)
     }
 }
 

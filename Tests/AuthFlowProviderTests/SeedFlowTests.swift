@@ -26,6 +26,8 @@ struct SeedFlowTests {
             ProviderClient(
                 id: "com.example.zenkey", secret: "backend-secret", authentication: .clientSecretBasic, redirectURIs: [zenKeyRedirect]),
         ]
+        // ZenKey's levels: a request for a3 gets acr a3 in its tokens.
+        configuration.acrValuesSupported = ["a1", "a3"]
         return configuration
     }
 
@@ -120,12 +122,22 @@ struct SeedFlowTests {
             let app = try await OAuthClient(issuer: provider.issuer, clientID: "com.example.zenkey")
             var options = AuthorizationOptions(prompt: ["consent"], acrValues: ["a3"])
             try options.setContext("Sign in to Example Bank to link your account")
+            try options.setCorrelationID("link-7f3a")
             let request = try app.authorizationRequest(
                 redirectURI: URL(string: Self.zenKeyRedirect)!,
                 scopes: ["openid", "profile", "email"], options: options)
+            #expect(request.url.query?.contains("correlation_id=link-7f3a") == true)
             let grant = try request.validateCallback(try await CustomSchemeAgent().authorize(request))
             #expect(grant.nonce == request.nonce)
+            // What the request sent beside the code travels with it to the backend.
+            #expect(grant.acrValues == ["a3"])
+            #expect(grant.context == "Sign in to Example Bank to link your account")
+            #expect(grant.correlationID == "link-7f3a")
             let handedOver = try JSONEncoder().encode(grant)
+            let sent = try #require(try JSONSerialization.jsonObject(with: handedOver) as? [String: Any])
+            #expect(sent["acr_values"] as? [String] == ["a3"])
+            #expect(sent["context"] as? String == "Sign in to Example Bank to link your account")
+            #expect(sent["correlation_id"] as? String == "link-7f3a")
 
             // Backend side: a Hummingbird server with the client secret.
             let backendClient = try await OAuthClient(
@@ -135,9 +147,14 @@ struct SeedFlowTests {
                 let (status, body) = try await Self.post(handedOver, to: endpoint)
                 #expect(status == 200)
                 let user = try JSONDecoder().decode(SignedInUser.self, from: body)
-                #expect(user.subject == "demo")
                 #expect(user.email == "demo@example.com")
                 #expect(user.scopes.contains("email"))
+                #expect(user.correlationID == "link-7f3a")
+                #expect(user.authenticationContextClass == "a3")
+                // The pairwise sub stays on the backend: not a member, not a value.
+                let answer = try Self.object(body)
+                #expect(answer["sub"] == nil && answer["subject"] == nil)
+                #expect(!String(decoding: body, as: UTF8.self).contains("\"demo\""))
 
                 // The same grant again: the provider refuses the used code.
                 let (again, refusal) = try await Self.post(handedOver, to: endpoint)
@@ -164,10 +181,41 @@ struct SeedFlowTests {
         }
     }
 
+    @Test(
+        "the provider claims the first acr the request names that it supports, in the ID token and the access token",
+        arguments: [(["a9", "a3", "a1"], "a3"), (["a9"], nil), ([], nil)] as [([String], String?)])
+    func acrIssued(_ asked: [String], _ expected: String?) async throws {
+        try await Self.withProvider { provider in
+            let discovery = try await URLSessionTransport().send(
+                HTTPTransportRequest(
+                    method: "GET", url: URL(string: provider.issuer.identifier + "/.well-known/openid-configuration")!, timeout: 10))
+            #expect(try Self.object(discovery.body)["acr_values_supported"] == .array([.string("a1"), .string("a3")]))
+            let app = try await OAuthClient(issuer: provider.issuer, clientID: "com.example.zoom")
+            let credentials = try await app.signIn(
+                redirectURI: URL(string: Self.zoomRedirect)!, scopes: ["openid"], options: AuthorizationOptions(acrValues: asked),
+                userAgent: CustomSchemeAgent())
+            #expect(credentials.idToken?.authenticationContextClass == expected)
+            let payload = try #require(credentials.accessToken.split(separator: ".").dropFirst().first)
+            let claims = try JSONDecoder().decode([String: JSONMemberValue].self, from: Data(Base64URL.decode(payload) ?? []))
+            #expect(claims["acr"] == expected.map(JSONMemberValue.string))
+        }
+    }
+
     @Test("ZenKey: a context over 280 characters is refused before anything is sent")
     func zenKeyContextLimit() {
         var options = AuthorizationOptions()
         #expect(throws: AuthFlowError.self) { try options.setContext(String(repeating: "x", count: 281)) }
+        #expect(options.additionalParameters.isEmpty)
+    }
+
+    @Test(
+        "ZenKey: a correlation ID is 1 to 128 visible ASCII characters, refused otherwise before anything is sent",
+        arguments: ["", String(repeating: "x", count: 129), "two words", "line\nbreak", "caf\u{E9}"])
+    func zenKeyCorrelationIDRules(_ id: String) {
+        var options = AuthorizationOptions()
+        let error = #expect(throws: AuthFlowError.self) { try options.setCorrelationID(id) }
+        #expect(error?.category == .configuration)
+        #expect(error?.message == "a correlation ID must be 1 to 128 visible ASCII characters")
         #expect(options.additionalParameters.isEmpty)
     }
 

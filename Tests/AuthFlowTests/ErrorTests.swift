@@ -25,7 +25,8 @@ import Testing
             ])
         #expect(
             AuthFlowError.Reason.jwt.map(\.rawValue) == [
-                "signature", "algorithm", "key_not_found", "issuer", "audience", "expired", "not_before", "issued_at", "malformed",
+                "signature", "algorithm", "key_not_found", "issuer", "audience", "expired", "not_before", "issued_at", "subject",
+                "malformed",
             ])
         #expect(Set(AuthFlowError.Reason.known) == Set(AuthFlowError.Reason.idToken + AuthFlowError.Reason.jwt))
     }

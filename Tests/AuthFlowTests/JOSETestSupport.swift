@@ -16,6 +16,7 @@ enum SigningKey: Sendable {
 
     /// Generated once per test process (RSA generation is slow in debug builds).
     static let rsa2048 = SigningKey.rsa(try! _RSA.Signing.PrivateKey(keySize: .bits2048))
+    static let rsa2048b = SigningKey.rsa(try! _RSA.Signing.PrivateKey(keySize: .bits2048))
     static let rsa1024 = SigningKey.rsa(try! _RSA.Signing.PrivateKey(unsafeKeySize: .init(bitCount: 1024)))
     static let ec256 = SigningKey.p256(P256.Signing.PrivateKey())
     static let ec256b = SigningKey.p256(P256.Signing.PrivateKey())

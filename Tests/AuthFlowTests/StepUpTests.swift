@@ -39,9 +39,10 @@ import Testing
         let store = MemoryCredentialStore()
         let session = try await Self.session(server, store: store)
         let asked = Locked<[[String]]>([])
-        let response = try await session.send(HTTPTransportRequest(method: "GET", url: server.url("/api"))) { scopes in
-            asked.withLock { $0.append(scopes) }
-            return try Self.credentials("strong", scopes: scopes)
+        let response = try await session.send(HTTPTransportRequest(method: "GET", url: server.url("/api"))) { demand in
+            asked.withLock { $0.append(demand.scopes) }
+            #expect(demand == AuthSession.StepUpDemand(error: "insufficient_scope", scopes: ["read", "write"]))
+            return try Self.credentials("strong", scopes: demand.scopes)
         }
         #expect(response.status == 200)
         #expect(asked.current == [["read", "write"]])
@@ -80,9 +81,9 @@ import Testing
         defer { server.stop() }
         let session = try await Self.session(server, store: MemoryCredentialStore())
         await expectError(.invalidResponse) {
-            try await session.send(HTTPTransportRequest(method: "GET", url: server.url("/api"))) { scopes in
+            try await session.send(HTTPTransportRequest(method: "GET", url: server.url("/api"))) { demand in
                 Issue.record("no step-up for a bad challenge")
-                return try Self.credentials("strong", scopes: scopes)
+                return try Self.credentials("strong", scopes: demand.scopes)
             }
         }
     }
@@ -107,9 +108,9 @@ import Testing
         let server = try LocalHTTPServer { _ in .init(status: 403) }
         defer { server.stop() }
         let session = try await Self.session(server, store: MemoryCredentialStore())
-        let response = try await session.send(HTTPTransportRequest(method: "GET", url: server.url("/api"))) { scopes in
+        let response = try await session.send(HTTPTransportRequest(method: "GET", url: server.url("/api"))) { demand in
             Issue.record("no step-up without a challenge")
-            return try Self.credentials("strong", scopes: scopes)
+            return try Self.credentials("strong", scopes: demand.scopes)
         }
         #expect(response.status == 403)
     }
@@ -120,12 +121,123 @@ import Testing
         let session = try await session(server, store: MemoryCredentialStore())
         let calls = Locked(0)
         let error = await expectError(.oauthError) {
-            try await session.send(HTTPTransportRequest(method: "GET", url: server.url("/api"))) { scopes in
+            try await session.send(HTTPTransportRequest(method: "GET", url: server.url("/api"))) { demand in
                 calls.withLock { $0 += 1 }
-                return try credentials("strong", scopes: scopes)
+                return try credentials("strong", scopes: demand.scopes)
             }
         }
         #expect(error?.oauth?.error == "insufficient_scope")
         return calls.current
+    }
+}
+
+/// RFC 9470 step-up: a resource's 401 `insufficient_user_authentication`
+/// with `acr_values` and `max_age` makes ``AuthSession/send(_:stepUp:)``
+/// sign in again once with them and retry once, against a real resource on
+/// 127.0.0.1.
+@Suite struct AuthenticationStepUpTests {
+    static let challenge =
+        #"Bearer error="insufficient_user_authentication", "#
+        + #"error_description="A different authentication level is required", acr_values="myACR urn:example:mfa", max_age=5"#
+
+    /// A resource that accepts `strong` only, and challenges with `challenge` otherwise.
+    static func resource(always401: Bool = false, challenge: String = challenge) throws -> LocalHTTPServer {
+        try LocalHTTPServer { request in
+            if !always401, request.header("Authorization") == "Bearer strong" { return .json(#"{"ok":true}"#) }
+            return .init(status: 401, headers: [("WWW-Authenticate", challenge)])
+        }
+    }
+
+    @Test func theChallengeIsRead() throws {
+        let read = try #require(ResourceChallenge(fieldValue: Self.challenge))
+        #expect(read.isInsufficientUserAuthentication && !read.isInsufficientScope)
+        #expect(read.acrValues == ["myACR", "urn:example:mfa"])
+        #expect(read.maxAge == 5)
+        #expect(ResourceChallenge(fieldValue: #"Bearer error="insufficient_user_authentication", max_age="-5""#)?.maxAge == nil)
+        #expect(ResourceChallenge(fieldValue: #"Bearer error="insufficient_user_authentication", max_age=99999999999"#)?.maxAge == nil)
+    }
+
+    @Test func a401WithACRValuesSignsInAgainOnceWithThemAndRetries() async throws {
+        let server = try Self.resource()
+        defer { server.stop() }
+        let store = MemoryCredentialStore()
+        let session = try await StepUpTests.session(server, store: store)
+        let asked = Locked<[AuthSession.StepUpDemand]>([])
+        let response = try await session.send(HTTPTransportRequest(method: "GET", url: server.url("/api"))) { demand in
+            asked.withLock { $0.append(demand) }
+            return try StepUpTests.credentials("strong", scopes: demand.scopes)
+        }
+        #expect(response.status == 200)
+        #expect(
+            asked.current == [
+                AuthSession.StepUpDemand(
+                    error: "insufficient_user_authentication", scopes: ["read"], acrValues: ["myACR", "urn:example:mfa"], maxAge: 5)
+            ])
+        #expect(try await store.load()?.credentials.accessToken == "strong")
+        #expect(server.requests.map { $0.header("Authorization") } == ["Bearer weak", "Bearer strong"])
+    }
+
+    /// The demand's options ask the provider for the level, check the ID token's `acr`, and cap `max_age`.
+    @Test func theDemandsOptionsCarryTheLevelAndTheAge() throws {
+        let demand = AuthSession.StepUpDemand(
+            error: "insufficient_user_authentication", scopes: ["read"], acrValues: ["urn:example:mfa"], maxAge: 5)
+        let options = demand.options(AuthorizationOptions(maxAge: 600, uiLocales: ["fr"]))
+        #expect(options.acrValues == ["urn:example:mfa"] && options.checksACRValues)
+        #expect(options.maxAge == 5)
+        #expect(options.uiLocales == ["fr"])
+        let ageOnly = AuthSession.StepUpDemand(error: "insufficient_user_authentication", scopes: [], maxAge: 60).options()
+        #expect(ageOnly.acrValues.isEmpty && !ageOnly.checksACRValues && ageOnly.maxAge == 60)
+    }
+
+    /// Once: a second refusal is an `insufficient_user_authentication` error, never a second sign-in.
+    @Test func aSecond401IsAnInsufficientUserAuthenticationErrorAfterOneStepUp() async throws {
+        let server = try Self.resource(always401: true)
+        defer { server.stop() }
+        let session = try await StepUpTests.session(server, store: MemoryCredentialStore())
+        let calls = Locked(0)
+        let error = await expectError(.oauthError) {
+            try await session.send(HTTPTransportRequest(method: "GET", url: server.url("/api"))) { demand in
+                calls.withLock { $0 += 1 }
+                return try StepUpTests.credentials("strong", scopes: demand.scopes)
+            }
+        }
+        #expect(error?.oauth?.error == "insufficient_user_authentication")
+        #expect(
+            error?.message
+                == "the resource still needs another authentication after authorizing again: acr_values myACR urn:example:mfa, max_age 5")
+        #expect(calls.current == 1)
+        #expect(server.requests.count == 2)
+    }
+
+    /// Nothing to ask for (no `acr_values`, no usable `max_age`): returned as it is.
+    @Test(arguments: [
+        #"Bearer error="insufficient_user_authentication""#,
+        #"Bearer error="insufficient_user_authentication", error_description="more", max_age="soon""#,
+    ])
+    func a401ThatAsksForNothingIsReturnedAsItIs(_ challenge: String) async throws {
+        let server = try Self.resource(always401: true, challenge: challenge)
+        defer { server.stop() }
+        let session = try await StepUpTests.session(server, store: MemoryCredentialStore())
+        let response = try await session.send(HTTPTransportRequest(method: "GET", url: server.url("/api"))) { demand in
+            Issue.record("no step-up without a demand")
+            return try StepUpTests.credentials("strong", scopes: demand.scopes)
+        }
+        #expect(response.status == 401)
+    }
+
+    @Test(arguments: [
+        #"Bearer error="insufficient_user_authentication", acr_values="a\"b""#,
+        #"Bearer error="insufficient_user_authentication", acr_values=""# + String(repeating: "a ", count: 17) + #"""#,
+    ])
+    func aChallengeWithBadOrTooManyACRValuesIsRefused(_ challenge: String) async throws {
+        let server = try Self.resource(always401: true, challenge: challenge)
+        defer { server.stop() }
+        let session = try await StepUpTests.session(server, store: MemoryCredentialStore())
+        await expectError(.invalidResponse) {
+            try await session.send(HTTPTransportRequest(method: "GET", url: server.url("/api"))) { demand in
+                Issue.record("no step-up for a bad challenge")
+                return try StepUpTests.credentials("strong", scopes: demand.scopes)
+            }
+        }
     }
 }

@@ -26,6 +26,16 @@ public struct AuthorizationGrant: Sendable, Codable, Equatable {
     /// The `acr` values the ID token must name one of
     /// (``AuthorizationRequest/requiredACRValues``), when the request required one.
     public var requiredACRValues: [String]?
+    /// The `acr_values` the request sent, when it sent some: the
+    /// authentication level the app asked for, for the backend to compare
+    /// with the ID token's `acr`.
+    public var acrValues: [String]?
+    /// The `context` the request sent (the message the provider showed on
+    /// its consent screen), for the backend to record with the sign-in.
+    public var context: String?
+    /// The `correlation_id` the request sent: the app's identifier for this
+    /// sign-in, for the backend's records and the provider's support.
+    public var correlationID: String?
     /// The other members of the authorization response, in name order: what
     /// a provider adds beside `code`, `state` and `iss`, such as Sign in with
     /// Apple's `user` (a JSON text with the user's name, sent on the first
@@ -58,10 +68,14 @@ public struct AuthorizationGrant: Sendable, Codable, Equatable {
         case requestedScopes = "requested_scopes"
         case maxAge = "max_age"
         case requiredACRValues = "required_acr_values"
+        case acrValues = "acr_values"
+        case context
+        case correlationID = "correlation_id"
         case responseParameters = "response_parameters"
     }
 
-    /// Decodes a grant; `response_parameters` and `required_acr_values` may be absent.
+    /// Decodes a grant; `response_parameters`, `required_acr_values`,
+    /// `acr_values`, `context` and `correlation_id` may be absent.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         code = try container.decode(String.self, forKey: .code)
@@ -73,6 +87,9 @@ public struct AuthorizationGrant: Sendable, Codable, Equatable {
         requestedScopes = try container.decode([String].self, forKey: .requestedScopes)
         maxAge = try container.decodeIfPresent(Int.self, forKey: .maxAge)
         requiredACRValues = try container.decodeIfPresent([String].self, forKey: .requiredACRValues)
+        acrValues = try container.decodeIfPresent([String].self, forKey: .acrValues)
+        context = try container.decodeIfPresent(String.self, forKey: .context)
+        correlationID = try container.decodeIfPresent(String.self, forKey: .correlationID)
         responseParameters = try container.decodeIfPresent([AuthorizationOptions.Parameter].self, forKey: .responseParameters) ?? []
     }
 
@@ -88,6 +105,9 @@ public struct AuthorizationGrant: Sendable, Codable, Equatable {
         try container.encode(requestedScopes, forKey: .requestedScopes)
         try container.encodeIfPresent(maxAge, forKey: .maxAge)
         try container.encodeIfPresent(requiredACRValues, forKey: .requiredACRValues)
+        try container.encodeIfPresent(acrValues, forKey: .acrValues)
+        try container.encodeIfPresent(context, forKey: .context)
+        try container.encodeIfPresent(correlationID, forKey: .correlationID)
         if !responseParameters.isEmpty { try container.encode(responseParameters, forKey: .responseParameters) }
     }
 }
@@ -95,6 +115,7 @@ public struct AuthorizationGrant: Sendable, Codable, Equatable {
 extension AuthorizationGrant: CustomStringConvertible {
     /// Redacts the code, verifier and nonce.
     public var description: String {
-        "AuthorizationGrant(client_id: \(clientID), redirect_uri: \(redirectURI.absoluteString), code: <redacted>)"
+        "AuthorizationGrant(client_id: \(clientID), redirect_uri: \(redirectURI.absoluteString), "
+            + (correlationID.map { "correlation_id: \($0), " } ?? "") + "code: <redacted>)"
     }
 }

@@ -46,6 +46,12 @@ public struct AuthorizationRequest: Sendable, Codable {
     public let requiredACRValues: [String]?
     /// `response_mode`, when sent.
     public let responseMode: AuthorizationOptions.ResponseMode?
+    /// The `acr_values` sent, when some were (nil in a request stored by an older version).
+    public let acrValues: [String]?
+    /// The `context` sent (``AuthorizationOptions/setContext(_:)``), when one was.
+    public let context: String?
+    /// The `correlation_id` sent (``AuthorizationOptions/setCorrelationID(_:)``), when one was.
+    public let correlationID: String?
     /// Whether the provider has a pushed authorization request endpoint
     /// (RFC 9126), so that an `invalid_request` to a plain request can point
     /// to PAR (nil in a request stored by an older version).
@@ -88,7 +94,11 @@ public struct AuthorizationRequest: Sendable, Codable {
         if let nonce = self.nonce { pairs.append(("nonce", nonce)) }
         pairs.append(("code_challenge", pkce.challenge))
         pairs.append(("code_challenge_method", pkce.method))
-        pairs += try options.parameters()
+        let sent = try options.parameters()
+        pairs += sent
+        acrValues = sent.first { $0.0 == "acr_values" }.map { $0.1.split(separator: " ").map(String.init) }
+        context = sent.first { $0.0 == "context" }?.1
+        correlationID = sent.first { $0.0 == AuthorizationOptions.correlationIDParameter }?.1
         url = try AuthorizationRequest.appending(pairs, to: metadata.authorizationEndpoint)
     }
 

@@ -80,6 +80,9 @@ extension AuthorizationRequest {
             code: code, codeVerifier: pkce.verifier, redirectURI: redirectURI, clientID: clientID,
             nonce: nonce, issuer: issuer, requestedScopes: scopes, maxAge: maxAge, responseParameters: others)
         grant.requiredACRValues = requiredACRValues
+        grant.acrValues = acrValues
+        grant.context = context
+        grant.correlationID = correlationID
         return grant
     }
 

@@ -7,7 +7,9 @@ public import Foundation
 ///
 /// A 401 without a token names where the resource's metadata is; a 403
 /// with `error="insufficient_scope"` names the scopes the request needs
-/// (step-up authorization).
+/// (step-up authorization); a 401 with
+/// `error="insufficient_user_authentication"` names the authentication the
+/// request needs (RFC 9470: `acr_values`, `max_age`).
 public struct ResourceChallenge: Sendable, Equatable {
     /// The challenge's scheme, lower-cased: `bearer` or `dpop`.
     public var scheme: String
@@ -20,6 +22,12 @@ public struct ResourceChallenge: Sendable, Equatable {
     /// `resource_metadata`: where the resource's metadata is (RFC 9728 §5.1),
     /// when it is an absolute URL.
     public var resourceMetadataURL: URL?
+    /// `acr_values` (RFC 9470 §3): the authentication context classes the
+    /// resource accepts, most preferred first, split on spaces.
+    public var acrValues: [String]?
+    /// `max_age` (RFC 9470 §3): how many seconds ago the user may have
+    /// authenticated at most, when given as a non-negative integer.
+    public var maxAge: Int?
 
     /// The challenge of `response`, or nil when it has no Bearer or DPoP challenge.
     public init?(_ response: HTTPTransportResponse) {
@@ -41,9 +49,17 @@ public struct ResourceChallenge: Sendable, Equatable {
         resourceMetadataURL = chosen["resource_metadata"].flatMap { text in
             URL(string: text).flatMap { $0.scheme != nil && $0.host?.isEmpty == false ? $0 : nil }
         }
+        acrValues = chosen["acr_values"].map { $0.split(separator: " ").map(String.init) }.flatMap { $0.isEmpty ? nil : $0 }
+        maxAge = chosen["max_age"].flatMap { text in
+            text.utf8.count <= 10 && text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) ? Int(text) : nil
+        }
     }
 
     /// Whether the resource refused the token for lacking scope
     /// (`insufficient_scope`, RFC 6750 §3.1).
     public var isInsufficientScope: Bool { error == "insufficient_scope" }
+
+    /// Whether the resource refused the token for how (or how long ago) the
+    /// user authenticated (`insufficient_user_authentication`, RFC 9470 §3).
+    public var isInsufficientUserAuthentication: Bool { error == "insufficient_user_authentication" }
 }

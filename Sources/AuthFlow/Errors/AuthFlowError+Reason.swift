@@ -67,7 +67,7 @@ extension AuthFlowError {
 
         /// The reasons ``JWTVerifier`` refuses a token for (``Category/jwtInvalid``).
         public static let jwt: [Reason] = [
-            .signature, .algorithm, .keyNotFound, .issuer, .audience, .expired, .notBefore, .issuedAt, .malformed,
+            .signature, .algorithm, .keyNotFound, .issuer, .audience, .expired, .notBefore, .issuedAt, .subject, .malformed,
         ]
 
         /// Every reason this version of AuthFlow reports.

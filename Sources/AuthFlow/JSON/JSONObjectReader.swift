@@ -245,7 +245,7 @@ package struct JSONObjectReader: Sendable {
         let decoded = { string(name)?.hasSameBytes(as: expected) ?? false }
         guard let member = member(name), member.plainString else { return decoded() }
         // A plain string's content, compared in place (fuzzed: Fuzz/token-reader.swift).
-        return withBytes(Self.content(member.value)) { plainContent($0, equals: expected) } ?? decoded()
+        return withBytes(Self.content(member.value)) { plainContent($0, equals: expected) }
     }
 
     /// Whether the member `name` is a string one of whose space-separated words

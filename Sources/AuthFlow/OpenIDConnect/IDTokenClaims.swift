@@ -40,6 +40,12 @@ public struct IDTokenClaims: Sendable, Equatable, Codable, CustomReflectable {
     /// `preferred_username`, when present as a string.
     public var preferredUsername: String? { claims.string("preferred_username") }
 
+    /// The claim `name` when it is a string, read in place.
+    func string(_ name: String) -> String? { claims.string(name) }
+
+    /// Whether the payload has a claim `name`, of any type.
+    func hasClaim(_ name: String) -> Bool { claims.contains(name) }
+
     /// Every claim, including ones not modelled above.
     ///
     /// This is parsed from the token's payload each time it is read (a few

@@ -2,10 +2,11 @@ public import Foundation
 public import Logging
 
 /// Verifies any JWT from a trusted issuer against the issuer's discovered
-/// JWK Set: access tokens that are JWTs, or "port tokens" a carrier issues
-/// when a user moves (ZenKey). Checks the signature (algorithm from the
-/// allowed set only, key by `kid`, refetch on rotation), `iss`, `aud`, `exp`,
-/// `nbf` and `iat`. Failures are ``AuthFlowError/Category/jwtInvalid``
+/// JWK Set: access tokens that are JWTs, or other signed statements (a
+/// carrier's port tokens go through ``PortTokenVerifier``, built on it). Checks the signature (algorithm from the
+/// allowed set only, key by `kid`, refetch on rotation), `iss`, `aud`, `exp`
+/// (or, for tokens that carry none, an age from `iat`: ``Lifetime``), `nbf`
+/// and `iat`. Failures are ``AuthFlowError/Category/jwtInvalid``
 /// with the failing rule as ``AuthFlowError/reason`` (one of
 /// ``AuthFlowError/Reason/jwt``).
 public struct JWTVerifier: Sendable {
@@ -15,17 +16,29 @@ public struct JWTVerifier: Sendable {
     public let audience: String
     /// Allowed clock skew, in seconds.
     public let leeway: TimeInterval
+    /// How long a token is accepted: until its `exp` (the default), or for
+    /// an age from its `iat`.
+    public let lifetime: Lifetime
     /// The signature check.
     package let signature: JWSSignatureVerifier
 
-    /// Creates a verifier with a known key set.
+    /// Creates a verifier with a known key set, for tokens that carry `exp`.
     public init(
         issuer: Issuer, audience: String, keys: KeySetCache,
+        algorithms: Set<String> = ["RS256", "PS256", "ES256", "EdDSA"], leeway: TimeInterval = 60
+    ) {
+        self.init(issuer: issuer, audience: audience, keys: keys, lifetime: .expiring, algorithms: algorithms, leeway: leeway)
+    }
+
+    /// Creates a verifier with a known key set and the given ``Lifetime``.
+    public init(
+        issuer: Issuer, audience: String, keys: KeySetCache, lifetime: Lifetime,
         algorithms: Set<String> = ["RS256", "PS256", "ES256", "EdDSA"], leeway: TimeInterval = 60
     ) {
         self.issuer = issuer
         self.audience = audience
         self.leeway = leeway
+        self.lifetime = lifetime
         signature = JWSSignatureVerifier(
             keys: keys, clientSecret: nil, acceptedAlgorithms: algorithms.subtracting(JWSAlgorithm.symmetricNames))
     }
@@ -66,21 +79,16 @@ public struct JWTVerifier: Sendable {
         let claims = jws.claimMembers
         guard claims.string("iss", equals: issuer.identifier) else { throw Self.invalid(.issuer, "the token's iss is not \(issuer)") }
         guard claims.audienceContains(audience) else { throw Self.invalid(.audience, "the token is not addressed to \(audience)") }
-        guard let exp = claims.number("exp") else { throw Self.invalid(.expired, "the token has no exp") }
-        guard now.timeIntervalSince1970 - exp < leeway else { throw Self.invalid(.expired, "the token has expired") }
+        let iat = claims.number("iat")
+        let until = try Self.acceptedUntil(exp: claims.number("exp"), iat: iat, lifetime: lifetime, now: now, leeway: leeway)
         if let nbf = claims.number("nbf"), nbf - now.timeIntervalSince1970 > leeway {
             throw Self.invalid(.notBefore, "the token is not valid yet (nbf)")
         }
-        let iat = claims.number("iat")
         if let iat, iat - now.timeIntervalSince1970 > leeway {
             throw Self.invalid(.issuedAt, "the token was issued in the future")
         }
         return VerifiedJWT(
-            algorithm: algorithm.name, jws: jws, expiresAt: Date(timeIntervalSince1970: exp),
+            algorithm: algorithm.name, jws: jws, expiresAt: Date(timeIntervalSince1970: until),
             issuedAt: iat.map(Date.init(timeIntervalSince1970:)))
-    }
-
-    private static func invalid(_ reason: AuthFlowError.Reason, _ message: String) -> AuthFlowError {
-        AuthFlowError(.jwtInvalid, message, reason: reason)
     }
 }

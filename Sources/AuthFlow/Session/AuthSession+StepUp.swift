@@ -2,55 +2,85 @@ import Foundation
 import Logging
 
 extension AuthSession {
-    /// Signs the user in again with more scopes: what ``send(_:stepUp:)``
-    /// calls when a resource needs scopes the token lacks. It receives every
-    /// scope to ask for (those granted so far and those the resource
-    /// requires) and returns the new credentials of the same client, from an
-    /// interactive sign-in (``OAuthClient/signIn(redirectURI:scopes:options:userAgent:)``).
-    public typealias StepUp = @Sendable (_ scopes: [String]) async throws -> OAuthCredentials
+    /// Signs the user in again: what ``send(_:stepUp:)`` calls when a
+    /// resource refuses the token for its scopes or for how the user
+    /// authenticated. It receives the ``StepUpDemand`` (every scope to ask
+    /// for, and the `acr_values` and `max_age` the resource named) and
+    /// returns the new credentials of the same client, from an interactive
+    /// sign-in (``OAuthClient/signIn(redirectURI:scopes:options:userAgent:)``
+    /// with `demand.scopes` and `demand.options()`).
+    public typealias StepUp = @Sendable (_ demand: StepUpDemand) async throws -> OAuthCredentials
 
     /// The most scopes a resource's `insufficient_scope` challenge may ask
     /// for; a longer list is ``AuthFlowError/Category/invalidResponse``.
     public static let maximumStepUpScopes = 64
 
-    /// Sends `request` as ``send(_:)`` does and, when the resource answers
-    /// 403 with an `insufficient_scope` challenge that names the scopes it
-    /// needs (RFC 6750 §3.1, RFC 9470's step-up), authorizes again once and
-    /// retries once.
+    /// Sends `request` as ``send(_:)`` does and, when the resource refuses
+    /// the token with a challenge that says what it needs, authorizes again
+    /// once and retries once:
     ///
-    /// `stepUp` is called at most once per call, with the union of the
-    /// scopes granted so far and those the challenge names (granted first,
-    /// in order). Its credentials replace the session's (saved to the store
-    /// before the retry) and the request is sent again.
+    /// - a 403 `insufficient_scope` naming scopes (RFC 6750 §3.1): the
+    ///   demand asks for the union of the scopes granted so far and those
+    ///   named (granted first, in order);
+    /// - a 401 `insufficient_user_authentication` naming `acr_values` or
+    ///   `max_age` (RFC 9470 §3): the demand asks for the scopes granted, with
+    ///   that `acr_values` and `max_age`.
+    ///
+    /// `stepUp` is called at most once per call. Its credentials replace the
+    /// session's (saved to the store before the retry) and the request is
+    /// sent again.
     ///
     /// ```swift
-    /// let response = try await session.send(request) { scopes in
-    ///     try await client.signIn(redirectURI: redirect, scopes: scopes, userAgent: agent)
+    /// let response = try await session.send(request) { demand in
+    ///     try await client.signIn(redirectURI: redirect, scopes: demand.scopes, options: demand.options(), userAgent: agent)
     /// }
     /// ```
     ///
-    /// A 403 without `insufficient_scope`, or without a `scope`, is returned
-    /// as it is: there is nothing to ask for.
+    /// Any other refusal (a 403 without `insufficient_scope` or without a
+    /// `scope`, a 401 without `insufficient_user_authentication` or naming
+    /// neither `acr_values` nor `max_age`) is returned as it is: there is
+    /// nothing to ask for.
     ///
     /// - Throws: ``AuthFlowError/Category/oauthError`` with the error
-    ///   `insufficient_scope` when the resource still refuses after the step
-    ///   up, or when it asks only for scopes already granted (asking again
+    ///   `insufficient_scope` when the resource still asks for scopes after
+    ///   the step up, or asks only for scopes already granted (asking again
     ///   would change nothing, so `stepUp` is not called: it never loops);
+    ///   the same category with `insufficient_user_authentication` when it
+    ///   still refuses the authentication after the step up;
     ///   ``AuthFlowError/Category/invalidResponse`` for a challenge that
-    ///   names more than ``maximumStepUpScopes`` scopes or a scope that is
-    ///   not a scope token (RFC 6749 §3.3);
-    ///   ``AuthFlowError/Category/configuration`` when `stepUp` returns
-    ///   credentials of another client; whatever `stepUp` and ``send(_:)`` throw.
+    ///   names more than ``maximumStepUpScopes`` scopes or
+    ///   ``maximumStepUpACRValues`` `acr` values, or one that is not a token
+    ///   (RFC 6749 §3.3); ``AuthFlowError/Category/configuration`` when
+    ///   `stepUp` returns credentials of another client; whatever `stepUp`
+    ///   and ``send(_:)`` throw.
     public nonisolated func send(_ request: HTTPTransportRequest, stepUp: StepUp) async throws -> HTTPTransportResponse {
         let response = try await send(request)
-        guard let required = try AuthSession.requiredScopes(in: response) else { return response }
-        let wanted = try AuthSession.stepUpScopes(granted: try await freshCredentials().scopes, required: required)
-        client.logger.info(
-            "the resource needs more scopes; authorizing again once", metadata: ["scope": "\(wanted.joined(separator: " "))"])
-        try await adopt(try await stepUp(wanted))
+        let demand: StepUpDemand
+        if let required = try AuthSession.requiredScopes(in: response) {
+            let wanted = try AuthSession.stepUpScopes(granted: try await freshCredentials().scopes, required: required)
+            client.logger.info(
+                "the resource needs more scopes; authorizing again once", metadata: ["scope": "\(wanted.joined(separator: " "))"])
+            demand = StepUpDemand(error: "insufficient_scope", scopes: wanted)
+        } else if let required = try AuthSession.requiredAuthentication(in: response) {
+            client.logger.info(
+                "the resource needs another authentication; authorizing again once",
+                metadata: [
+                    "acr_values": "\(required.acrValues.joined(separator: " "))", "max_age": "\(required.maxAge.map(String.init) ?? "-")",
+                ])
+            demand = StepUpDemand(
+                error: "insufficient_user_authentication", scopes: try await freshCredentials().scopes,
+                acrValues: required.acrValues, maxAge: required.maxAge)
+        } else {
+            return response
+        }
+        try await adopt(try await stepUp(demand))
         let retried = try await send(request)
         if let still = try AuthSession.requiredScopes(in: retried) {
             throw AuthSession.insufficientScope(still, "the resource still needs more scopes after authorizing again")
+        }
+        if let still = try AuthSession.requiredAuthentication(in: retried) {
+            throw AuthSession.insufficientUserAuthentication(
+                still.acrValues, maxAge: still.maxAge, "the resource still needs another authentication after authorizing again")
         }
         return retried
     }
@@ -64,8 +94,7 @@ extension AuthSession {
         guard scopes.count <= maximumStepUpScopes else {
             throw AuthFlowError.invalidResponse("the resource's insufficient_scope challenge names more than \(maximumStepUpScopes) scopes")
         }
-        let allowed: (UInt8) -> Bool = { $0 == 0x21 || (0x23...0x5B).contains($0) || (0x5D...0x7E).contains($0) }
-        guard scopes.allSatisfy({ $0.utf8.allSatisfy(allowed) }) else {
+        guard scopes.allSatisfy({ $0.utf8.allSatisfy(isTokenByte) }) else {
             throw AuthFlowError.invalidResponse("the resource's insufficient_scope challenge names a scope that is not a scope token")
         }
         return scopes

@@ -59,6 +59,14 @@ public struct ProviderConfiguration: Sendable {
     /// Which clients may exchange tokens (RFC 8693) for which audiences and
     /// resources. By default none may.
     public var tokenExchangePolicy = TokenExchangePolicy()
+    /// The authentication context classes the provider can sign users in
+    /// at (`acr_values_supported`). An authorization request whose
+    /// `acr_values` names one of them (the first it names) gets that `acr`
+    /// in its ID token and access tokens; every sign-in here is the same
+    /// (the demo user's password), so this says what the tokens claim, to
+    /// try a client's and an API's `acr` rules (RFC 9470). Empty by default:
+    /// no `acr` is issued.
+    public var acrValuesSupported: [String] = []
 
     /// Creates a configuration.
     public init(

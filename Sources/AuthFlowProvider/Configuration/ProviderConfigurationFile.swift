@@ -1,5 +1,6 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
+import AuthFlowHummingbird
 public import Foundation
 
 /// The JSON file `authflow provider serve --config FILE` reads. Member names
@@ -25,7 +26,9 @@ public import Foundation
 ///   "signing_keys": [{ "kid": "k1", "alg": "RS256", "pem_file": "rsa.pem" }],
 ///   "token_endpoint_assertion_audience": false,  // also accept <issuer>/token as a client assertion's aud
 ///   "protected_resources": [{ "resource": "/api",  // or "http://127.0.0.1:9000/api" with "port": 9000
-///                             "scopes": ["api.read"], "scopes_supported": ["api.read", "api.write"] }],
+///                             "scopes": ["api.read"], "scopes_supported": ["api.read", "api.write"],
+///                             "acr_values": ["urn:example:mfa"], "max_age": 300 }],  // RFC 9470, both optional
+///   "acr_values_supported": ["urn:example:password", "urn:example:mfa"],  // the acr a sign-in may claim
 ///   "dynamic_client_registration": true,
 ///   "scopes_for_dynamic_clients": "profile email offline_access",  // what registered clients may be granted
 ///   "client_id_metadata_documents": { "enabled": true, "allow_loopback_http": false,
@@ -101,10 +104,14 @@ public struct ProviderConfigurationFile: Decodable, Sendable {
         let resource: String
         let scopes: [String]?
         let scopesSupported: [String]?
+        let acrValues: [String]?
+        let maxAge: Int?
 
         enum CodingKeys: String, CodingKey {
             case resource, scopes
             case scopesSupported = "scopes_supported"
+            case acrValues = "acr_values"
+            case maxAge = "max_age"
         }
     }
 
@@ -135,6 +142,7 @@ public struct ProviderConfigurationFile: Decodable, Sendable {
     let dynamicClientRegistration: Bool?
     let scopesForDynamicClients: String?
     let clientIDMetadataDocuments: MetadataDocuments?
+    let acrValuesSupported: [String]?
 
     enum CodingKeys: String, CodingKey {
         case port
@@ -147,6 +155,7 @@ public struct ProviderConfigurationFile: Decodable, Sendable {
         case dynamicClientRegistration = "dynamic_client_registration"
         case scopesForDynamicClients = "scopes_for_dynamic_clients"
         case clientIDMetadataDocuments = "client_id_metadata_documents"
+        case acrValuesSupported = "acr_values_supported"
     }
 
     /// Reads and converts a configuration file; relative `pem_file` paths
@@ -215,6 +224,7 @@ public struct ProviderConfigurationFile: Decodable, Sendable {
             }
         }
         if let dynamicClientRegistration { configuration.allowsDynamicRegistration = dynamicClientRegistration }
+        if let acrValuesSupported { configuration.acrValuesSupported = acrValuesSupported }
         if let scopesForDynamicClients {
             configuration.scopesForDynamicClients = Set(scopesForDynamicClients.split(separator: " ").map(String.init))
         }
@@ -272,7 +282,19 @@ extension ProviderConfigurationFile.Resource {
             throw ProviderConfigurationError(
                 "\(ProviderConfigurationFile.resourceMember(index, "scopes")) must name at least one scope (leave it out for api.read)")
         }
-        return ProviderProtectedResource(path: path, requiredScopes: scopes ?? ["api.read"], scopesSupported: scopesSupported ?? [])
+        if acrValues != nil || maxAge != nil {
+            do {
+                _ = try AuthenticationRequirement(acrValues: acrValues ?? [], maxAge: maxAge)
+            } catch {
+                let message = (error as? AuthFlowError)?.message ?? "\(error)"
+                throw ProviderConfigurationError("\(ProviderConfigurationFile.resourceMember(index, "acr_values")) or max_age: \(message)")
+            }
+        }
+        var converted = ProviderProtectedResource(
+            path: path, requiredScopes: scopes ?? ["api.read"], scopesSupported: scopesSupported ?? [])
+        converted.requiredACRValues = acrValues ?? []
+        converted.maxAuthenticationAge = maxAge
+        return converted
     }
 }
 #endif

@@ -29,6 +29,13 @@ public struct ProviderProtectedResource: Sendable, Equatable {
     public var requiredScopes: [String]
     /// `scopes_supported` in its metadata; ``requiredScopes`` when empty.
     public var scopesSupported: [String]
+    /// The `acr` values a token must name one of (RFC 9470); empty: any.
+    /// A token without one is answered 401 `insufficient_user_authentication`
+    /// with `acr_values`, which a client follows by signing in again.
+    public var requiredACRValues: [String] = []
+    /// The most seconds since the user signed in (the token's `auth_time`,
+    /// RFC 9470 `max_age`); nil: any.
+    public var maxAuthenticationAge: Int? = nil
 
     /// A resource at `path` that requires `requiredScopes`.
     public init(path: String, requiredScopes: [String] = ["api.read"], scopesSupported: [String] = []) {

@@ -99,6 +99,8 @@ struct AuthorizeEndpoint: Sendable {
         let prompt: Set<String>
         /// `resource` (RFC 8707).
         let resource: String?
+        /// The first of the request's `acr_values` the provider supports.
+        var acr: String? = nil
     }
 
     static func validate(_ form: StrictForm, client: ProviderClient) throws(OAuthFailure) -> CheckedRequest {
@@ -122,6 +124,11 @@ struct AuthorizeEndpoint: Sendable {
         if prompt.contains("none"), prompt.count > 1 { throw .invalidRequest("prompt=none cannot be combined with other values") }
         return CheckedRequest(
             scopes: scopes, challenge: challenge, nonce: form["nonce"], prompt: prompt, resource: try ResourceIndicator.parse(form))
+    }
+
+    /// The `acr` a sign-in for `form` gets: the first of its `acr_values` in `supported`.
+    static func acr(_ form: StrictForm, supported: [String]) -> String? {
+        form["acr_values"]?.split(separator: " ").map(String.init).first { supported.contains($0) }
     }
 
     /// Signs the user in (automatically, or by the login page) and redirects with a code.
@@ -157,7 +164,8 @@ struct AuthorizeEndpoint: Sendable {
         let code = await state.issueCode(
             clientID: client.id, subject: subject, scopes: checked.scopes, authTime: Date(),
             redirectURI: reply.redirectURI, challenge: checked.challenge, nonce: checked.nonce,
-            dpopJKT: form["dpop_jkt"], resource: checked.resource)
+            dpopJKT: form["dpop_jkt"], resource: checked.resource,
+            acr: Self.acr(form, supported: configuration.acrValuesSupported))
         return reply.success(code: code)
     }
 }

@@ -52,6 +52,10 @@ struct DiscoveryEndpoint: Sendable {
             "client_id_metadata_document_supported": .bool(configuration.clientIDMetadataDocuments.isEnabled),
         ]
         if configuration.allowsDynamicRegistration { document["registration_endpoint"] = url(EndpointPaths.registration) }
+        if !configuration.acrValuesSupported.isEmpty {
+            document["acr_values_supported"] = strings(configuration.acrValuesSupported)
+            document["claims_supported"] = document["claims_supported"].flatMap(\.arrayValue).map { .array($0 + [.string("acr")]) }
+        }
         return .json(.object(document))
     }
 

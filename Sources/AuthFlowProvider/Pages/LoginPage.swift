@@ -6,7 +6,7 @@
 enum LoginPage {
     static let carried = [
         "response_type", "client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge",
-        "code_challenge_method", "prompt", "max_age", "login_hint", "dpop_jkt", "resource",
+        "code_challenge_method", "prompt", "max_age", "login_hint", "dpop_jkt", "resource", "acr_values",
     ]
     /// What the page adds to the request: taken from the posted form only,
     /// never from pushed parameters.

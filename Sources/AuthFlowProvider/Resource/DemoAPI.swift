@@ -88,8 +88,20 @@ struct DemoAPIMiddleware: RouterMiddleware {
         } catch {
             return DemoAPI.unavailable.hummingbird
         }
-        return try await AccessTokenMiddleware<Context>(resource, requiredScopes: api.resource.requiredScopes)
-            .handle(request, context: context, next: next)
+        let demanded = api.resource
+        var authentication: AuthenticationRequirement?
+        if !demanded.requiredACRValues.isEmpty || demanded.maxAuthenticationAge != nil {
+            // Checked when the configuration was read (ProviderConfigurationFile); a bad one set in code is refused here.
+            guard
+                let requirement = try? AuthenticationRequirement(
+                    acrValues: demanded.requiredACRValues, maxAge: demanded.maxAuthenticationAge)
+            else { return DemoAPI.unavailable.hummingbird }
+            authentication = requirement
+        }
+        return try await AccessTokenMiddleware<Context>(
+            resource, requiredScopes: api.resource.requiredScopes, requiredAuthentication: authentication
+        )
+        .handle(request, context: context, next: next)
     }
 }
 #endif

@@ -6,10 +6,11 @@ extension ProviderState {
     /// Issues an authorization code for a signed-in user.
     func issueCode(
         clientID: String, subject: String, scopes: [String], authTime: Date, redirectURI: String,
-        challenge: String, nonce: String?, dpopJKT: String? = nil, resource: String? = nil, now: Date = Date()
+        challenge: String, nonce: String?, dpopJKT: String? = nil, resource: String? = nil, acr: String? = nil, now: Date = Date()
     ) -> String {
         sweep(now: now)
-        let grantID = addGrant(GrantRecord(clientID: clientID, subject: subject, scopes: scopes, authTime: authTime, resource: resource))
+        let grantID = addGrant(
+            GrantRecord(clientID: clientID, subject: subject, scopes: scopes, authTime: authTime, resource: resource, acr: acr))
         let code = RandomToken.make()
         codes[code] = CodeRecord(
             grantID: grantID, clientID: clientID, redirectURI: redirectURI, challenge: challenge,

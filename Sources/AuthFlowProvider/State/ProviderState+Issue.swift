@@ -50,7 +50,7 @@ extension ProviderState {
         if let subject = grant.subject, scopes.contains("openid") {
             issued.idToken = (
                 idTokenClaims(
-                    client: client, subject: subject, scopes: scopes, authTime: grant.authTime,
+                    client: client, subject: subject, scopes: scopes, authTime: grant.authTime, acr: grant.acr,
                     nonce: nonce, accessToken: accessToken, now: now),
                 keys.signer(for: client.idTokenSigningAlgorithm)
             )
@@ -75,6 +75,7 @@ extension ProviderState {
             "scope": .string(scopes.joined(separator: " ")),
         ]
         if let authTime = grant.authTime { claims["auth_time"] = .number(authTime.timeIntervalSince1970.rounded(.down)) }
+        if let acr = grant.acr { claims["acr"] = .string(acr) }
         if let jkt = grant.dpopJKT { claims["cnf"] = .object(["jkt": .string(jkt)]) }
         if let actor { claims["act"] = .object(["sub": .string(actor)]) }
         return claims
@@ -82,7 +83,7 @@ extension ProviderState {
 
     /// The claims of an ID token (OIDC Core §2) with `at_hash`.
     func idTokenClaims(
-        client: ProviderClient, subject: String, scopes: [String], authTime: Date?, nonce: String?,
+        client: ProviderClient, subject: String, scopes: [String], authTime: Date?, acr: String? = nil, nonce: String?,
         accessToken: String?, now: Date
     ) -> [String: JSONMemberValue] {
         var claims = configuration.user(subject: subject)?.claims(for: Set(scopes)) ?? [:]
@@ -92,6 +93,7 @@ extension ProviderState {
         claims["iat"] = .number(now.timeIntervalSince1970.rounded(.down))
         claims["exp"] = .number(now.addingTimeInterval(configuration.lifetimes.idToken).timeIntervalSince1970.rounded(.down))
         if let authTime { claims["auth_time"] = .number(authTime.timeIntervalSince1970.rounded(.down)) }
+        if let acr { claims["acr"] = .string(acr) }
         if let nonce { claims["nonce"] = .string(nonce) }
         if let accessToken {
             let digest = Array(SHA256.hash(data: Array(accessToken.utf8)))

@@ -15,6 +15,9 @@ struct GrantRecord: Sendable {
     /// The resource (RFC 8707) the grant is for; nil when the authorization
     /// request named none (its tokens may then name any).
     var resource: String? = nil
+    /// The authentication context class the user signed in at (`acr`), when
+    /// the request asked for one the provider supports.
+    var acr: String? = nil
 }
 
 /// An issued authorization code, bound to its client, redirect URI and PKCE challenge.

@@ -283,9 +283,11 @@ struct Login: AsyncParsableCommand {
     /// RFC 9126) with the terminal's user agent, which prints the URL, opens
     /// the browser where one may open, and takes a pasted redirect where
     /// none will (``TerminalUserAgent``); then the code exchange.
+    /// With `demand` (a step-up), the sign-in also asks for its `acr_values`
+    /// and `max_age`, and the ID token's `acr` and `auth_time` are checked.
     func browserSignIn(
         client: OAuthClient, scopes: [String], parameters: [AuthorizationOptions.Parameter], port: Int,
-        logger: Logger
+        demand: AuthSession.StepUpDemand? = nil, logger: Logger
     ) async throws -> OAuthCredentials {
         // Where no browser will open: the device grant, or the printed URL with a pasted redirect (HeadlessSignIn.swift).
         if let credentials = try await headlessDeviceSignIn(client: client, scopes: scopes, port: port) { return credentials }
@@ -296,7 +298,9 @@ struct Login: AsyncParsableCommand {
             // A provider that requires PAR for this client alone refuses a plain request with
             // the remedy `usePushedAuthorizationRequests` (RFC 9126 §5), which the hint says as --par.
             let grant = try await client.authorize(
-                redirectURI: listener.redirectURI, scopes: scopes, options: AuthorizationOptions(additionalParameters: parameters),
+                redirectURI: listener.redirectURI, scopes: scopes,
+                options: demand.map { $0.options(AuthorizationOptions(additionalParameters: parameters)) }
+                    ?? AuthorizationOptions(additionalParameters: parameters),
                 userAgent: agent)
             // What the provider adds beside the code (Sign in with Apple's `user`, with the name) is shown, not stored.
             for member in grant.responseParameters where !member.name.hasPrefix("error") {

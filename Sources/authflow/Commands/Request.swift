@@ -109,7 +109,7 @@ struct Request: AsyncParsableCommand {
     }
 
     /// `request` through the session in `store`, stepping up once on
-    /// `insufficient_scope` only at the origin of the profile's resource
+    /// `insufficient_scope` or `insufficient_user_authentication` only at the origin of the profile's resource
     /// (``stepsUp(_:for:)``); elsewhere the 403 is the answer.
     static func send(
         _ request: HTTPTransportRequest, profile: Profile, store: any ProfileSessionStore, timeout: Double, logger: Logger
@@ -124,10 +124,16 @@ struct Request: AsyncParsableCommand {
                         + "authflow signs in again for more scopes only at the origin of a profile signed in with --resource. "
                         + "If you trust this server with them, run authflow login with --scope.")
             }
+            if let required = try? AuthSession.requiredAuthentication(in: response) {
+                Output.stderr(
+                    "The server asks for another sign-in (acr_values \(TerminalText.field(required.acrValues.joined(separator: " "))), "
+                        + "max_age \(required.maxAge.map(String.init) ?? "-")); authflow signs in again only at the origin of a "
+                        + "profile signed in with --resource.")
+            }
             return response
         }
-        return try await session.send(request) { scopes in
-            try await Request.stepUp(profile: name, scopes: scopes, timeout: timeout, logger: logger)
+        return try await session.send(request) { demand in
+            try await Request.stepUp(profile: name, demand: demand, timeout: timeout, logger: logger)
         }
     }
 
@@ -158,12 +164,22 @@ struct Request: AsyncParsableCommand {
         return signedIn
     }
 
-    /// Signs the profile in again with `scopes` (the browser flow, or the
-    /// device grant for a device profile), keeping its client, DPoP key and
-    /// settings; the profile keeps the new scopes. The session saves the
-    /// credentials.
-    static func stepUp(profile name: String, scopes: [String], timeout: Double, logger: Logger) async throws -> OAuthCredentials {
-        Output.stderr("The API needs more scopes (\(TerminalText.field(scopes.joined(separator: " ")))); signing in again.")
+    /// Signs the profile in again for `demand` (the browser flow, or the
+    /// device grant for a device profile, which carries the scopes only),
+    /// keeping its client, DPoP key and settings; the profile keeps the new
+    /// scopes. The session saves the credentials.
+    static func stepUp(
+        profile name: String, demand: AuthSession.StepUpDemand, timeout: Double, logger: Logger
+    ) async throws -> OAuthCredentials {
+        let scopes = demand.scopes
+        if demand.error == "insufficient_user_authentication" {
+            var asked = demand.acrValues.isEmpty ? [] : ["acr_values \(demand.acrValues.joined(separator: " "))"]
+            if let maxAge = demand.maxAge { asked.append("max_age \(maxAge)") }
+            Output.stderr(
+                "The API needs another sign-in (\(TerminalText.field(asked.joined(separator: ", ")))); signing in again.")
+        } else {
+            Output.stderr("The API needs more scopes (\(TerminalText.field(scopes.joined(separator: " ")))); signing in again.")
+        }
         let login = try Login.parse(["--profile", name, "--timeout", String(timeout)])
         let profile = try Profile.load(name)
         var client = try profile.client(timeout: timeout, logger: logger)
@@ -172,7 +188,7 @@ struct Request: AsyncParsableCommand {
             profile.device
             ? try await login.deviceSignIn(client: client, scopes: scopes)
             : try await login.browserSignIn(
-                client: client, scopes: scopes, parameters: profile.parameters, port: profile.port, logger: logger)
+                client: client, scopes: scopes, parameters: profile.parameters, port: profile.port, demand: demand, logger: logger)
         try await ProfileStore(name: name).lock.withLock {
             var kept = try Profile.load(name)
             kept.scopes = scopes
