@@ -7,7 +7,7 @@ import Foundation
 /// most so many seconds ago (its `auth_time`).
 ///
 /// A token that falls short is refused with 401 and a challenge that says
-/// what the route needs, which a client such as ``AuthFlow/AuthSession``
+/// what the route needs, which a client such as `AuthSession`
 /// follows by signing the user in again once:
 ///
 /// ```
@@ -25,7 +25,7 @@ public struct AuthenticationRequirement: Sendable, Equatable {
     public let maxAge: Int?
 
     /// A requirement of `acrValues` (any of them) and `maxAge` seconds.
-    /// - Throws: ``AuthFlow/AuthFlowError/Category/configuration`` for an
+    /// - Throws: `AuthFlowError` (`configuration`) for an
     ///   `acr` value that is empty or holds a space, `"` or `\`, a negative
     ///   age, or a requirement of nothing.
     public init(acrValues: [String] = [], maxAge: Int? = nil) throws {
