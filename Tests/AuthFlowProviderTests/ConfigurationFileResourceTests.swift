@@ -40,6 +40,20 @@ struct ConfigurationFileResourceTests {
         #expect(configuration.clientIDMetadataDocuments.maximumBytes == 64 << 10)
     }
 
+    @Test("the acr members are read: what sign-ins may claim, what a resource demands")
+    func acrMembers() throws {
+        let configuration = try load(
+            """
+            {"acr_values_supported": ["urn:example:password", "urn:example:mfa"],
+             "protected_resources": [{"resource": "/api", "acr_values": ["urn:example:mfa"], "max_age": 300}]}
+            """)
+        #expect(configuration.acrValuesSupported == ["urn:example:password", "urn:example:mfa"])
+        var expected = ProviderProtectedResource(path: "/api")
+        expected.requiredACRValues = ["urn:example:mfa"]
+        expected.maxAuthenticationAge = 300
+        #expect(configuration.protectedResources == [expected])
+    }
+
     @Test("every member is read")
     func everyMember() throws {
         let configuration = try load(
@@ -107,6 +121,14 @@ struct ConfigurationFileResourceTests {
             (
                 #"{"protected_resources": [{"scopes": ["x"]}]}"#,
                 "provider.json: protected_resources[0] is missing resource"
+            ),
+            (
+                #"{"protected_resources": [{"resource": "/api", "acr_values": ["two words"]}]}"#,
+                "provider.json: protected_resources[0].acr_values or max_age: an acr value must be a non-empty token without spaces, quotes or backslashes"
+            ),
+            (
+                #"{"protected_resources": [{"resource": "/api", "max_age": -1}]}"#,
+                "provider.json: protected_resources[0].acr_values or max_age: max_age must not be negative"
             ),
             (
                 #"{"client_id_metadata_documents": {"timeout": 0}}"#,
