@@ -29,8 +29,7 @@ public struct AuthenticationRequirement: Sendable, Equatable {
     ///   `acr` value that is empty or holds a space, `"` or `\`, a negative
     ///   age, or a requirement of nothing.
     public init(acrValues: [String] = [], maxAge: Int? = nil) throws {
-        let token: (UInt8) -> Bool = { $0 == 0x21 || (0x23...0x5B).contains($0) || (0x5D...0x7E).contains($0) }
-        guard acrValues.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy(token) }) else {
+        guard acrValues.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy(AuthSession.isTokenByte) }) else {
             throw AuthFlowError(.configuration, "an acr value must be a non-empty token without spaces, quotes or backslashes")
         }
         guard maxAge.map({ $0 >= 0 }) ?? true else { throw AuthFlowError(.configuration, "max_age must not be negative") }

@@ -4,8 +4,13 @@ and a $BROWSER that counts its launches, then runs the given browser script."""
 
 import json
 import os
+import signal
 import subprocess
 import sys
+
+import pytest
+
+from interop_helpers import read_until_ready
 
 AUTHFLOW_BIN = os.environ.get("AUTHFLOW_BIN")
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -43,3 +48,21 @@ class CLI:
     def browsers(self):
         path = self.tmp_path / "browsers.log"
         return len(path.read_text().splitlines()) if path.exists() else 0
+
+
+def serve_provider(config, *args):
+    """`authflow provider serve --config CONFIG ARGS...` until it is ready: its
+    issuer, its demo API's URL and the process (stop it with stop_provider)."""
+    process = subprocess.Popen([AUTHFLOW_BIN, "provider", "serve", "--config", str(config), *args],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
+    lines, _ = read_until_ready(process)
+    found = {entry.split(": ", 1)[0]: entry.split(": ", 1)[1] for entry in lines if ": " in entry}
+    if "issuer" not in found or "resource" not in found:
+        process.kill()
+        pytest.fail(f"provider did not start: {lines}")
+    return {"issuer": found["issuer"], "api": found["resource"].split(" ")[0], "process": process}
+
+
+def stop_provider(provider):
+    provider["process"].send_signal(signal.SIGTERM)
+    provider["process"].wait(timeout=10)

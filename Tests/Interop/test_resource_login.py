@@ -9,14 +9,12 @@ second login, and registered again after the provider forgot it (SIGUSR1)."""
 import json
 import os
 import signal
-import subprocess
 import time
 
 import pytest
 import requests
 
-from cli_fixtures import CLI
-from interop_helpers import read_until_ready
+from cli_fixtures import CLI, serve_provider, stop_provider
 
 AUTHFLOW_BIN = os.environ.get("AUTHFLOW_BIN")
 HAVE_CHROMIUM = os.path.exists("/usr/bin/chromium") and os.path.exists("/usr/bin/chromedriver")
@@ -28,16 +26,9 @@ pytestmark = [pytest.mark.skipif(not AUTHFLOW_BIN, reason="AUTHFLOW_BIN is not s
 def provider(tmp_path_factory):
     config = tmp_path_factory.mktemp("provider") / "provider.json"
     config.write_text(json.dumps({"sign_in": "login_page"}))
-    process = subprocess.Popen([AUTHFLOW_BIN, "provider", "serve", "--config", str(config), "--resource", "/api"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
-    lines, _ = read_until_ready(process)
-    found = {entry.split(": ", 1)[0]: entry.split(": ", 1)[1] for entry in lines if ": " in entry}
-    if "issuer" not in found or "resource" not in found:
-        process.kill()
-        pytest.fail(f"provider did not start: {lines}")
-    yield {"issuer": found["issuer"], "api": found["resource"].split(" ")[0], "process": process}
-    process.send_signal(signal.SIGTERM)
-    process.wait(timeout=10)
+    served = serve_provider(config, "--resource", "/api")
+    yield served
+    stop_provider(served)
 
 
 def test_login_by_the_apis_url_alone_then_request_refresh_and_status(provider, tmp_path):

@@ -9,13 +9,10 @@ step-up: a typed error, not a loop."""
 
 import json
 import os
-import signal
-import subprocess
 
 import pytest
 
-from cli_fixtures import CLI
-from interop_helpers import read_until_ready
+from cli_fixtures import CLI, serve_provider, stop_provider
 
 AUTHFLOW_BIN = os.environ.get("AUTHFLOW_BIN")
 HAVE_CHROMIUM = os.path.exists("/usr/bin/chromium") and os.path.exists("/usr/bin/chromedriver")
@@ -32,33 +29,21 @@ def serve(tmp_path_factory, supported):
         "acr_values_supported": supported,
         "protected_resources": [{"resource": "/api", "acr_values": [MFA], "max_age": 600}],
     }))
-    process = subprocess.Popen([AUTHFLOW_BIN, "provider", "serve", "--config", str(config)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
-    lines, _ = read_until_ready(process)
-    found = {entry.split(": ", 1)[0]: entry.split(": ", 1)[1] for entry in lines if ": " in entry}
-    if "issuer" not in found or "resource" not in found:
-        process.kill()
-        pytest.fail(f"provider did not start: {lines}")
-    return {"issuer": found["issuer"], "api": found["resource"].split(" ")[0], "process": process}
-
-
-def stop(provider):
-    provider["process"].send_signal(signal.SIGTERM)
-    provider["process"].wait(timeout=10)
+    return serve_provider(config)
 
 
 @pytest.fixture(scope="module")
 def provider(tmp_path_factory):
     served = serve(tmp_path_factory, ["urn:authflow:password", MFA])
     yield served
-    stop(served)
+    stop_provider(served)
 
 
 @pytest.fixture(scope="module")
 def weak_provider(tmp_path_factory):
     served = serve(tmp_path_factory, ["urn:authflow:password"])
     yield served
-    stop(served)
+    stop_provider(served)
 
 
 def test_request_signs_in_again_at_the_level_the_api_names(provider, tmp_path):

@@ -68,19 +68,26 @@ extension AuthSession {
         return (acrValues, challenge.maxAge)
     }
 
-    /// The bytes of a scope token (RFC 6749 §3.3 `NQCHAR`), also those of an `acr` value here.
-    static func isTokenByte(_ byte: UInt8) -> Bool {
+    /// The bytes of a scope token (RFC 6749 §3.3 `NQCHAR`), also those of an
+    /// `acr` value here. Shared with AuthFlowHummingbird's `AuthenticationRequirement`.
+    package static func isTokenByte(_ byte: UInt8) -> Bool {
         byte == 0x21 || (0x23...0x5B).contains(byte) || (0x5D...0x7E).contains(byte)
+    }
+
+    /// What an authentication demand asks for, as messages say it:
+    /// `acr_values a b, max_age 300` (each part only when given). Shared with the CLI.
+    package static func authenticationAsked(acrValues: [String], maxAge: Int?) -> String {
+        var asked = acrValues.isEmpty ? [] : ["acr_values \(acrValues.joined(separator: " "))"]
+        if let maxAge { asked.append("max_age \(maxAge)") }
+        return asked.joined(separator: ", ")
     }
 
     /// The error of an authentication step-up that did not satisfy the resource.
     package static func insufficientUserAuthentication(_ acrValues: [String], maxAge: Int?, _ why: String) -> AuthFlowError {
-        var asked = acrValues.isEmpty ? [] : ["acr_values \(acrValues.joined(separator: " "))"]
-        if let maxAge { asked.append("max_age \(maxAge)") }
+        let asked = authenticationAsked(acrValues: acrValues, maxAge: maxAge)
         return AuthFlowError(
-            .oauthError, "\(why): \(asked.joined(separator: ", "))",
-            oauth: OAuthErrorResponse(
-                error: "insufficient_user_authentication", errorDescription: "needs \(asked.joined(separator: ", "))"),
+            .oauthError, "\(why): \(asked)",
+            oauth: OAuthErrorResponse(error: "insufficient_user_authentication", errorDescription: "needs \(asked)"),
             recovery: "The provider did not authenticate the user as the resource requires; "
                 + "ask its administrator which authentication it accepts.")
     }

@@ -173,10 +173,8 @@ struct Request: AsyncParsableCommand {
     ) async throws -> OAuthCredentials {
         let scopes = demand.scopes
         if demand.error == "insufficient_user_authentication" {
-            var asked = demand.acrValues.isEmpty ? [] : ["acr_values \(demand.acrValues.joined(separator: " "))"]
-            if let maxAge = demand.maxAge { asked.append("max_age \(maxAge)") }
-            Output.stderr(
-                "The API needs another sign-in (\(TerminalText.field(asked.joined(separator: ", ")))); signing in again.")
+            let asked = AuthSession.authenticationAsked(acrValues: demand.acrValues, maxAge: demand.maxAge)
+            Output.stderr("The API needs another sign-in (\(TerminalText.field(asked))); signing in again.")
         } else {
             Output.stderr("The API needs more scopes (\(TerminalText.field(scopes.joined(separator: " ")))); signing in again.")
         }
