@@ -194,6 +194,7 @@ package.targets += [
         name: "example-api",
         dependencies: ["AuthFlow", "AuthFlowHummingbird", logging] + server(when: ["Hummingbird"], httpTypes: false, signals: true),
         path: "Examples/API",
+        exclude: ["README.md"],
         swiftSettings: strict
     ),
     // A real API on 127.0.0.1, tokens from the embedded provider and from a test issuer.

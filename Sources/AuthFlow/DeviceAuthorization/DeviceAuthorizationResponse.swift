@@ -70,8 +70,9 @@ public struct DeviceAuthorizationResponse: Sendable, Equatable {
         self.interval = interval
     }
 
-    /// A non-negative whole number of seconds, as a JSON number or numeric string.
-    private static func seconds(_ value: JSONMemberValue?, _ name: String) throws -> Int? {
+    /// A non-negative whole number of seconds, as a JSON number or numeric
+    /// string (also read in CIBA's answer, whose members are the same).
+    static func seconds(_ value: JSONMemberValue?, _ name: String, in context: String = "device authorization response") throws -> Int? {
         switch value {
         case nil, .null?:
             return nil
@@ -80,7 +81,7 @@ public struct DeviceAuthorizationResponse: Sendable, Equatable {
         case .string(let text)? where Int(text).map({ $0 >= 0 }) == true:
             return Int(text)
         default:
-            throw AuthFlowError.invalidResponse("device authorization response: \(name) must be a non-negative whole number")
+            throw AuthFlowError.invalidResponse("\(context): \(name) must be a non-negative whole number")
         }
     }
 }

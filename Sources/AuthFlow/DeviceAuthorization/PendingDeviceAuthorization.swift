@@ -40,9 +40,11 @@ public struct PendingDeviceAuthorization: Sendable, CustomStringConvertible, Cus
     ///   other refusals, `timeout` when the code expires (`expired_token` or
     ///   the `expires_in` deadline), `cancelled` when the task is cancelled.
     public func credentials(onPoll: (@Sendable (DevicePoll) -> Void)? = nil) async throws -> OAuthCredentials {
-        let poller = DevicePoller(
-            endpoint: client.tokenEndpoint, deviceCode: response.deviceCode, interval: response.interval,
-            scopes: scopes, deadline: deadline, clock: clock, logger: client.logger)
+        let poller = GrantPoller(
+            endpoint: client.tokenEndpoint,
+            grant: [("grant_type", Self.grantType), ("device_code", response.deviceCode)],
+            interval: response.interval, scopes: scopes, deadline: deadline, clock: clock, logger: client.logger,
+            flow: "device authorization", expiredMessage: "the device code expired before the sign-in was approved")
         let token = try await poller.poll(onPoll: onPoll)
         let claims = try await client.verifyIDToken(in: token, nonce: nil, maxAge: nil, required: false)
         client.logger.info(
@@ -52,6 +54,9 @@ public struct PendingDeviceAuthorization: Sendable, CustomStringConvertible, Cus
             ])
         return OAuthCredentials(issuer: client.metadata.issuer, clientID: client.clientID, token: token, idToken: claims)
     }
+
+    /// The device-code grant type (RFC 8628 §3.4).
+    static let grantType = "urn:ietf:params:oauth:grant-type:device_code"
 
     /// Shows the user code and URIs; the device code is redacted.
     public var description: String { "PendingDeviceAuthorization(\(response))" }

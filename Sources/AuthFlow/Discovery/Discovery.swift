@@ -114,6 +114,7 @@ extension ProviderMetadata {
         merged.introspectionEndpoint = merged.introspectionEndpoint ?? other.introspectionEndpoint
         merged.deviceAuthorizationEndpoint = merged.deviceAuthorizationEndpoint ?? other.deviceAuthorizationEndpoint
         merged.pushedAuthorizationRequestEndpoint = merged.pushedAuthorizationRequestEndpoint ?? other.pushedAuthorizationRequestEndpoint
+        merged.backchannelAuthenticationEndpoint = merged.backchannelAuthenticationEndpoint ?? other.backchannelAuthenticationEndpoint
         merged.registrationEndpoint = merged.registrationEndpoint ?? other.registrationEndpoint
         // The document shows what was used: members only the RFC 8414 one has are added.
         merged.document.merge(other.document) { own, _ in own }

@@ -26,6 +26,8 @@ public struct ProviderMetadata: Sendable, Equatable, Codable {
     public var deviceAuthorizationEndpoint: URL?
     /// `pushed_authorization_request_endpoint` (RFC 9126).
     public var pushedAuthorizationRequestEndpoint: URL?
+    /// `backchannel_authentication_endpoint` (OpenID CIBA Core 1.0 §4).
+    public var backchannelAuthenticationEndpoint: URL?
     /// `registration_endpoint` (RFC 7591): where a client registers itself.
     public var registrationEndpoint: URL?
     /// `scopes_supported`.
@@ -91,6 +93,7 @@ public struct ProviderMetadata: Sendable, Equatable, Codable {
         endSessionEndpoint = try reader.url("end_session_endpoint")
         deviceAuthorizationEndpoint = try reader.url("device_authorization_endpoint")
         pushedAuthorizationRequestEndpoint = try reader.url("pushed_authorization_request_endpoint")
+        backchannelAuthenticationEndpoint = try reader.url("backchannel_authentication_endpoint")
         registrationEndpoint = try reader.url("registration_endpoint")
         scopesSupported = try reader.strings("scopes_supported")
         responseTypesSupported = try reader.strings("response_types_supported")
@@ -110,6 +113,13 @@ public struct ProviderMetadata: Sendable, Equatable, Codable {
         return false
     }
 
+    /// `backchannel_token_delivery_modes_supported` (OpenID CIBA Core 1.0 §4):
+    /// `poll`, `ping`, `push`; empty when the provider names none.
+    public var backchannelTokenDeliveryModesSupported: [String] {
+        guard case .array(let modes)? = document["backchannel_token_delivery_modes_supported"] else { return [] }
+        return modes.compactMap { if case .string(let mode) = $0 { mode } else { nil } }
+    }
+
     /// Every endpoint present, with its metadata name.
     package var endpointList: [(name: String, url: URL)] {
         let all: [(String, URL?)] = [
@@ -118,6 +128,7 @@ public struct ProviderMetadata: Sendable, Equatable, Codable {
             ("revocation_endpoint", revocationEndpoint), ("introspection_endpoint", introspectionEndpoint),
             ("end_session_endpoint", endSessionEndpoint), ("device_authorization_endpoint", deviceAuthorizationEndpoint),
             ("pushed_authorization_request_endpoint", pushedAuthorizationRequestEndpoint),
+            ("backchannel_authentication_endpoint", backchannelAuthenticationEndpoint),
             ("registration_endpoint", registrationEndpoint),
         ]
         return all.compactMap { name, url in url.map { (name: name, url: $0) } }

@@ -22,6 +22,9 @@ extension HTTPTransportRequest {
         public static let userInfo = Purpose("userinfo response")
         /// A device authorization answer (RFC 8628 §3.2).
         public static let deviceAuthorization = Purpose("device authorization response")
+        /// A backchannel authentication answer (OpenID CIBA Core 1.0 §7.3),
+        /// read with the ``ResponseLimits/deviceAuthorization`` limit.
+        public static let backchannelAuthentication = Purpose("backchannel authentication response")
         /// A pushed authorization request answer (RFC 9126 §2.2).
         public static let pushedAuthorization = Purpose("pushed authorization response")
         /// A revocation answer (RFC 7009 §2.2).
@@ -56,7 +59,7 @@ public struct ResponseLimits: Sendable, Equatable {
     public var token: Int = 256 << 10
     /// Userinfo responses. Default 256 KiB.
     public var userInfo: Int = 256 << 10
-    /// Device authorization responses. Default 64 KiB.
+    /// Device and backchannel authentication responses. Default 64 KiB.
     public var deviceAuthorization: Int = 64 << 10
     /// Pushed authorization responses. Default 64 KiB.
     public var pushedAuthorization: Int = 64 << 10
@@ -80,7 +83,7 @@ public struct ResponseLimits: Sendable, Equatable {
         case .keySet: keySet
         case .token: token
         case .userInfo: userInfo
-        case .deviceAuthorization: deviceAuthorization
+        case .deviceAuthorization, .backchannelAuthentication: deviceAuthorization
         case .pushedAuthorization: pushedAuthorization
         case .revocation: revocation
         case .registration: registration

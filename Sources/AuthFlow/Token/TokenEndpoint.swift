@@ -73,6 +73,7 @@ struct TokenEndpoint: Sendable {
     static func secrets(in form: [(String, String)], _ authentication: ClientAuthentication) -> [String] {
         let secretNames: Set<String> = [
             "code", "code_verifier", "refresh_token", "token", "device_code", "client_secret", "assertion", "subject_token", "actor_token",
+            "auth_req_id", "client_notification_token", "login_hint_token", "id_token_hint", "user_code",
         ]
         return form.filter { secretNames.contains($0.0) }.map(\.1) + [authentication.secret].compactMap { $0 }
     }

@@ -1,6 +1,6 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 public import AuthFlow
-import Foundation
+public import Foundation
 
 /// A client registered with the ``EmbeddedProvider``.
 ///
@@ -39,7 +39,8 @@ public struct ProviderClient: Sendable, Equatable {
     /// Grant types the client may use: `authorization_code`, `refresh_token`,
     /// `client_credentials`, `urn:ietf:params:oauth:grant-type:device_code`,
     /// `urn:ietf:params:oauth:grant-type:token-exchange` (with a
-    /// ``TokenExchangePolicy`` rule).
+    /// ``TokenExchangePolicy`` rule), `urn:openid:params:grant-type:ciba`
+    /// (confidential clients only).
     public var grantTypes: Set<String>
     /// Scopes the client may request.
     public var scopes: Set<String>
@@ -51,6 +52,12 @@ public struct ProviderClient: Sendable, Equatable {
     /// Whether authorization requests must be pushed first (RFC 9126 §6,
     /// `require_pushed_authorization_requests`).
     public var requirePushedAuthorizationRequests: Bool
+    /// `backchannel_client_notification_endpoint` (OpenID CIBA Core 1.0 §4):
+    /// when set, the client uses ping mode, and the provider posts
+    /// `{"auth_req_id": …}` there with the request's
+    /// `client_notification_token` once the user has decided; https, or
+    /// http on a loopback host. `nil`: poll mode.
+    public var backchannelNotificationEndpoint: URL? = nil
 
     /// Creates a client registration.
     public init(
@@ -88,8 +95,10 @@ public enum GrantType {
     public static let deviceCode = "urn:ietf:params:oauth:grant-type:device_code"
     /// RFC 8693 §2.1 (see ``TokenExchangePolicy``).
     public static let tokenExchange = "urn:ietf:params:oauth:grant-type:token-exchange"
+    /// OpenID CIBA Core 1.0 §10.1: the token request of a backchannel authentication.
+    public static let ciba = "urn:openid:params:grant-type:ciba"
     /// Every grant type above.
-    public static let all: [String] = [authorizationCode, refreshToken, clientCredentials, deviceCode, tokenExchange]
+    public static let all: [String] = [authorizationCode, refreshToken, clientCredentials, deviceCode, tokenExchange, ciba]
 }
 
 extension ProviderClient {

@@ -138,6 +138,15 @@ public struct ProviderConfiguration: Sendable {
             for grant in client.grantTypes where !GrantType.all.contains(grant) {
                 throw ProviderConfigurationError("client \(client.id): unknown grant type \(grant)")
             }
+            if client.grantTypes.contains(GrantType.ciba), !client.isConfidential {
+                throw ProviderConfigurationError("client \(client.id): the CIBA grant needs a confidential client (CIBA Core §7.1)")
+            }
+            if let endpoint = client.backchannelNotificationEndpoint {
+                guard (try? URLPolicy.requireSecure(endpoint, "backchannel_client_notification_endpoint")) != nil else {
+                    throw ProviderConfigurationError(
+                        "client \(client.id): backchannel_client_notification_endpoint must be https, or http on a loopback host")
+                }
+            }
         }
         try clientIDMetadataDocuments.validate()
         try tokenExchangePolicy.validate(clients: clients)

@@ -19,7 +19,8 @@ public import Foundation
 ///                 "post_logout_redirect_uris": [], "grant_types": ["authorization_code", "refresh_token"],
 ///                 "scope": "openid profile email offline_access", "id_token_signed_response_alg": "ES256",
 ///                 "jwks": { "keys": [ … ] },        // public keys for private_key_jwt
-///                 "require_pushed_authorization_requests": false }],
+///                 "require_pushed_authorization_requests": false,
+///                 "backchannel_client_notification_endpoint": "https://app.example/ciba" }],  // CIBA ping mode
 ///   "users": [{ "sub": "alice", "username": "alice", "password": "pw", "claims": { "name": "Alice" } }],
 ///   "lifetimes": { "authorization_code": 60, "access_token": 3600, "id_token": 3600, "refresh_token": 2592000,
 ///                  "device_code": 600, "device_polling_interval": 5 },
@@ -48,6 +49,7 @@ public struct ProviderConfigurationFile: Decodable, Sendable {
         let idTokenSignedResponseAlg: SigningAlgorithm?
         let jwks: JSONMemberValue?
         let requirePushedAuthorizationRequests: Bool?
+        let backchannelClientNotificationEndpoint: URL?
 
         enum CodingKeys: String, CodingKey {
             case clientId = "client_id"
@@ -60,6 +62,7 @@ public struct ProviderConfigurationFile: Decodable, Sendable {
             case idTokenSignedResponseAlg = "id_token_signed_response_alg"
             case jwks
             case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
+            case backchannelClientNotificationEndpoint = "backchannel_client_notification_endpoint"
         }
     }
 
@@ -186,7 +189,7 @@ public struct ProviderConfigurationFile: Decodable, Sendable {
         configuration.acceptsTokenEndpointAssertionAudience = tokenEndpointAssertionAudience ?? false
         if let clients {
             configuration.clients = clients.map { client in
-                ProviderClient(
+                var made = ProviderClient(
                     id: client.clientId, secret: client.clientSecret, authentication: client.tokenEndpointAuthMethod,
                     redirectURIs: client.redirectUris ?? [], postLogoutRedirectURIs: client.postLogoutRedirectUris,
                     grantTypes: client.grantTypes.map(Set.init) ?? [GrantType.authorizationCode, GrantType.refreshToken],
@@ -194,6 +197,8 @@ public struct ProviderConfigurationFile: Decodable, Sendable {
                         ?? ["openid", "profile", "email", "offline_access"],
                     idTokenSigningAlgorithm: client.idTokenSignedResponseAlg ?? .rs256, jwks: client.jwks,
                     requirePushedAuthorizationRequests: client.requirePushedAuthorizationRequests ?? false)
+                made.backchannelNotificationEndpoint = client.backchannelClientNotificationEndpoint
+                return made
             }
         }
         if let users {

@@ -11,11 +11,15 @@ public struct TokenLifetimes: Sendable, Equatable {
     public var idToken: TimeInterval
     /// Refresh tokens (default 30 days).
     public var refreshToken: TimeInterval
-    /// Device codes and user codes (default 10 minutes).
+    /// Device codes and user codes, and backchannel authentication requests
+    /// (`auth_req_id`, unless the client asks for less with `requested_expiry`)
+    /// (default 10 minutes).
     public var deviceCode: TimeInterval
-    /// The device polling interval announced (default 5 s; tests may use less).
+    /// The polling interval announced for device codes and backchannel
+    /// requests (default 5 s; tests may use less).
     public var devicePollingInterval: TimeInterval
-    /// How much `slow_down` adds to the polling interval (RFC 8628 §3.5: 5 s).
+    /// How much `slow_down` adds to the polling interval (RFC 8628 §3.5,
+    /// OpenID CIBA Core 1.0 §11: 5 s).
     public var deviceSlowDownIncrement: TimeInterval
     /// Pushed authorization requests' `request_uri` (default 60 s, RFC 9126 §2.2).
     public var pushedRequest: TimeInterval

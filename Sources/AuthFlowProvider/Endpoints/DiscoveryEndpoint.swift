@@ -26,6 +26,10 @@ struct DiscoveryEndpoint: Sendable {
             "end_session_endpoint": url(EndpointPaths.endSession),
             "device_authorization_endpoint": url(EndpointPaths.deviceAuthorization),
             "pushed_authorization_request_endpoint": url(EndpointPaths.pushedAuthorization),
+            "backchannel_authentication_endpoint": url(EndpointPaths.backchannelAuthentication),
+            // Push mode is not offered: FAPI-CIBA forbids it (tokens sent to an endpoint on the network).
+            "backchannel_token_delivery_modes_supported": strings(["poll", "ping"]),
+            "backchannel_user_code_parameter_supported": .bool(false),
             "require_pushed_authorization_requests": .bool(false),
             "scopes_supported": strings(scopes),
             "response_types_supported": strings(["code"]),

@@ -13,6 +13,11 @@ enum EndpointPaths {
     static let deviceAuthorization = "/device_authorization"
     static let device = "/device"
     static let pushedAuthorization = "/par"
+    /// The backchannel authentication endpoint (OpenID CIBA Core 1.0 §7).
+    static let backchannelAuthentication = "/bc-authorize"
+    /// Where the user approves or denies backchannel requests: the page the
+    /// "authentication device" opens.
+    static let backchannelApproval = "/ciba"
     /// Dynamic client registration (RFC 7591).
     static let registration = "/register"
 }

@@ -39,6 +39,8 @@ struct ProviderRoutes: Sendable {
         route(EndpointPaths.deviceAuthorization, [.post]) { await DeviceAuthorizationEndpoint(state: state).handle($0) }
         route(EndpointPaths.pushedAuthorization, [.post]) { await PushedAuthorizationEndpoint(state: state).handle($0) }
         route(EndpointPaths.device, [.get, .post]) { await DeviceVerificationPage(state: state).handle($0) }
+        route(EndpointPaths.backchannelAuthentication, [.post]) { await BackchannelAuthenticationEndpoint(state: state).handle($0) }
+        route(EndpointPaths.backchannelApproval, [.get, .post]) { await BackchannelApprovalPage(state: state).handle($0) }
         route(EndpointPaths.registration, [.post]) { await RegistrationEndpoint(state: state).handle($0) }
         for resource in state.configuration.protectedResources {
             let api = DemoAPI(state: state, resource: resource)

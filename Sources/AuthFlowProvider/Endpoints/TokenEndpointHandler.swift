@@ -2,7 +2,7 @@
 import AuthFlow
 import Logging
 
-/// The token endpoint (RFC 6749 §3.2, §4.1.3, §4.4, §6; RFC 8628 §3.4; RFC 8693 §2).
+/// The token endpoint (RFC 6749 §3.2, §4.1.3, §4.4, §6; RFC 8628 §3.4; RFC 8693 §2; OpenID CIBA Core 1.0 §10.1).
 /// Every answer, success or error, carries `Cache-Control: no-store`.
 struct TokenEndpointHandler: Sendable {
     let state: ProviderState
@@ -53,6 +53,9 @@ struct TokenEndpointHandler: Sendable {
             }
             return try await state.clientCredentials(
                 client: client, scopes: scopes, dpopJKT: dpopJKT, resource: try ResourceIndicator.parse(form))
+        case GrantType.ciba:
+            return try await state.pollBackchannel(
+                try form.required("auth_req_id"), client: client, dpopJKT: dpopJKT, resource: try ResourceIndicator.parse(form))
         default:
             return try await state.pollDevice(
                 try form.required("device_code"), client: client, dpopJKT: dpopJKT, resource: try ResourceIndicator.parse(form))

@@ -47,7 +47,7 @@ public struct SigningKey: Sendable {
     }
 
     /// The signature of `input` (the JWS signing input), in JWS form.
-    func sign(_ input: [UInt8]) throws -> [UInt8] {
+    package func sign(_ input: [UInt8]) throws -> [UInt8] {
         switch material {
         case .rsa(let key):
             return Array(try key.signature(for: SHA256.hash(data: input), padding: .insecurePKCS1v1_5).rawRepresentation)

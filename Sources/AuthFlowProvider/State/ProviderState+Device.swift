@@ -12,7 +12,7 @@ extension ProviderState {
         let lifetimes = configuration.lifetimes
         let record = DeviceRecord(
             clientID: client.id, userCode: RandomToken.userCode(), scopes: scopes,
-            expiresAt: now.addingTimeInterval(lifetimes.deviceCode), interval: lifetimes.devicePollingInterval,
+            expiresAt: now.addingTimeInterval(lifetimes.deviceCode), pace: PollingPace(interval: lifetimes.devicePollingInterval),
             dpopJKT: dpopJKT, resource: resource)
         let deviceCode = RandomToken.make()
         devices[deviceCode] = record
@@ -53,12 +53,7 @@ extension ProviderState {
         }
         let audience = try ResourceIndicator.check(resource, granted: record.resource)
         defer { devices[deviceCode] = record }
-        if let last = record.lastPoll, now.timeIntervalSince(last) < record.interval {
-            record.interval += configuration.lifetimes.deviceSlowDownIncrement
-            record.lastPoll = now
-            throw OAuthFailure("slow_down", "polling too fast; the interval is now \(Int(record.interval.rounded(.up))) s")
-        }
-        record.lastPoll = now
+        try record.pace.poll(now: now, increment: configuration.lifetimes.deviceSlowDownIncrement)
         switch record.decision {
         case .pending:
             throw OAuthFailure("authorization_pending", "the user has not decided yet")

@@ -18,6 +18,8 @@ actor ProviderState {
     var accessTokens: [String: AccessTokenRecord] = [:]
     var refreshTokens: [String: RefreshTokenRecord] = [:]
     var devices: [String: DeviceRecord] = [:]
+    /// Backchannel authentications (OpenID CIBA Core 1.0) by `auth_req_id`.
+    var backchannel: [String: BackchannelRecord] = [:]
     /// Pushed authorization requests by `request_uri` (RFC 9126).
     var pushedRequests: [String: PushedRequestRecord] = [:]
     /// Login-page interactions begun from a pushed request, by handle, each
@@ -74,6 +76,7 @@ actor ProviderState {
         lastSweep = now
         codes = codes.filter { $0.value.expiresAt.addingTimeInterval(300) > now }
         devices = devices.filter { $0.value.expiresAt.addingTimeInterval(300) > now }
+        backchannel = backchannel.filter { $0.value.expiresAt.addingTimeInterval(300) > now }
         accessTokens = accessTokens.filter { $0.value.expiresAt > now }
         refreshTokens = refreshTokens.filter { $0.value.expiresAt > now }
         pushedRequests = pushedRequests.filter { $0.value.expiresAt > now }

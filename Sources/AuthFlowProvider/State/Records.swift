@@ -53,26 +53,62 @@ struct RefreshTokenRecord: Sendable {
     var revoked = false
 }
 
+/// The user's answer to a device or backchannel authorization.
+enum UserDecision: Sendable {
+    case pending
+    case approved(subject: String, authTime: Date)
+    case denied
+}
+
+/// How fast a client may poll (RFC 8628 §3.5, OpenID CIBA Core 1.0 §11):
+/// a poll sooner than `interval` after the last one is `slow_down`, and the
+/// interval grows for this and every later poll.
+struct PollingPace: Sendable {
+    var interval: TimeInterval
+    var lastPoll: Date? = nil
+
+    mutating func poll(now: Date, increment: TimeInterval) throws(OAuthFailure) {
+        defer { lastPoll = now }
+        if let lastPoll, now.timeIntervalSince(lastPoll) < interval {
+            interval += increment
+            throw OAuthFailure("slow_down", "polling too fast; the interval is now \(Int(interval.rounded(.up))) s")
+        }
+    }
+}
+
 /// A pending device authorization (RFC 8628).
 struct DeviceRecord: Sendable {
-    enum Decision: Sendable {
-        case pending
-        case approved(subject: String, authTime: Date)
-        case denied
-    }
-
     let clientID: String
     let userCode: String
     let scopes: [String]
     let expiresAt: Date
-    var interval: TimeInterval
-    var lastPoll: Date?
-    var decision: Decision = .pending
+    var pace: PollingPace
+    var decision: UserDecision = .pending
     var redeemed = false
     /// `dpop_jkt` of the device authorization request: every poll must then
     /// carry a DPoP proof of that key (as RFC 9449 §10 binds a code).
     var dpopJKT: String? = nil
     /// The `resource` of the device authorization request (RFC 8707).
+    var resource: String? = nil
+}
+
+/// A pending backchannel authentication (OpenID CIBA Core 1.0), by `auth_req_id`.
+struct BackchannelRecord: Sendable {
+    let clientID: String
+    /// The user the request's hint named: only they may approve it.
+    let subject: String
+    let scopes: [String]
+    let bindingMessage: String?
+    /// The `acr` the approval gets: the first of the request's `acr_values` the provider supports.
+    let acr: String?
+    let expiresAt: Date
+    /// The handle of the approval page (`/ciba?request=…`): not the `auth_req_id`, which is the client's secret.
+    let approvalID: String
+    /// Ping mode: the endpoint and the `client_notification_token`.
+    let notification: (endpoint: URL, token: String)?
+    var pace: PollingPace
+    var decision: UserDecision = .pending
+    var redeemed = false
     var resource: String? = nil
 }
 

@@ -13,6 +13,8 @@ struct Login: AsyncParsableCommand {
         abstract: "Sign in through the browser and store the tokens in a profile.",
         discussion: """
             With --device, sign in on another device with a user code instead (RFC 8628).
+            With --ciba --login-hint USER, the provider asks the user on their own device (OpenID CIBA, poll mode;
+            a confidential client).
             With --resource URL, the API's metadata names the provider and the client registers itself (RFC 9728, RFC 7591).
             With --account user@host, the account's host names the issuer (WebFinger, OpenID Connect Discovery §2).
             Without --issuer, endpoints or --client-id, signs in again with the settings the profile kept.
@@ -64,6 +66,16 @@ struct Login: AsyncParsableCommand {
     var deviceAuthorizationEndpoint: String?
     @Flag(help: "With --device, do not draw a QR code of the verification URL.")
     var noQr = false
+    @Flag(help: "Use backchannel authentication (OpenID CIBA): the provider asks the user named by --login-hint on their device.")
+    var ciba = false
+    @Option(help: "With --ciba, the user to ask: an identifier the provider knows (email, phone number, user name).")
+    var loginHint: String?
+    @Option(help: "With --ciba, an environment variable that holds a login_hint_token naming the user (instead of --login-hint).")
+    var loginHintTokenEnv: String?
+    @Option(help: "With --ciba, the message shown on both screens (default: a short random code).")
+    var bindingMessage: String?
+    @Option(help: "The backchannel authentication endpoint, when the provider does not publish one (implies --ciba).")
+    var backchannelAuthenticationEndpoint: String?
     @Flag(help: "Print the result as JSON on stdout.")
     var json = false
     @Flag(help: "Include the raw tokens in the output.")
@@ -88,6 +100,7 @@ struct Login: AsyncParsableCommand {
         default: throw ValidationError("give --issuer, or both --authorization-endpoint and --token-endpoint")
         }
         if usesDevice, !params.isEmpty { throw ValidationError("--param applies to the browser flow, not to --device") }
+        try validateBackchannel()
         if clientSecret != nil, clientSecretEnv != nil { throw ValidationError("use either --client-secret or --client-secret-env") }
         // The account's domain chooses the provider: a secret would go to whichever one it names.
         if account != nil, clientSecret != nil || clientSecretEnv != nil {
@@ -223,9 +236,11 @@ struct Login: AsyncParsableCommand {
         ).map(
             String.init)
         let credentials =
-            usesDevice
-            ? try await deviceSignIn(client: client, scopes: scopes)
-            : try await browserSignIn(client: client, scopes: scopes, parameters: try parameters(), port: port, logger: logger)
+            usesBackchannel
+            ? try await backchannelSignIn(client: client, scopes: scopes.contains("openid") ? scopes : ["openid"] + scopes)
+            : usesDevice
+                ? try await deviceSignIn(client: client, scopes: scopes)
+                : try await browserSignIn(client: client, scopes: scopes, parameters: try parameters(), port: port, logger: logger)
 
         var settings = metadata
         // Kept so that `authflow login` without flags finds the device endpoint again.

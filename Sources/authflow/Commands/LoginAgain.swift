@@ -29,6 +29,9 @@ extension Login {
             ("--userinfo-endpoint", providerOptions.userinfoEndpoint != nil),
             ("--end-session-endpoint", providerOptions.endSessionEndpoint != nil), ("--jwks-uri", providerOptions.jwksURI != nil),
             ("--id-token-issuer", providerOptions.idTokenIssuer != nil),
+            // A backchannel sign-in names its user and client each time; the profile keeps neither hint.
+            ("--ciba", usesBackchannel), ("--login-hint", loginHint != nil), ("--login-hint-token-env", loginHintTokenEnv != nil),
+            ("--binding-message", bindingMessage != nil),
         ]
         return given.filter(\.1).map(\.0)
     }

@@ -68,6 +68,7 @@ extension ProviderCommand {
             }
             Output.stdout("issuer: \(provider.issuer.identifier)")
             Output.stdout("discovery: \(provider.issuer.identifier)/.well-known/openid-configuration")
+            Output.stdout("backchannel approvals (CIBA): \(provider.issuer.identifier)/ciba")
             for client in configuration.clients { Output.stdout(client.listing) }
             for user in configuration.users { Output.stdout("user: \(user.username) password=\(user.password) sub=\(user.subject)") }
             for resource in configuration.protectedResources {
