@@ -141,16 +141,23 @@ struct BackchannelAuthenticationTests {
         try await Fixture.with(Self.configuration()) { (provider: EmbeddedProvider) async throws in
             let wire = Wire(provider: provider)
             #expect(try await Self.error(wire, [("scope", "profile"), ("login_hint", "demo")]) == "invalid_scope")
-            #expect(try await Self.error(wire, [("scope", "openid"), ("login_hint", "demo"), ("id_token_hint", "x.y.z")]) == "invalid_request")
+            #expect(
+                try await Self.error(wire, [("scope", "openid"), ("login_hint", "demo"), ("id_token_hint", "x.y.z")]) == "invalid_request")
             #expect(try await Self.error(wire, [("scope", "openid")]) == "invalid_request")
             #expect(try await Self.error(wire, [("scope", "openid"), ("login_hint", "nobody")]) == "unknown_user_id")
-            #expect(try await Self.error(wire, [("scope", "openid"), ("login_hint", "demo"), ("binding_message", "line\nbreak")]) == "invalid_binding_message")
             #expect(
-                try await Self.error(wire, [("scope", "openid"), ("login_hint", "demo"), ("binding_message", String(repeating: "x", count: 129))])
+                try await Self.error(wire, [("scope", "openid"), ("login_hint", "demo"), ("binding_message", "line\nbreak")])
                     == "invalid_binding_message")
-            #expect(try await Self.error(wire, [("scope", "openid"), ("login_hint", "demo"), ("requested_expiry", "-5")]) == "invalid_request")
+            #expect(
+                try await Self.error(
+                    wire, [("scope", "openid"), ("login_hint", "demo"), ("binding_message", String(repeating: "x", count: 129))])
+                    == "invalid_binding_message")
+            #expect(
+                try await Self.error(wire, [("scope", "openid"), ("login_hint", "demo"), ("requested_expiry", "-5")]) == "invalid_request")
             // A public client may not: CIBA needs client authentication.
-            #expect(try await Self.error(wire, [("scope", "openid"), ("login_hint", "demo"), ("client_id", "authflow-demo")], publicly: true) == "unauthorized_client")
+            #expect(
+                try await Self.error(wire, [("scope", "openid"), ("login_hint", "demo"), ("client_id", "authflow-demo")], publicly: true)
+                    == "unauthorized_client")
             // A token this provider did not sign, and an ID token of another client.
             #expect(try await Self.error(wire, [("scope", "openid"), ("login_hint_token", "e30.e30.c2ln")]) == "invalid_request")
         }
@@ -174,9 +181,12 @@ struct BackchannelAuthenticationTests {
             ])
             #expect(try await Self.ask(wire, [("scope", "openid"), ("login_hint_token", byEmail)])["auth_req_id"] != nil)
             let expired = try token(["iss": .string(issuer), "exp": .number(now - 60), "sub": .string("bob")])
-            #expect(try await Self.ask(wire, [("scope", "openid"), ("login_hint_token", expired)])["error"] == .string("expired_login_hint_token"))
+            #expect(
+                try await Self.ask(wire, [("scope", "openid"), ("login_hint_token", expired)])["error"]
+                    == .string("expired_login_hint_token"))
             let otherClients = try token(["iss": .string(issuer), "aud": .string("authflow-demo"), "sub": .string("bob")])
-            #expect(try await Self.ask(wire, [("scope", "openid"), ("id_token_hint", otherClients)])["error"] == .string("invalid_request"))
+            #expect(
+                try await Self.ask(wire, [("scope", "openid"), ("id_token_hint", otherClients)])["error"] == .string("invalid_request"))
             let own = try token(["iss": .string(issuer), "aud": .array([.string("ciba-client")]), "sub": .string("bob")])
             #expect(try await Self.ask(wire, [("scope", "openid"), ("id_token_hint", own)])["auth_req_id"] != nil)
         }
@@ -189,15 +199,18 @@ struct BackchannelAuthenticationTests {
             let pending = try await Self.client(provider).startBackchannelAuthentication(
                 BackchannelAuthenticationRequest(user: .loginHint("bob")))
             let handle = try await Self.approvalHandle(wire)
-            let wrongPassword = try await wire.post("/ciba", [("request", handle), ("decision", "allow"), ("username", "bob"), ("password", "x")])
+            let wrongPassword = try await wire.post(
+                "/ciba", [("request", handle), ("decision", "allow"), ("username", "bob"), ("password", "x")])
             #expect(wrongPassword.status == 400)
-            let demo = try await wire.post("/ciba", [("request", handle), ("decision", "allow"), ("username", "demo"), ("password", "demo")])
+            let demo = try await wire.post(
+                "/ciba", [("request", handle), ("decision", "allow"), ("username", "demo"), ("password", "demo")])
             #expect(demo.status == 403)
             let id = pending.response.authenticationRequestID
             let stolen = try await wire.post(
                 "/token", [("grant_type", GrantType.ciba), ("auth_req_id", id)], basic: (Fixture.oddID, Fixture.oddSecret))
             #expect(Wire.json(stolen)["error"] == .string("invalid_grant"))
-            let mine = try await wire.post("/token", [("grant_type", GrantType.ciba), ("auth_req_id", id)], basic: ("ciba-client", "ciba-secret"))
+            let mine = try await wire.post(
+                "/token", [("grant_type", GrantType.ciba), ("auth_req_id", id)], basic: ("ciba-client", "ciba-secret"))
             #expect(Wire.json(mine)["error"] == .string("authorization_pending"))
         }
     }
@@ -209,7 +222,8 @@ struct BackchannelAuthenticationTests {
             await #expect(
                 throws: AuthFlowError(
                     .configuration,
-                    "backchannel authentication (CIBA) needs a client that authenticates; this one is public (token_endpoint_auth_method none)")
+                    "backchannel authentication (CIBA) needs a client that authenticates; this one is public (token_endpoint_auth_method none)"
+                )
             ) { _ = try await public_.startBackchannelAuthentication(BackchannelAuthenticationRequest(user: .loginHint("demo"))) }
             let client = try await Self.client(provider)
             var request = BackchannelAuthenticationRequest(user: .loginHint("demo"))

@@ -22,7 +22,9 @@ extension ProviderState {
         backchannel[id] = record
         logger.info(
             "backchannel authentication waits for the user",
-            metadata: ["client_id": "\(client.id)", "approve_at": "\(issuer)\(EndpointPaths.backchannelApproval)?request=\(record.approvalID)"])
+            metadata: [
+                "client_id": "\(client.id)", "approve_at": "\(issuer)\(EndpointPaths.backchannelApproval)?request=\(record.approvalID)",
+            ])
         return (id, record)
     }
 
