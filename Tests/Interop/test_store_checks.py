@@ -132,7 +132,10 @@ def test_an_unreachable_postgresql_store_fails_before_the_browser_opens(provider
     result = login(cli, provider, f"postgresql://alice:{PASSWORD}@127.0.0.1:{closed_port()}/db?sslmode=disable",
                    {"AUTHFLOW_STORE_KEY": KEY})
     assert result.returncode == 5, describe(result)
-    assert json.loads(result.stdout)["error"]["category"] == "network"
+    error = json.loads(result.stdout)["error"]
+    assert error["category"] == "network"
+    # At once and with its cause (one direct connection before the pool, which would retry until its deadline).
+    assert error["description"].startswith("PostgreSQL: cannot connect to the server: connection refused ("), error
     assert browsers_opened(tmp_path) == 0
     assert PASSWORD not in result.stdout + result.stderr and KEY not in result.stdout + result.stderr
 
@@ -145,7 +148,9 @@ def test_a_host_name_requires_tls_and_a_server_without_it_never_gets_the_passwor
     result = login(cli, provider, f"postgresql://alice:{PASSWORD}@localhost:{fake_postgres.port}/db",
                    {"AUTHFLOW_STORE_KEY": KEY})
     assert result.returncode == 5, describe(result)
-    assert json.loads(result.stdout)["error"]["category"] == "network"
+    error = json.loads(result.stdout)["error"]
+    assert error["category"] == "network"
+    assert error["description"] == "PostgreSQL: cannot connect to the server: the server does not offer TLS, which this store requires"
     assert browsers_opened(tmp_path) == 0
     sent = fake_postgres.everything()
     assert sent and set(fake_postgres.received) == {SSL_REQUEST}, sent

@@ -15,6 +15,8 @@ struct SharedStore: ProfileSessionStore {
     /// Where, for messages (without the password).
     let address: PostgresStoreAddress
     private let running: Task<Void, Never>
+    private let logger: Logger
+    private let probeConfiguration: @Sendable () throws -> PostgresConnection.Configuration
 
     /// Connects (lazily: the first query connects) to `address`.
     ///
@@ -35,8 +37,9 @@ struct SharedStore: ProfileSessionStore {
         case .prefer: tls = .prefer(try Self.tlsConfiguration())
         case .require: tls = .require(try Self.tlsConfiguration())
         }
+        let password = try address.password(environment: environment)
         var configuration = PostgresClient.Configuration(
-            host: address.host, port: address.port, username: address.user, password: try address.password(environment: environment),
+            host: address.host, port: address.port, username: address.user, password: password,
             database: address.database, tls: tls)
         configuration.options.connectTimeout = .seconds(5)
         configuration.options.maximumConnections = 4
@@ -52,6 +55,26 @@ struct SharedStore: ProfileSessionStore {
         let table = try PostgresSessionTable(
             client: client, keys: try Self.keys(environment), name: address.table, options: options, logger: logger)
         store = try table.store(sessionID: profile)
+        self.logger = quiet
+        probeConfiguration = { () throws -> PostgresConnection.Configuration in
+            let connectionTLS: PostgresConnection.Configuration.TLS =
+                switch address.tls {
+                case .disable: .disable
+                case .prefer: .prefer(try NIOSSLContext(configuration: try Self.tlsConfiguration()))
+                case .require: .require(try NIOSSLContext(configuration: try Self.tlsConfiguration()))
+                }
+            return PostgresConnection.Configuration(
+                host: address.host, port: address.port, username: address.user, password: password, database: address.database,
+                tls: connectionTLS)
+        }
+    }
+
+    /// One direct connection, before the pool is used: a server that refuses
+    /// it, or has no TLS when TLS is required, is an error now, with its
+    /// cause, rather than the pool's "no connection" at the end of the query
+    /// timeout (``AuthFlowPostgres`` pools retry a failed connection).
+    func probe() async throws {
+        try await DatabaseProbe.connect(try probeConfiguration(), within: 10, logger: logger)
     }
 
     /// Stops the client.

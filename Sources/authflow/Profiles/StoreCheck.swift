@@ -28,7 +28,10 @@ enum StoreCheck {
         case .secretService: try ProfileKeyring.checkWritable(profile: profile)
         case .automatic: if ProfileKeyring.isAvailable() { try ProfileKeyring.checkWritable(profile: profile) }
         case .postgresql(let address):
-            try await SharedStore.with(address, profile: profile, logger: logger) { shared in _ = try await shared.store.load() }
+            try await SharedStore.with(address, profile: profile, logger: logger) { shared in
+                try await shared.probe()
+                _ = try await shared.store.load()
+            }
         }
     }
 }
