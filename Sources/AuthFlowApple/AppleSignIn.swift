@@ -169,6 +169,38 @@ public struct AppleSignIn: Sendable {
 }
 
 extension AppleSignIn {
+    /// The providers of the `AuthFlow` dictionary of `bundle`'s Info.plist:
+    /// its `Providers` array, or the dictionary itself for one provider
+    /// (``AppleSignInProviders``). Make an ``AppleSignIn`` for the one the
+    /// user chooses with ``init(provider:logger:)``.
+    public static func providers(bundle: Bundle = .main) throws -> AppleSignInProviders {
+        guard let dictionary = bundle.object(forInfoDictionaryKey: "AuthFlow") as? [String: Any] else {
+            throw AuthFlowError(
+                .configuration, "the Info.plist has no AuthFlow dictionary",
+                recovery: "Add an AuthFlow dictionary with Issuer, ClientID and RedirectURI (or Providers) to the app's Info.plist.")
+        }
+        return try AppleSignInProviders(dictionary: dictionary)
+    }
+
+    /// Sign-in with one of the app's providers, its session in its own Keychain item.
+    public init(provider: AppleSignInProviders.Provider, logger: Logger = Logger(label: "AuthFlow")) {
+        self.init(settings: provider.settings, logger: logger)
+    }
+
+    /// The first provider with a saved session, and that session, without
+    /// the network (each provider's Keychain item is read in the
+    /// Info.plist's order; only an existing item can ask for Face ID); nil
+    /// when nobody is signed in with any of them.
+    public static func restore(
+        from providers: AppleSignInProviders, logger: Logger = Logger(label: "AuthFlow")
+    ) async throws -> (signIn: AppleSignIn, session: AuthSession)? {
+        for provider in providers.all {
+            let signIn = AppleSignIn(provider: provider, logger: logger)
+            if let session = try await signIn.restore() { return (signIn, session) }
+        }
+        return nil
+    }
+
     /// Whether this device can hold a DPoP key in its Secure Enclave.
     static var secureEnclaveAvailable: Bool {
         #if canImport(CryptoKit) && !os(tvOS)
