@@ -42,4 +42,35 @@ public struct UIBackgroundTaskIdentifier: RawRepresentable, Hashable, Sendable {
     /// https://developer.apple.com/documentation/uikit/uiapplication/endbackgroundtask(_:)
     @available(iOS 4.0, macCatalyst 13.1, tvOS 9.0, visionOS 1.0, *)
     nonisolated open func endBackgroundTask(_ identifier: UIBackgroundTaskIdentifier) { fatalError("stand-in") }
+
+    /// https://developer.apple.com/documentation/uikit/uiapplication/openexternalurloptionskey
+    public struct OpenExternalURLOptionsKey: Hashable, RawRepresentable, Sendable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// https://developer.apple.com/documentation/uikit/uiapplication/openexternalurloptionskey/universallinksonly
+        /// "the method opens the URL only if the URL is a valid universal link
+        /// and there is an installed app capable of opening that URL".
+        @available(iOS 10.0, macCatalyst 13.1, tvOS 10.0, visionOS 1.0, *)
+        public static let universalLinksOnly = OpenExternalURLOptionsKey(rawValue: "UIApplicationOpenURLOptionUniversalLinksOnly")
+    }
+
+    /// https://developer.apple.com/documentation/uikit/uiapplication/open(_:options:completionhandler:)
+    /// (the completion handler runs on the main thread with `success`).
+    @available(iOS 10.0, macCatalyst 13.1, tvOS 10.0, visionOS 1.0, *)
+    @available(iOSApplicationExtension, unavailable)
+    @available(macCatalystApplicationExtension, unavailable)
+    @available(tvOSApplicationExtension, unavailable)
+    @available(visionOSApplicationExtension, unavailable)
+    open func open(
+        _ url: URL, options: [OpenExternalURLOptionsKey: Any] = [:],
+        completionHandler completion: (@MainActor @Sendable (Bool) -> Void)? = nil
+    ) { fatalError("stand-in") }
+
+    /// The async form Swift imports of `open(_:options:completionHandler:)`.
+    @available(iOS 10.0, macCatalyst 13.1, tvOS 10.0, visionOS 1.0, *)
+    @available(iOSApplicationExtension, unavailable)
+    @available(macCatalystApplicationExtension, unavailable)
+    @available(tvOSApplicationExtension, unavailable)
+    @available(visionOSApplicationExtension, unavailable)
+    open func open(_ url: URL, options: [OpenExternalURLOptionsKey: Any] = [:]) async -> Bool { fatalError("stand-in") }
 }

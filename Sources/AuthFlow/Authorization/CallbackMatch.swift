@@ -25,4 +25,20 @@ public enum CallbackMatch: Sendable, Equatable {
             self = .customScheme(scheme)
         }
     }
+
+    /// Whether `url` is this callback: the same private-use scheme, or an
+    /// https URL with this host (case-insensitive) and exactly this path, as
+    /// `ASWebAuthenticationSession.Callback` matches them. Query and
+    /// fragment are not compared (they carry the answer).
+    public func matches(_ url: URL) -> Bool {
+        let scheme = url.scheme?.lowercased() ?? ""
+        switch self {
+        case .customScheme(let own):
+            return scheme == own
+        case .https(let host, let path):
+            guard scheme == "https", url.host?.lowercased() == host.lowercased() else { return false }
+            let received = URLComponents(url: url, resolvingAgainstBaseURL: false)?.path ?? ""
+            return (received.isEmpty ? "/" : received) == path
+        }
+    }
 }
