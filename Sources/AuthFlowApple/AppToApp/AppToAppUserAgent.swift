@@ -11,7 +11,7 @@ public import Foundation
 /// The authorization URL is opened as a universal link only
 /// (``UniversalLinkOpener``): never in a browser. When no installed app
 /// claims it, or the user turned universal links off for it, the sign-in
-/// goes on in `fallback` (an ``AuthorizationUserAgent`` such as
+/// goes on in `fallback` (an `AuthorizationUserAgent` such as
 /// ``WebAuthenticationUserAgent``) instead. The redirect comes back through
 /// the app's entry points into ``AppToAppRedirects``; the engine then checks
 /// `state`, `iss` and redeems the code with PKCE as for any redirect.
@@ -59,7 +59,7 @@ public struct AppToAppUserAgent: AuthorizationUserAgent {
     ///   `cancelled` for a second sign-in while one waits (remedy
     ///   `waitForTheSignInInProgress`), ``AppToAppRedirects/cancel()`` or a
     ///   cancelled task; `timeout` when the provider's app does not return
-    ///   within ``timeout`` (remedy ``AuthFlowError/Remedy/checkTheAppLinksAssociation``
+    ///   within ``timeout`` (remedy `checkTheAppLinksAssociation`
     ///   naming the redirect's host); the fallback's errors.
     public func authorize(_ request: AuthorizationRequest) async throws -> URL {
         let match = try CallbackMatch(redirectURI: request.redirectURI)
