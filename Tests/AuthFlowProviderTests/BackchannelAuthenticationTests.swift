@@ -89,6 +89,29 @@ struct BackchannelAuthenticationTests {
         }
     }
 
+    @Test("the CIBA grant: authorization_pending, slow_down when polled too fast, expired_token after the lifetime")
+    func pollingRules() async throws {
+        // A 2 s interval, so the back-to-back second poll is "too fast" even on a loaded machine.
+        let lifetimes = TokenLifetimes(devicePollingInterval: 2, deviceSlowDownIncrement: 0.2)
+        try await Fixture.with(Self.configuration(lifetimes: lifetimes)) { provider in
+            let wire = Wire(provider: provider)
+            let id = try #require(try await Self.ask(wire, [("scope", "openid"), ("login_hint", "demo")])["auth_req_id"]?.stringValue)
+            let poll = [("grant_type", GrantType.ciba), ("auth_req_id", id)]
+            let first = try await wire.post("/token", poll, basic: ("ciba-client", "ciba-secret"))
+            #expect(Wire.json(first)["error"] == .string("authorization_pending"))
+            let second = try await wire.post("/token", poll, basic: ("ciba-client", "ciba-secret"))
+            #expect(Wire.json(second)["error"] == .string("slow_down"))
+        }
+        try await Fixture.with(Self.configuration(lifetimes: TokenLifetimes(deviceCode: 0.3, devicePollingInterval: 0))) { provider in
+            let wire = Wire(provider: provider)
+            let id = try #require(try await Self.ask(wire, [("scope", "openid"), ("login_hint", "demo")])["auth_req_id"]?.stringValue)
+            try await Task.sleep(nanoseconds: 350_000_000)
+            let late = try await wire.post(
+                "/token", [("grant_type", GrantType.ciba), ("auth_req_id", id)], basic: ("ciba-client", "ciba-secret"))
+            #expect(Wire.json(late)["error"] == .string("expired_token"))
+        }
+    }
+
     @Test("ping mode: the provider's notification wakes the wait; a wrong token or id is not accepted")
     func ping() async throws {
         let inbox = PingInbox()
