@@ -72,9 +72,7 @@ extension OAuthClient {
         // The endpoint's own query stays in the browser URL; client_id is
         // added by the client authentication (or known from it).
         let parameters = pairs(request.url).dropFirst(pairs(metadata.authorizationEndpoint).count).filter { $0.0 != "client_id" }
-        let pushEndpoint = TokenEndpoint(
-            url: endpoint, clientID: clientID, authentication: authentication,
-            transport: transport, timeout: timeout, logger: logger, purpose: .pushedAuthorization)
+        let pushEndpoint = authenticatedEndpoint(endpoint, purpose: .pushedAuthorization)
         let sent = Date()
         let answer = try await pushEndpoint.post(Array(parameters), what: "pushed authorization request")
         let response = try PushedAuthorizationResponse(json: answer.body)

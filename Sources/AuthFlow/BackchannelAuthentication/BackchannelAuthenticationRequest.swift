@@ -85,6 +85,14 @@ public struct BackchannelAuthenticationRequest: Sendable, Equatable {
         self.deliveryMode = deliveryMode
     }
 
+    /// Whether `text` is a binding message both sides accept: 1 to
+    /// ``maximumBindingMessageLength`` characters, none a control character
+    /// (so no line break). Shared with the embedded provider's endpoint.
+    package static func isBindingMessage(_ text: String) -> Bool {
+        !text.isEmpty && text.count <= maximumBindingMessageLength
+            && !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+    }
+
     /// The scopes sent: ``scopes`` with `openid` first when it was missing.
     var sentScopes: [String] { scopes.contains("openid") ? scopes : ["openid"] + scopes }
 
@@ -103,9 +111,7 @@ public struct BackchannelAuthenticationRequest: Sendable, Equatable {
             form.append(("id_token_hint", token))
         }
         if let bindingMessage {
-            guard !bindingMessage.isEmpty, bindingMessage.count <= Self.maximumBindingMessageLength,
-                !bindingMessage.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-            else {
+            guard Self.isBindingMessage(bindingMessage) else {
                 throw AuthFlowError.configuration(
                     "the binding message must be 1 to \(Self.maximumBindingMessageLength) printable characters on one line")
             }

@@ -50,11 +50,8 @@ extension OAuthClient {
         let notificationToken = request.deliveryMode == .ping ? SecureRandom.token() : nil
         var form = try request.form(notificationToken: notificationToken)
         if let resource { form.append(("resource", resource.description)) }
-        let backchannel = TokenEndpoint(
-            url: url, clientID: clientID, authentication: authentication,
-            transport: transport, timeout: timeout, logger: logger,
-            purpose: .backchannelAuthentication)
-        let answer = try await backchannel.post(form, what: "backchannel authentication request")
+        let answer = try await authenticatedEndpoint(url, purpose: .backchannelAuthentication)
+            .post(form, what: "backchannel authentication request")
         let received = clock.now
         let response = try BackchannelAuthenticationResponse(json: answer.body)
         logger.debug(

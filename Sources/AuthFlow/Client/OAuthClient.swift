@@ -181,6 +181,15 @@ public struct OAuthClient: Sendable {
         return try await exchange(grant)
     }
 
+    /// `url` as an endpoint that authenticates this client as the token
+    /// endpoint does (device and backchannel authentication, PAR,
+    /// revocation), its answers read with `purpose`'s size limit.
+    func authenticatedEndpoint(_ url: URL, purpose: HTTPTransportRequest.Purpose, dpop: DPoPBinding? = nil) -> TokenEndpoint {
+        TokenEndpoint(
+            url: url, clientID: clientID, authentication: authentication, transport: transport, timeout: timeout, logger: logger,
+            dpop: dpop, purpose: purpose)
+    }
+
     var tokenEndpoint: TokenEndpoint {
         TokenEndpoint(
             url: metadata.tokenEndpoint, clientID: clientID, authentication: authentication,

@@ -36,11 +36,7 @@ extension OAuthClient {
         // (servers ignore a parameter they do not know, RFC 6749 §3.2).
         if let dpop { form.append(("dpop_jkt", dpop.key.thumbprint)) }
         if let resource { form.append(("resource", resource.description)) }
-        let deviceEndpoint = TokenEndpoint(
-            url: url, clientID: clientID, authentication: authentication,
-            transport: transport, timeout: timeout, logger: logger,
-            purpose: .deviceAuthorization)
-        let answer = try await deviceEndpoint.post(form, what: "device authorization request")
+        let answer = try await authenticatedEndpoint(url, purpose: .deviceAuthorization).post(form, what: "device authorization request")
         let received = clock.now
         let response = try DeviceAuthorizationResponse(json: answer.body)
         logger.debug(

@@ -21,10 +21,7 @@ extension OAuthClient {
             throw AuthFlowError.configuration("the provider has no revocation endpoint")
         }
         let bound = tokenType.map { $0.caseInsensitiveCompare("DPoP") == .orderedSame } ?? true
-        let revocation = TokenEndpoint(
-            url: endpoint, clientID: clientID, authentication: authentication,
-            transport: transport, timeout: timeout, logger: logger, dpop: bound ? dpop : nil,
-            purpose: .revocation)
+        let revocation = authenticatedEndpoint(endpoint, purpose: .revocation, dpop: bound ? dpop : nil)
         _ = try await revocation.post([("token", token), ("token_type_hint", hint.rawValue)], what: "revocation (\(hint.rawValue))")
     }
 

@@ -150,9 +150,7 @@ struct AuthorizeEndpoint: Sendable {
                 if let interaction { _ = await state.endInteraction(interaction, clientID: client.id) }
                 throw OAuthFailure("access_denied", "the user declined")
             }
-            guard let user = configuration.users.first(where: { $0.username == form["username"] }),
-                constantTimeEquals(form["password"] ?? "", user.password)
-            else {
+            guard let user = PageSignIn.user(form, in: configuration.users) else {
                 return LoginPage.render(form: form, client: client, interaction: interaction, message: "Wrong username or password.")
             }
             subject = user.subject

@@ -23,8 +23,6 @@ import Foundation
 struct BackchannelAuthenticationEndpoint: Sendable {
     let state: ProviderState
 
-    static let maximumBindingMessage = 128
-
     func handle(_ request: ProviderRequest) async -> ProviderResponse {
         do throws(OAuthFailure) {
             let (form, client) = try await state.authenticatedForm(request)
@@ -41,13 +39,9 @@ struct BackchannelAuthenticationEndpoint: Sendable {
             }
             let subject = try await user(form, client: client)
             let message = form["binding_message"]
-            if let message {
-                guard !message.isEmpty, message.count <= Self.maximumBindingMessage,
-                    !message.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-                else {
-                    throw OAuthFailure(
-                        "invalid_binding_message", "the binding message must be 1 to \(Self.maximumBindingMessage) printable characters")
-                }
+            if let message, !BackchannelAuthenticationRequest.isBindingMessage(message) {
+                let limit = BackchannelAuthenticationRequest.maximumBindingMessageLength
+                throw OAuthFailure("invalid_binding_message", "the binding message must be 1 to \(limit) printable characters")
             }
             var lifetime = state.configuration.lifetimes.deviceCode
             if let text = form["requested_expiry"] {

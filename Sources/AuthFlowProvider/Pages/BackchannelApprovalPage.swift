@@ -43,12 +43,7 @@ struct BackchannelApprovalPage: Sendable {
         guard let record = await state.pendingBackchannel(approvalID: id).first else {
             return .html(HTML.page(title: "Unknown request", body: "<p>This request is unknown, expired or decided.</p>"), status: 404)
         }
-        let credentials =
-            state.configuration.signIn == .loginPage
-            ? """
-            <label>Username <input name="username" autocomplete="username"></label>
-            <label>Password <input name="password" type="password" autocomplete="current-password"></label>
-            """ : ""
+        let credentials = PageSignIn.fields(state.configuration)
         let error = message.map { "<p class=\"error\">\(HTML.escape($0))</p>" } ?? ""
         let binding =
             record.bindingMessage.map {
@@ -72,18 +67,8 @@ struct BackchannelApprovalPage: Sendable {
         guard let id = form["request"], await !state.pendingBackchannel(approvalID: id).isEmpty else {
             return .html(HTML.page(title: "Unknown request", body: "<p>This request is unknown, expired or decided.</p>"), status: 400)
         }
-        let configuration = state.configuration
-        let subject: String
-        switch configuration.signIn {
-        case .automatic(let automatic):
-            subject = automatic
-        case .loginPage:
-            guard let user = configuration.users.first(where: { $0.username == form["username"] }),
-                constantTimeEquals(form["password"] ?? "", user.password)
-            else {
-                return await show(id, message: "Wrong username or password.", status: 400)
-            }
-            subject = user.subject
+        guard let subject = PageSignIn.subject(form, configuration: state.configuration) else {
+            return await show(id, message: "Wrong username or password.", status: 400)
         }
         let approve = form["decision"] == "allow"
         guard let record = await state.decideBackchannel(approvalID: id, subject: subject, approve: approve) else {

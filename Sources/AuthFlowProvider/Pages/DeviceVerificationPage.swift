@@ -24,17 +24,8 @@ struct DeviceVerificationPage: Sendable {
             return render(userCode: form["user_code"], message: "Unknown or expired code.", status: 400)
         }
         let approve = form["decision"] == "allow"
-        var subject: String?
-        switch configuration.signIn {
-        case .automatic(let automatic):
-            subject = automatic
-        case .loginPage:
-            guard let user = configuration.users.first(where: { $0.username == form["username"] }),
-                constantTimeEquals(form["password"] ?? "", user.password)
-            else {
-                return render(userCode: userCode, message: "Wrong username or password.", status: 400)
-            }
-            subject = user.subject
+        guard let subject = PageSignIn.subject(form, configuration: configuration) else {
+            return render(userCode: userCode, message: "Wrong username or password.", status: 400)
         }
         guard await state.decide(userCode: userCode, approvedBy: approve ? subject : nil) else {
             return render(userCode: userCode, message: "This code was already used.", status: 400)
@@ -44,12 +35,7 @@ struct DeviceVerificationPage: Sendable {
     }
 
     private func render(userCode: String?, message: String?, status: Int = 200) -> ProviderResponse {
-        let credentials =
-            state.configuration.signIn == .loginPage
-            ? """
-            <label>Username <input name="username" autocomplete="username"></label>
-            <label>Password <input name="password" type="password" autocomplete="current-password"></label>
-            """ : ""
+        let credentials = PageSignIn.fields(state.configuration)
         let error = message.map { "<p class=\"error\">\(HTML.escape($0))</p>" } ?? ""
         let body = """
             <p>Enter the code shown on your device.</p>

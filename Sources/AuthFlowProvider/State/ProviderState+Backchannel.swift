@@ -67,19 +67,10 @@ extension ProviderState {
         let audience = try ResourceIndicator.check(resource, granted: record.resource)
         defer { backchannel[id] = record }
         try record.pace.poll(now: now, increment: configuration.lifetimes.deviceSlowDownIncrement)
-        switch record.decision {
-        case .pending:
-            throw OAuthFailure("authorization_pending", "the user has not decided yet")
-        case .denied:
-            record.redeemed = true
-            throw OAuthFailure("access_denied", "the user denied the request")
-        case .approved(let subject, let authTime):
-            record.redeemed = true
-            let grantID = addGrant(
-                GrantRecord(
-                    clientID: client.id, subject: subject, scopes: record.scopes, authTime: authTime, dpopJKT: dpopJKT,
-                    resource: record.resource, acr: record.acr))
-            return try issueTokens(grantID: grantID, nonce: nil, refresh: true, resource: audience, now: now)
+        let (scopes, granted, acr) = (record.scopes, record.resource, record.acr)
+        return try answerPoll(record.decision, redeemed: &record.redeemed, audience: audience, now: now) { subject, authTime in
+            GrantRecord(
+                clientID: client.id, subject: subject, scopes: scopes, authTime: authTime, dpopJKT: dpopJKT, resource: granted, acr: acr)
         }
     }
 }

@@ -54,19 +54,30 @@ extension ProviderState {
         let audience = try ResourceIndicator.check(resource, granted: record.resource)
         defer { devices[deviceCode] = record }
         try record.pace.poll(now: now, increment: configuration.lifetimes.deviceSlowDownIncrement)
-        switch record.decision {
+        let (scopes, granted) = (record.scopes, record.resource)
+        // Bound to the key of the poll's DPoP proof, if it had one (RFC 9449 §5).
+        return try answerPoll(record.decision, redeemed: &record.redeemed, audience: audience, now: now) { subject, authTime in
+            GrantRecord(clientID: client.id, subject: subject, scopes: scopes, authTime: authTime, dpopJKT: dpopJKT, resource: granted)
+        }
+    }
+
+    /// The answer to a poll of a user's decision, after the pace check
+    /// (RFC 8628 §3.5, OpenID CIBA Core 1.0 §11): `authorization_pending`;
+    /// `access_denied`; or the tokens of the grant `approval` makes. A
+    /// decided poll marks its code `redeemed`.
+    func answerPoll(
+        _ decision: UserDecision, redeemed: inout Bool, audience: String?, now: Date,
+        approval: (_ subject: String, _ authTime: Date) -> GrantRecord
+    ) throws -> IssuedTokens {
+        switch decision {
         case .pending:
             throw OAuthFailure("authorization_pending", "the user has not decided yet")
         case .denied:
-            record.redeemed = true
+            redeemed = true
             throw OAuthFailure("access_denied", "the user denied the request")
         case .approved(let subject, let authTime):
-            record.redeemed = true
-            // Bound to the key of the poll's DPoP proof, if it had one (RFC 9449 §5).
-            let grantID = addGrant(
-                GrantRecord(
-                    clientID: client.id, subject: subject, scopes: record.scopes, authTime: authTime, dpopJKT: dpopJKT,
-                    resource: record.resource))
+            redeemed = true
+            let grantID = addGrant(approval(subject, authTime))
             return try issueTokens(grantID: grantID, nonce: nil, refresh: true, resource: audience, now: now)
         }
     }
