@@ -38,7 +38,7 @@ public struct AppleSignIn: Sendable {
     /// Keychain item, access group and app group the settings name), logging to `logger`.
     public init(
         settings: AppleSignInSettings, store: KeychainCredentialStore? = nil,
-        transport: any HTTPTransport = URLSessionTransport(), logger: Logger = Logger(label: "AuthFlow")
+        transport: any HTTPTransport = URLSessionTransport(), logger: Logger = .authFlow()
     ) {
         self.settings = settings
         self.store = store ?? KeychainCredentialStore(settings: settings)
@@ -47,7 +47,7 @@ public struct AppleSignIn: Sendable {
     }
 
     /// Sign-in configured by the `AuthFlow` dictionary of `bundle`'s Info.plist.
-    public init(bundle: Bundle = .main, logger: Logger = Logger(label: "AuthFlow")) throws {
+    public init(bundle: Bundle = .main, logger: Logger = .authFlow()) throws {
         guard let dictionary = bundle.object(forInfoDictionaryKey: "AuthFlow") as? [String: Any] else {
             throw AuthFlowError(
                 .configuration, "the Info.plist has no AuthFlow dictionary",
@@ -183,7 +183,7 @@ extension AppleSignIn {
     }
 
     /// Sign-in with one of the app's providers, its session in its own Keychain item.
-    public init(provider: AppleSignInProviders.Provider, logger: Logger = Logger(label: "AuthFlow")) {
+    public init(provider: AppleSignInProviders.Provider, logger: Logger = .authFlow()) {
         self.init(settings: provider.settings, logger: logger)
     }
 
@@ -192,7 +192,7 @@ extension AppleSignIn {
     /// Info.plist's order; only an existing item can ask for Face ID); nil
     /// when nobody is signed in with any of them.
     public static func restore(
-        from providers: AppleSignInProviders, logger: Logger = Logger(label: "AuthFlow")
+        from providers: AppleSignInProviders, logger: Logger = .authFlow()
     ) async throws -> (signIn: AppleSignIn, session: AuthSession)? {
         for provider in providers.all {
             let signIn = AppleSignIn(provider: provider, logger: logger)

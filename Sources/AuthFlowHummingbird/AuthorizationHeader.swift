@@ -24,18 +24,13 @@ enum AuthorizationHeader {
         while start < utf8.endIndex, utf8[start] == UInt8(ascii: " ") { start = utf8.index(after: start) }
         // token68 (RFC 9110 §11.2). A JWS (two dots) is checked by its own
         // decoding, which accepts less than token68; when that fails, the
-        // middleware asks ``isToken68(_:)`` which error to answer.
+        // middleware asks `Token68.matches(_:)` which error to answer.
         let token = Substring(utf8[start...])
         let compactJWS = CompactJWS.hasTwoDots(token)
-        guard !token.isEmpty, compactJWS || isToken68(token) else {
+        guard !token.isEmpty, compactJWS || Token68.matches(token) else {
             throw .invalidRequest("the access token is not a token68", scheme: scheme)
         }
         return Credentials(scheme: scheme, token: token, isCompactJWS: compactJWS)
-    }
-
-    /// Whether `token` is a token68: letters, digits, `-._~+/=`.
-    static func isToken68(_ token: some StringProtocol) -> Bool {
-        token.utf8.allSatisfy(isToken68)
     }
 
     /// An `Authorization` field's scheme and token, and whether the token has a JWS's two dots.
@@ -56,13 +51,6 @@ enum AuthorizationHeader {
             index += 1
         }
         return true
-    }
-
-    /// Whether `byte` may appear in a token68: letters, digits, `-._~+/=`;
-    /// one bit per ASCII byte in two 64-bit masks.
-    @inline(__always) private static func isToken68(_ byte: UInt8) -> Bool {
-        let mask: UInt64 = byte < 64 ? 0x23FF_E800_0000_0000 : 0x47FF_FFFE_87FF_FFFE
-        return byte < 128 && (mask >> UInt64(byte & 63)) & 1 == 1
     }
 }
 #endif

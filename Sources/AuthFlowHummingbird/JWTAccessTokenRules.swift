@@ -19,7 +19,7 @@ struct JWTAccessTokenRules: Sendable {
         } catch {
             throw .unavailable("the issuer's keys could not be read")
         }
-        guard let typ = jwt.type, Self.isAccessTokenType(typ) else {
+        guard jwt.hasType("at+jwt") else {
             throw .invalidToken("the token's typ is not at+jwt (RFC 9068)", scheme: scheme)
         }
         guard let clientID = jwt.string("client_id") else { throw .invalidToken("the token has no client_id", scheme: scheme) }
@@ -29,12 +29,6 @@ struct JWTAccessTokenRules: Sendable {
         return VerifiedAccessToken(
             subject: subject, clientID: clientID, dpopThumbprint: jkt,
             expiresAt: jwt.expiresAt, source: .jwt, claims: AccessTokenClaims(jwt))
-    }
-
-    /// `at+jwt` or `application/at+jwt`, in any case (RFC 9068 §2.1, RFC 8725 §3.11).
-    static func isAccessTokenType(_ typ: String) -> Bool {
-        let lowercased = typ.lowercased()
-        return lowercased == "at+jwt" || lowercased == "application/at+jwt"
     }
 
     /// `cnf.jkt` (RFC 9449 §6.1), when the token is DPoP-bound; nil when it

@@ -27,10 +27,8 @@ struct LogoutTokenRules: Sendable {
         } catch {
             throw Refusal(description: "the logout token could not be verified")
         }
-        if let typ = jwt.header["typ"] {
-            guard let value = typ.stringValue?.lowercased(), value == "logout+jwt" || value == "application/logout+jwt" else {
-                throw Refusal(description: "the logout token's typ is not logout+jwt")
-            }
+        if jwt.header["typ"] != nil, !jwt.hasType("logout+jwt") {
+            throw Refusal(description: "the logout token's typ is not logout+jwt")
         }
         guard let iat = jwt.issuedAt else { throw Refusal(description: "the logout token has no iat") }
         guard let events = jwt.claim("events")?.objectValue else { throw Refusal(description: "the logout token has no events member") }

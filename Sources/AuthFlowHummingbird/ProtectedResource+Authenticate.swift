@@ -48,7 +48,7 @@ extension ProtectedResource {
                 return try await jwtRules.verify(token, scheme: scheme, now: now)
             } catch {
                 // A JWS is not checked as a token68 beforehand: a malformed one is a bad request.
-                if error.error == "invalid_token", !AuthorizationHeader.isToken68(token) {
+                if error.error == "invalid_token", !Token68.matches(token) {
                     throw .invalidRequest("the access token is not a token68", scheme: scheme)
                 }
                 throw error

@@ -40,7 +40,7 @@ public final class ProtectedResource: Sendable {
     ///   the metadata name an introspection endpoint, or it is not https (loopback excepted).
     public static func discover(
         issuer: Issuer, resource: URL, options: ProtectedResourceOptions = ProtectedResourceOptions(),
-        transport: any HTTPTransport = URLSessionTransport(), logger: Logger = Logger(label: "AuthFlowHummingbird")
+        transport: any HTTPTransport = URLSessionTransport(), logger: Logger = .authFlow("Hummingbird")
     ) async throws -> ProtectedResource {
         guard let components = URLComponents(url: resource, resolvingAgainstBaseURL: false), components.host != nil,
             components.query == nil, components.fragment == nil, DPoPTarget.normalized(resource.absoluteString) != nil

@@ -71,7 +71,7 @@ public final class LoopbackListener: Sendable {
     /// - Throws: `AuthFlowError` (`configuration`) when the port cannot be
     ///   bound; a port in use has `POSIXError(.EADDRINUSE)` as its
     ///   `underlyingError`.
-    public static func start(port: Int = 0, path: String = "/callback", logger: Logger = Logger(label: "AuthFlow.Loopback")) async throws
+    public static func start(port: Int = 0, path: String = "/callback", logger: Logger = .authFlow("Loopback")) async throws
         -> LoopbackListener
     {
         try await start(port: port, path: path, settings: ServerSettings(), logger: logger)
@@ -80,7 +80,7 @@ public final class LoopbackListener: Sendable {
     /// ``start(port:path:logger:)`` with other connection settings (tests).
     static func start(
         port: Int = 0, path: String = "/callback", settings: ServerSettings,
-        logger: Logger = Logger(label: "AuthFlow.Loopback")
+        logger: Logger = .authFlow("Loopback")
     ) async throws -> LoopbackListener {
         guard (0...65535).contains(port) else { throw AuthFlowError(.configuration, "port must be 0…65535") }
         guard path.hasPrefix("/"), !path.contains("?"), !path.contains("#") else {

@@ -88,7 +88,7 @@ public final class AuthSessionAuthorizer: HTTPClientAuthorizer {
     public init(
         store: any CredentialStore, identity: ClientIdentity, scopes: [String]? = nil,
         transport: any HTTPTransport = URLSessionTransport(), timeout: TimeInterval = 30, leeway: TimeInterval = 60,
-        logger: Logger = Logger(label: "AuthFlow.MCP"), signIn: @escaping SignIn
+        logger: Logger = .authFlow("MCP"), signIn: @escaping SignIn
     ) {
         self.store = store
         self.identity = identity
@@ -106,7 +106,7 @@ public final class AuthSessionAuthorizer: HTTPClientAuthorizer {
     public convenience init(
         store: any CredentialStore, identity: ClientIdentity, redirectURI: URL, userAgent: some AuthorizationUserAgent,
         scopes: [String]? = nil, transport: any HTTPTransport = URLSessionTransport(), timeout: TimeInterval = 30,
-        leeway: TimeInterval = 60, logger: Logger = Logger(label: "AuthFlow.MCP")
+        leeway: TimeInterval = 60, logger: Logger = .authFlow("MCP")
     ) {
         self.init(
             store: store, identity: identity, scopes: scopes, transport: transport, timeout: timeout, leeway: leeway, logger: logger

@@ -1,5 +1,5 @@
 #if PostgreSQL // the PostgreSQL package trait
-import AuthFlow
+public import AuthFlow
 public import Foundation
 public import Logging
 public import PostgresNIO
@@ -80,7 +80,7 @@ public final class PostgresSessionTable: Sendable {
     /// - Throws: `AuthFlowError/Category/configuration` for another name.
     public init(
         client: PostgresClient, keys: CredentialEncryptionKeys, name: String = "authflow_sessions", options: Options = Options(),
-        logger: Logger = Logger(label: "AuthFlowPostgres")
+        logger: Logger = .authFlow("Postgres")
     ) throws {
         guard (1...48).contains(name.utf8.count), name.utf8.first.map({ !(48...57).contains($0) }) ?? false,
             name.utf8.allSatisfy({ (97...122).contains($0) || (48...57).contains($0) || $0 == 95 })

@@ -105,7 +105,8 @@ struct JWTAccessTokenTests {
             #expect(try await api.send(authorization: "Bearer   \(token)").status == 200)
             let notToken68 = api.expected(error: "invalid_request", description: "the access token is not a token68")
             // An opaque token, and a token with a JWS's two dots (checked by its decoding first), outside token68.
-            for bad in ["Bearer opaque!token", "Bearer a!.b.c", "Bearer \(token.dropLast(2))é"] {
+            // `=` only as padding at the end.
+            for bad in ["Bearer opaque!token", "Bearer a!.b.c", "Bearer \(token.dropLast(2))é", "Bearer ab=cd", "Bearer ="] {
                 let response = try await api.send(authorization: bad)
                 #expect(response.status == 400, "\(bad)")
                 #expect(TestAPI.challenges(response) == notToken68, "\(bad)")

@@ -137,4 +137,15 @@ import Testing
         #expect(text.count == 693)
         TokenReaderTests.expectAgreement(text, "long-run input")
     }
+
+    /// A long run's input whose `aud` is the Kelvin sign (U+212A): the
+    /// oracle compared audiences with Swift's `==`, which takes it for `K`;
+    /// the reader compares bytes, as every claim string is compared. The
+    /// oracle now does too; the reader was right.
+    @Test func kelvinSignAudienceIsNotK() throws {
+        let text = Array("{\"aud\":\"\u{212A}\",\"iat\":-0.5,\"n\":[1,{\"a\":2}]}".utf8)
+        let reader = try JSONObjectReader(text)
+        #expect(reader.audienceContains("\u{212A}") && !reader.audienceContains("K"))
+        TokenReaderTests.expectAgreement(text, "Kelvin sign audience")
+    }
 }

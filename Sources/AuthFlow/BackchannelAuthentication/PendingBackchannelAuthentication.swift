@@ -60,16 +60,10 @@ public struct PendingBackchannelAuthentication: Sendable, CustomStringConvertibl
             flow: "backchannel authentication",
             expiredMessage: "the backchannel authentication request expired before the user approved it",
             doorbell: request.deliveryMode == .ping ? doorbell : nil)
-        let token = try await poller.poll(onPoll: onPoll)
-        let claims = try await client.verifyIDToken(
-            in: token, nonce: nil, maxAge: nil,
-            acrValues: request.checksACRValues && !request.acrValues.isEmpty ? request.acrValues : nil, required: true)
-        client.logger.info(
-            "signed in by backchannel authentication",
-            metadata: [
-                "issuer": "\(client.metadata.issuer?.identifier ?? "-")", "id_token": "\(claims == nil ? "none" : "verified")",
-            ])
-        return OAuthCredentials(issuer: client.metadata.issuer, clientID: client.clientID, token: token, idToken: claims)
+        return try await poller.credentials(
+            of: client, onPoll: onPoll, idTokenRequired: true,
+            acrValues: request.checksACRValues && !request.acrValues.isEmpty ? request.acrValues : nil,
+            signedIn: "signed in by backchannel authentication")
     }
 
     /// Takes a ping-mode notification (§10.2): true when it carries this

@@ -44,7 +44,7 @@ public final class PortTokenVerifier: Sendable {
     public init(
         trustedIssuers: Set<Issuer>, clientID: String, maximumAge: TimeInterval,
         algorithms: Set<String> = ["RS256", "PS256", "ES256", "EdDSA"], transport: any HTTPTransport = URLSessionTransport(),
-        timeout: TimeInterval = 30, leeway: TimeInterval = 60, logger: Logger = Logger(label: "AuthFlow")
+        timeout: TimeInterval = 30, leeway: TimeInterval = 60, logger: Logger = .authFlow()
     ) {
         self.trustedIssuers = trustedIssuers
         self.clientID = clientID

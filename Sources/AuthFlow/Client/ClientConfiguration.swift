@@ -151,7 +151,7 @@ extension OAuthClient {
     /// A public client for `configuration` (discovering its issuer when given one).
     public init(
         configuration: ClientConfiguration, transport: any HTTPTransport = URLSessionTransport(),
-        timeout: TimeInterval = 30, logger: Logger = Logger(label: "AuthFlow")
+        timeout: TimeInterval = 30, logger: Logger = .authFlow()
     ) async throws {
         switch configuration.provider {
         case .issuer(let issuer):

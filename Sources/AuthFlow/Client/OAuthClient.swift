@@ -53,7 +53,7 @@ public struct OAuthClient: Sendable {
     public init(
         metadata: ProviderMetadata, clientID: String, authentication: ClientAuthentication = .none,
         transport: any HTTPTransport = URLSessionTransport(), timeout: TimeInterval = 30, leeway: TimeInterval = 60,
-        acceptedAlgorithms: Set<String>? = nil, logger: Logger = Logger(label: "AuthFlow")
+        acceptedAlgorithms: Set<String>? = nil, logger: Logger = .authFlow()
     ) throws {
         guard !clientID.isEmpty else {
             throw AuthFlowError(
@@ -90,7 +90,7 @@ public struct OAuthClient: Sendable {
     public init(
         issuer: Issuer, clientID: String, authentication: ClientAuthentication = .none, tenants: IssuerTenants? = nil,
         transport: any HTTPTransport = URLSessionTransport(), timeout: TimeInterval = 30, leeway: TimeInterval = 60,
-        acceptedAlgorithms: Set<String>? = nil, logger: Logger = Logger(label: "AuthFlow")
+        acceptedAlgorithms: Set<String>? = nil, logger: Logger = .authFlow()
     ) async throws {
         let metadata = try await ProviderMetadata.discover(
             issuer: issuer, tenants: tenants, transport: transport, timeout: timeout,

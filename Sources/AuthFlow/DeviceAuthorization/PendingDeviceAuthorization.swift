@@ -45,14 +45,8 @@ public struct PendingDeviceAuthorization: Sendable, CustomStringConvertible, Cus
             grant: [("grant_type", Self.grantType), ("device_code", response.deviceCode)],
             interval: response.interval, scopes: scopes, deadline: deadline, clock: clock, logger: client.logger,
             flow: "device authorization", expiredMessage: "the device code expired before the sign-in was approved")
-        let token = try await poller.poll(onPoll: onPoll)
-        let claims = try await client.verifyIDToken(in: token, nonce: nil, maxAge: nil, required: false)
-        client.logger.info(
-            "signed in with a device code",
-            metadata: [
-                "issuer": "\(client.metadata.issuer?.identifier ?? "-")", "id_token": "\(claims == nil ? "none" : "verified")",
-            ])
-        return OAuthCredentials(issuer: client.metadata.issuer, clientID: client.clientID, token: token, idToken: claims)
+        return try await poller.credentials(
+            of: client, onPoll: onPoll, idTokenRequired: false, signedIn: "signed in with a device code")
     }
 
     /// The device-code grant type (RFC 8628 §3.4).

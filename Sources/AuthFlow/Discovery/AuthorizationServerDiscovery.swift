@@ -30,7 +30,7 @@ extension ProviderMetadata {
     /// the issuer and every endpoint must be https (or on a loopback host).
     public static func discover(
         authorizationServer: Issuer, transport: any HTTPTransport = URLSessionTransport(), timeout: TimeInterval = 30,
-        logger: Logger = Logger(label: "AuthFlow")
+        logger: Logger = .authFlow()
     ) async throws -> ProviderMetadata {
         try await discover(
             issuer: authorizationServer, candidates: authorizationServerMetadataURLs(for: authorizationServer), tenants: nil,

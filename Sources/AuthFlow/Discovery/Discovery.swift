@@ -33,7 +33,7 @@ extension ProviderMetadata {
     public static func discover(
         issuer: Issuer, tenants: IssuerTenants? = nil, transport: any HTTPTransport = URLSessionTransport(),
         timeout: TimeInterval = 30,
-        logger: Logger = Logger(label: "AuthFlow")
+        logger: Logger = .authFlow()
     ) async throws -> ProviderMetadata {
         try await discover(
             issuer: issuer, candidates: discoveryURLs(for: issuer), tenants: tenants, transport: transport, timeout: timeout,

@@ -47,7 +47,7 @@ extension ProtectedResourceMetadata {
     ///   from the transport.
     public static func discover(
         resource: URL, metadataURL: URL? = nil, transport: any HTTPTransport = URLSessionTransport(), timeout: TimeInterval = 30,
-        logger: Logger = Logger(label: "AuthFlow")
+        logger: Logger = .authFlow()
     ) async throws -> ProtectedResourceMetadata {
         let requested = try ResourceIdentifier(resource)
         var candidates = metadataURLs(for: requested)

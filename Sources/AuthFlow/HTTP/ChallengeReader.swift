@@ -70,7 +70,7 @@ struct ChallengeReader {
     private mutating func token68() -> String? {
         let start = index
         var end = index
-        while end < bytes.count, ChallengeReader.isToken68(bytes[end]) { end += 1 }
+        while end < bytes.count, Token68.isCharacter(bytes[end]) { end += 1 }
         guard end > start else { return nil }
         while end < bytes.count, bytes[end] == UInt8(ascii: "=") { end += 1 }
         var after = end
@@ -135,7 +135,6 @@ struct ChallengeReader {
     // MARK: character classes (RFC 9110 §5.6.2, §5.6.4, §11.2)
 
     private static let tokenSymbols = Set("!#$%&'*+-.^_`|~".utf8)
-    private static let token68Symbols = Set("-._~+/".utf8)
 
     static func isWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
 
@@ -143,13 +142,6 @@ struct ChallengeReader {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
         default: tokenSymbols.contains(byte)
-        }
-    }
-
-    static func isToken68(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
-        default: token68Symbols.contains(byte)
         }
     }
 

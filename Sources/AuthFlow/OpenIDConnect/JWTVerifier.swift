@@ -47,7 +47,7 @@ public struct JWTVerifier: Sendable {
     public static func discover(
         issuer: Issuer, audience: String, algorithms: Set<String> = ["RS256", "PS256", "ES256", "EdDSA"],
         transport: any HTTPTransport = URLSessionTransport(), timeout: TimeInterval = 30,
-        leeway: TimeInterval = 60, logger: Logger = Logger(label: "AuthFlow")
+        leeway: TimeInterval = 60, logger: Logger = .authFlow()
     ) async throws -> JWTVerifier {
         let metadata = try await ProviderMetadata.discover(issuer: issuer, transport: transport, timeout: timeout, logger: logger)
         guard let jwksURI = metadata.jwksURI else { throw AuthFlowError.configuration("the issuer publishes no jwks_uri") }

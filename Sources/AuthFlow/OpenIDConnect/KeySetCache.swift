@@ -23,7 +23,7 @@ public actor KeySetCache {
     /// Creates a cache for `jwksURI` (must be https or loopback).
     public init(
         jwksURI: URL, transport: any HTTPTransport, timeout: TimeInterval = 30,
-        minimumRefetchInterval: TimeInterval = 30, logger: Logger = Logger(label: "AuthFlow")
+        minimumRefetchInterval: TimeInterval = 30, logger: Logger = .authFlow()
     ) throws {
         try URLPolicy.requireSecure(jwksURI, "jwks_uri")
         self.jwksURI = jwksURI

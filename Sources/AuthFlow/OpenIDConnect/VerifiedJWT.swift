@@ -29,6 +29,14 @@ public struct VerifiedJWT: Sendable, Equatable {
     /// The `typ` header member, when it is a string (`at+jwt` for an RFC 9068 access token).
     public var type: String? { jws.type }
 
+    /// Whether ``type`` is the media type `name` (such as `at+jwt`), with or
+    /// without its `application/` prefix, in any case (RFC 7515 §4.1.9,
+    /// RFC 8725 §3.11). The one reading of an explicitly typed JWT.
+    package func hasType(_ name: String) -> Bool {
+        guard let type = type?.lowercased() else { return false }
+        return type == name || type == "application/" + name
+    }
+
     /// Every claim, parsed at each call.
     public var claims: [String: JSONMemberValue] { jws.claims }
 

@@ -116,7 +116,7 @@ public struct ClientRegistration: Sendable, Equatable, Codable, CustomStringConv
     ///   transport's registration limit.
     public static func register(
         _ request: ClientRegistrationRequest, with metadata: ProviderMetadata, initialAccessToken: String? = nil,
-        transport: any HTTPTransport = URLSessionTransport(), timeout: TimeInterval = 30, logger: Logger = Logger(label: "AuthFlow")
+        transport: any HTTPTransport = URLSessionTransport(), timeout: TimeInterval = 30, logger: Logger = .authFlow()
     ) async throws -> ClientRegistration {
         guard let endpoint = metadata.registrationEndpoint else {
             throw AuthFlowError(

@@ -54,7 +54,7 @@ extension OAuthClient {
     public static func forResource(
         _ resource: URL, challenge: ResourceChallenge? = nil, identity: ClientIdentity,
         transport: any HTTPTransport = URLSessionTransport(), timeout: TimeInterval = 30, leeway: TimeInterval = 60,
-        logger: Logger = Logger(label: "AuthFlow")
+        logger: Logger = .authFlow()
     ) async throws -> ResourceAccess {
         let resourceMetadata = try await ProtectedResourceMetadata.discover(
             resource: resource, metadataURL: challenge?.resourceMetadataURL, transport: transport, timeout: timeout, logger: logger)
@@ -135,7 +135,7 @@ extension OAuthClient {
     public static func signIn<Result: Sendable>(
         toResource resource: URL, challenge: ResourceChallenge? = nil, identity: ClientIdentity,
         transport: any HTTPTransport = URLSessionTransport(), timeout: TimeInterval = 30, leeway: TimeInterval = 60,
-        logger: Logger = Logger(label: "AuthFlow"), _ signIn: @Sendable (ResourceAccess) async throws -> Result
+        logger: Logger = .authFlow(), _ signIn: @Sendable (ResourceAccess) async throws -> Result
     ) async throws -> ResourceSignIn<Result> {
         let access = try await forResource(
             resource, challenge: challenge, identity: identity, transport: transport, timeout: timeout, leeway: leeway, logger: logger)

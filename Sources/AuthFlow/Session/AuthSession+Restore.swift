@@ -20,7 +20,7 @@ extension AuthSession {
     public static func restore(
         from store: any CredentialStore, authentication: ClientAuthentication = .none,
         dpopKey: (any DPoPSigningKey)? = nil, transport: any HTTPTransport = URLSessionTransport(),
-        logger: Logger = Logger(label: "AuthFlow"),
+        logger: Logger = .authFlow(),
         leeway: TimeInterval = 60
     ) async throws -> AuthSession? {
         guard let record = try await store.load() else { return nil }
@@ -33,7 +33,7 @@ extension AuthSession {
     /// the record already loaded from `store`.
     package static func restore(
         _ record: SessionRecord, from store: any CredentialStore, authentication: ClientAuthentication = .none,
-        dpopKey: (any DPoPSigningKey)? = nil, transport: any HTTPTransport, logger: Logger = Logger(label: "AuthFlow"),
+        dpopKey: (any DPoPSigningKey)? = nil, transport: any HTTPTransport, logger: Logger = .authFlow(),
         leeway: TimeInterval = 60
     ) async throws -> AuthSession {
         var record = record

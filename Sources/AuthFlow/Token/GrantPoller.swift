@@ -111,3 +111,22 @@ struct GrantPoller: Sendable {
 
     var cancelled: AuthFlowError { AuthFlowError(.cancelled, "the \(flow) was cancelled") }
 }
+
+extension GrantPoller {
+    /// Polls until the user decides, then verifies the ID token of the answer
+    /// (none needed unless `idTokenRequired`; `acrValues` checked when given)
+    /// and returns `client`'s credentials of the sign-in, logged as `signedIn`.
+    func credentials(
+        of client: OAuthClient, onPoll: (@Sendable (DevicePoll) -> Void)?, idTokenRequired: Bool, acrValues: [String]? = nil,
+        signedIn: Logger.Message
+    ) async throws -> OAuthCredentials {
+        let token = try await poll(onPoll: onPoll)
+        let claims = try await client.verifyIDToken(in: token, nonce: nil, maxAge: nil, acrValues: acrValues, required: idTokenRequired)
+        logger.info(
+            signedIn,
+            metadata: [
+                "issuer": "\(client.metadata.issuer?.identifier ?? "-")", "id_token": "\(claims == nil ? "none" : "verified")",
+            ])
+        return OAuthCredentials(issuer: client.metadata.issuer, clientID: client.clientID, token: token, idToken: claims)
+    }
+}

@@ -30,7 +30,7 @@ extension Issuer {
     ///   from the transport.
     public static func discover(
         account: String, transport: any HTTPTransport = URLSessionTransport(), timeout: TimeInterval = 30,
-        logger: Logger = Logger(label: "AuthFlow")
+        logger: Logger = .authFlow()
     ) async throws -> Issuer {
         let resource = try WebFingerResource(account)
         let issuer = try await WebFingerLookup.issuer(for: resource, transport: transport, timeout: timeout, logger: logger)
@@ -54,7 +54,7 @@ extension ProviderMetadata {
     /// - Throws: the errors of both.
     public static func discover(
         account: String, tenants: IssuerTenants? = nil, transport: any HTTPTransport = URLSessionTransport(),
-        timeout: TimeInterval = 30, logger: Logger = Logger(label: "AuthFlow")
+        timeout: TimeInterval = 30, logger: Logger = .authFlow()
     ) async throws -> ProviderMetadata {
         let issuer = try await Issuer.discover(account: account, transport: transport, timeout: timeout, logger: logger)
         return try await discover(issuer: issuer, tenants: tenants, transport: transport, timeout: timeout, logger: logger)

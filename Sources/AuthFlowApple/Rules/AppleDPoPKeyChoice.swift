@@ -78,7 +78,7 @@ extension AppleDPoPKeyChoice {
     ///   ``AuthSession/restore(from:authentication:dpopKey:transport:logger:leeway:)`` throws.
     public static func restoreSession(
         from store: any CredentialStore, secureEnclaveHandle: Data?,
-        transport: any HTTPTransport = URLSessionTransport(), logger: Logger = Logger(label: "AuthFlow"),
+        transport: any HTTPTransport = URLSessionTransport(), logger: Logger = .authFlow(),
         openSecureEnclaveKey: (Data) throws -> any DPoPSigningKey
     ) async throws -> AuthSession? {
         guard let record = try await store.load() else { return nil }

@@ -90,7 +90,7 @@ public struct AppleSignInProviders: Sendable, Equatable {
     ///   when the issuer found is none of the app's providers.
     public func provider(
         forAccount account: String, transport: any HTTPTransport = URLSessionTransport(), timeout: TimeInterval = 30,
-        logger: Logger = Logger(label: "AuthFlow")
+        logger: Logger = .authFlow()
     ) async throws -> Provider {
         try await provider(forAccount: account) { account in
             try await Issuer.discover(account: account, transport: transport, timeout: timeout, logger: logger)

@@ -82,7 +82,7 @@ public struct ProviderConfiguration: Sendable {
         self.logger =
             logger
             ?? {
-                var logger = Logger(label: "AuthFlowProvider")
+                var logger = Logger.authFlow("Provider")
                 logger.logLevel = .warning
                 return logger
             }()

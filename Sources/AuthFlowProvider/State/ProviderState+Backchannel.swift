@@ -61,14 +61,12 @@ extension ProviderState {
         throws -> IssuedTokens
     {
         guard var record = backchannel[id] else { throw OAuthFailure.invalidGrant("the auth_req_id is unknown") }
-        guard record.clientID == client.id else { throw OAuthFailure.invalidGrant("the auth_req_id was issued to another client") }
-        guard !record.redeemed else { throw OAuthFailure.invalidGrant("the auth_req_id was already used") }
-        guard record.expiresAt > now else { throw OAuthFailure("expired_token", "the backchannel authentication request has expired") }
-        let audience = try ResourceIndicator.check(resource, granted: record.resource)
         defer { backchannel[id] = record }
-        try record.pace.poll(now: now, increment: configuration.lifetimes.deviceSlowDownIncrement)
         let (scopes, granted, acr) = (record.scopes, record.resource, record.acr)
-        return try answerPoll(record.decision, redeemed: &record.redeemed, audience: audience, now: now) { subject, authTime in
+        return try answerPoll(
+            &record, named: "the auth_req_id", expired: "the backchannel authentication request has expired", client: client,
+            resource: resource, now: now
+        ) { subject, authTime in
             GrantRecord(
                 clientID: client.id, subject: subject, scopes: scopes, authTime: authTime, dpopJKT: dpopJKT, resource: granted, acr: acr)
         }

@@ -42,44 +42,22 @@ extension ProviderState {
         throws -> IssuedTokens
     {
         guard var record = devices[deviceCode] else { throw OAuthFailure.invalidGrant("the device code is unknown") }
-        guard record.clientID == client.id else { throw OAuthFailure.invalidGrant("the device code was issued to another client") }
-        guard !record.redeemed else { throw OAuthFailure.invalidGrant("the device code was already used") }
-        guard record.expiresAt > now else { throw OAuthFailure("expired_token", "the device code has expired") }
-        if let bound = record.dpopJKT, bound != dpopJKT {
-            throw OAuthFailure.invalidGrant(
-                dpopJKT == nil
-                    ? "the device authorization request named a DPoP key (dpop_jkt); a DPoP proof is required"
-                    : "the DPoP proof's key is not the dpop_jkt of the device authorization request")
-        }
-        let audience = try ResourceIndicator.check(resource, granted: record.resource)
         defer { devices[deviceCode] = record }
-        try record.pace.poll(now: now, increment: configuration.lifetimes.deviceSlowDownIncrement)
         let (scopes, granted) = (record.scopes, record.resource)
         // Bound to the key of the poll's DPoP proof, if it had one (RFC 9449 §5).
-        return try answerPoll(record.decision, redeemed: &record.redeemed, audience: audience, now: now) { subject, authTime in
+        let approval = { (subject: String, authTime: Date) in
             GrantRecord(clientID: client.id, subject: subject, scopes: scopes, authTime: authTime, dpopJKT: dpopJKT, resource: granted)
         }
-    }
-
-    /// The answer to a poll of a user's decision, after the pace check
-    /// (RFC 8628 §3.5, OpenID CIBA Core 1.0 §11): `authorization_pending`;
-    /// `access_denied`; or the tokens of the grant `approval` makes. A
-    /// decided poll marks its code `redeemed`.
-    func answerPoll(
-        _ decision: UserDecision, redeemed: inout Bool, audience: String?, now: Date,
-        approval: (_ subject: String, _ authTime: Date) -> GrantRecord
-    ) throws -> IssuedTokens {
-        switch decision {
-        case .pending:
-            throw OAuthFailure("authorization_pending", "the user has not decided yet")
-        case .denied:
-            redeemed = true
-            throw OAuthFailure("access_denied", "the user denied the request")
-        case .approved(let subject, let authTime):
-            redeemed = true
-            let grantID = addGrant(approval(subject, authTime))
-            return try issueTokens(grantID: grantID, nonce: nil, refresh: true, resource: audience, now: now)
-        }
+        return try answerPoll(
+            &record, named: "the device code", expired: "the device code has expired", client: client, resource: resource, now: now,
+            check: { record in
+                if let bound = record.dpopJKT, bound != dpopJKT {
+                    throw OAuthFailure.invalidGrant(
+                        dpopJKT == nil
+                            ? "the device authorization request named a DPoP key (dpop_jkt); a DPoP proof is required"
+                            : "the DPoP proof's key is not the dpop_jkt of the device authorization request")
+                }
+            }, approval: approval)
     }
 }
 

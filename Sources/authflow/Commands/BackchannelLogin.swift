@@ -30,15 +30,7 @@ extension Login {
     }
 
     func backchannelSignIn(client: OAuthClient, scopes: [String]) async throws -> OAuthCredentials {
-        var endpoint: URL?
-        if let backchannelAuthenticationEndpoint {
-            guard let url = URL(string: backchannelAuthenticationEndpoint), url.scheme != nil else {
-                throw AuthFlowError(
-                    .configuration, "--backchannel-authentication-endpoint is not a URL",
-                    recovery: "Give --backchannel-authentication-endpoint as a full https URL.")
-            }
-            endpoint = url
-        }
+        let endpoint = try ProviderOptions.endpoint("--backchannel-authentication-endpoint", backchannelAuthenticationEndpoint)
         let hint: BackchannelAuthenticationRequest.UserHint
         if let loginHint {
             hint = .loginHint(loginHint)

@@ -9,15 +9,7 @@ import TerminalQR
 /// stdout keeps only the result.
 extension Login {
     func deviceSignIn(client: OAuthClient, scopes: [String]) async throws -> OAuthCredentials {
-        var endpoint: URL?
-        if let deviceAuthorizationEndpoint {
-            guard let url = URL(string: deviceAuthorizationEndpoint), url.scheme != nil else {
-                throw AuthFlowError(
-                    .configuration, "--device-authorization-endpoint is not a URL",
-                    recovery: "Give --device-authorization-endpoint as a full https URL.")
-            }
-            endpoint = url
-        }
+        let endpoint = try ProviderOptions.endpoint("--device-authorization-endpoint", deviceAuthorizationEndpoint)
         let pending = try await client.startDeviceAuthorization(scopes: scopes, endpoint: endpoint)
         Output.stderr(DeviceInstructions(pending: pending, drawQR: !noQr).text)
         if !noBrowser, HeadlessSignIn.reason() == nil {

@@ -135,7 +135,9 @@ struct Login: AsyncParsableCommand {
     func run() async throws {
         do {
             // A store that will refuse the credentials fails before the browser opens, not after the sign-in.
-            try await StoreCheck.beforeSignIn(try storeOption.kind(), profile: profileOption.profile, logger: verboseOption.makeLogger())
+            try await storeOption.kind().withStore(profile: profileOption.profile, logger: verboseOption.makeLogger) {
+                try await $0.checkBeforeSignIn()
+            }
             try await signIn()
         } catch let error as ValidationError {
             throw error

@@ -49,8 +49,8 @@ struct HelperSignIn {
             logger.debug("another process signed in meanwhile")
             return
         }
-        // A keyring that will refuse the credentials fails before the browser opens.
-        if try Profile.loadSettingsIfPresent(profileName)?.usesKeyring == true { try ProfileKeyring.checkWritable(profile: profileName) }
+        // A store that will refuse the credentials fails before the browser opens.
+        try await store.checkBeforeSignIn()
         Output.stderr("Profile \(profileName) needs a sign-in.")
         let arguments = ["--profile", profileName, "--browser-timeout", String(browserTimeout), "--timeout", String(timeout)]
         let login = try Login.parse(arguments)

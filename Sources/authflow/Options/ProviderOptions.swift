@@ -86,15 +86,19 @@ struct ProviderOptions: ParsableArguments {
         return metadata
     }
 
+    /// The endpoint URL `flag` gives, nil when it is not given; a
+    /// `configuration` error when it is not an absolute URL.
+    static func endpoint(_ flag: String, _ value: String?) throws -> URL? {
+        guard let value else { return nil }
+        guard let url = URL(string: value), url.scheme != nil, url.host != nil else {
+            throw AuthFlowError(.configuration, "\(flag) is not an absolute URL", recovery: "Give \(flag) as a full https URL.")
+        }
+        return url
+    }
+
     /// The explicit-endpoint metadata: the two required endpoints plus what these flags add.
     func metadata(authorization: URL, token: URL) throws -> ProviderMetadata {
-        func parse(_ flag: String, _ value: String?) throws -> URL? {
-            guard let value else { return nil }
-            guard let url = URL(string: value), url.scheme != nil, url.host != nil else {
-                throw AuthFlowError(.configuration, "\(flag) is not an absolute URL", recovery: "Give \(flag) as a full https URL.")
-            }
-            return url
-        }
+        let parse = Self.endpoint
         return ProviderMetadata(
             issuer: try idTokenIssuer.map { try Issuer(commandLine: $0, flag: "--id-token-issuer") }, authorizationEndpoint: authorization,
             tokenEndpoint: token,

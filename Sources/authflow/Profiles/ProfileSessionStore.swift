@@ -17,6 +17,23 @@ protocol ProfileSessionStore: CredentialStore {
     /// The profile (and, in a shared table, the session ID).
     var profile: String { get }
 
+    /// Checks, before a browser opens, everything about keeping a sign-in
+    /// here that can be checked then: a sign-in the store then refuses
+    /// wastes the user's time and leaves an authorization code used for
+    /// nothing.
+    ///
+    /// - Every store: the profile's directory (which keeps the settings, and
+    ///   with the file store the credentials) exists or can be made, is the
+    ///   user's, and is private (mode 0700).
+    /// - The desktop keyring (named, or chosen because one runs): a session
+    ///   with the Secret Service and its default collection unlocked without a
+    ///   prompt (a locked keyring is `storage` `keyring_locked`).
+    /// - PostgreSQL: the server is reached, over TLS unless the URL says
+    ///   otherwise or the host is a loopback IP, and the profile's row read
+    ///   with the key (`network`, `storage`); the password file and the key
+    ///   were read when the store was opened (`configuration`).
+    func checkBeforeSignIn() async throws
+
     /// The stored credentials, or `reauthentication_required` that says how
     /// to sign in. All `authflow token` reads while the token is valid.
     func signedInCredentials() async throws -> OAuthCredentials

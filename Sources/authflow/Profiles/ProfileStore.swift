@@ -50,6 +50,15 @@ struct ProfileStore: ProfileSessionStore {
         try await lock.withLock(body)
     }
 
+    func checkBeforeSignIn() async throws {
+        try ProfileFile.prepareDirectory(of: try Profile.url(for: name))
+        switch signInChoice {
+        case .secretService: try ProfileKeyring.checkWritable(profile: name)
+        case .automatic: if ProfileKeyring.isAvailable() { try ProfileKeyring.checkWritable(profile: name) }
+        case .file, .postgresql: return
+        }
+    }
+
     /// The name and the credentials alone: no client, no session, no provider metadata.
     func signedInCredentials() async throws -> OAuthCredentials {
         try Profile.loadCredentials(name).signedInCredentials()

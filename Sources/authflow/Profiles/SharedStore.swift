@@ -31,16 +31,11 @@ struct SharedStore: ProfileSessionStore {
     {
         self.profile = profile
         self.address = address
-        let tls: PostgresClient.Configuration.TLS
-        switch address.tls {
-        case .disable: tls = .disable
-        case .prefer: tls = .prefer(try Self.tlsConfiguration())
-        case .require: tls = .require(try Self.tlsConfiguration())
-        }
+        let tls = try Self.tls(address.tls)
         let password = try address.password(environment: environment)
         var configuration = PostgresClient.Configuration(
             host: address.host, port: address.port, username: address.user, password: password,
-            database: address.database, tls: tls)
+            database: address.database, tls: tls.pool)
         configuration.options.connectTimeout = .seconds(5)
         configuration.options.maximumConnections = 4
         configuration.options.keepAliveBehavior = nil
@@ -56,16 +51,11 @@ struct SharedStore: ProfileSessionStore {
             client: client, keys: try Self.keys(environment), name: address.table, options: options, logger: logger)
         store = try table.store(sessionID: profile)
         self.logger = quiet
+        let connectionTLS = tls.connection
         probeConfiguration = { () throws -> PostgresConnection.Configuration in
-            let connectionTLS: PostgresConnection.Configuration.TLS =
-                switch address.tls {
-                case .disable: .disable
-                case .prefer: .prefer(try NIOSSLContext(configuration: try Self.tlsConfiguration()))
-                case .require: .require(try NIOSSLContext(configuration: try Self.tlsConfiguration()))
-                }
-            return PostgresConnection.Configuration(
+            PostgresConnection.Configuration(
                 host: address.host, port: address.port, username: address.user, password: password, database: address.database,
-                tls: connectionTLS)
+                tls: try connectionTLS())
         }
     }
 
@@ -75,6 +65,12 @@ struct SharedStore: ProfileSessionStore {
     /// timeout (``AuthFlowPostgres`` pools retry a failed connection).
     func probe() async throws {
         try await DatabaseProbe.connect(try probeConfiguration(), within: 10, logger: logger)
+    }
+
+    func checkBeforeSignIn() async throws {
+        try ProfileFile.prepareDirectory(of: try Profile.url(for: profile))
+        try await probe()
+        _ = try await store.load()
     }
 
     /// Stops the client.
@@ -110,8 +106,17 @@ struct SharedStore: ProfileSessionStore {
         return try CredentialEncryptionKeys(current: try CredentialEncryptionKey(id: id, base64: text))
     }
 
-    private static func tlsConfiguration() throws -> TLSConfiguration {
-        TLSConfiguration.makeClientConfiguration()
+    /// The URL's `sslmode` for the pool and for the probe's one connection
+    /// (whose context is made when it connects).
+    private static func tls(
+        _ mode: PostgresStoreAddress.TLSMode
+    ) throws -> (pool: PostgresClient.Configuration.TLS, connection: @Sendable () throws -> PostgresConnection.Configuration.TLS) {
+        let configuration = TLSConfiguration.makeClientConfiguration()
+        return switch mode {
+        case .disable: (.disable, { .disable })
+        case .prefer: (.prefer(configuration), { .prefer(try NIOSSLContext(configuration: configuration)) })
+        case .require: (.require(configuration), { .require(try NIOSSLContext(configuration: configuration)) })
+        }
     }
 
     func load() async throws -> SessionRecord? { try await store.load() }
