@@ -52,8 +52,8 @@ struct TokenExchangeRuleTests {
                     "invalid_scope", "the scope openid cannot be granted by token exchange"
                 ),
                 (
-                    TokenExchangeRequest(subject: subject, requestedTokenType: .idJAG, audiences: ["billing"]),
-                    "invalid_request", "only access tokens are issued by token exchange"
+                    TokenExchangeRequest(subject: subject, requestedTokenType: .refreshToken, audiences: ["billing"]),
+                    "invalid_request", "only access tokens and identity assertions are issued by token exchange"
                 ),
                 (
                     TokenExchangeRequest(subject: subject, audiences: ["billing"], resources: [billing]),

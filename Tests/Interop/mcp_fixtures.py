@@ -85,6 +85,26 @@ def stop(process):
             process.wait(timeout=10)
 
 
+class MemoryTokenStorage:
+    """An `mcp` client's TokenStorage: tokens and registration in memory."""
+
+    def __init__(self):
+        self.tokens = None
+        self.client_info = None
+
+    async def get_tokens(self):
+        return self.tokens
+
+    async def set_tokens(self, tokens):
+        self.tokens = tokens
+
+    async def get_client_info(self):
+        return self.client_info
+
+    async def set_client_info(self, client_info):
+        self.client_info = client_info
+
+
 class MCPProvider:
     """The running provider and MCP server of one test module."""
 

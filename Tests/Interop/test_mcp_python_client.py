@@ -29,30 +29,10 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.auth import AuthorizationCodeResult, OAuthClientMetadata
 
 from interop_helpers import LoopbackListener, decode_jwt_unverified
-from mcp_fixtures import AUTHFLOW_BIN, HAVE_CHROMIUM, HERE, mcp_service  # noqa: F401
+from mcp_fixtures import AUTHFLOW_BIN, HAVE_CHROMIUM, HERE, MemoryTokenStorage, mcp_service  # noqa: F401
 
 pytestmark = [pytest.mark.skipif(not AUTHFLOW_BIN, reason="AUTHFLOW_BIN is not set"),
               pytest.mark.skipif(not HAVE_CHROMIUM, reason="headless Chromium is not installed")]
-
-
-class MemoryTokenStorage:
-    """The client's TokenStorage: tokens and registration in memory."""
-
-    def __init__(self):
-        self.tokens = None
-        self.client_info = None
-
-    async def get_tokens(self):
-        return self.tokens
-
-    async def set_tokens(self, tokens):
-        self.tokens = tokens
-
-    async def get_client_info(self):
-        return self.client_info
-
-    async def set_client_info(self, client_info):
-        self.client_info = client_info
 
 
 class Recorder:

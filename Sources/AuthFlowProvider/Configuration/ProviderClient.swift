@@ -97,8 +97,11 @@ public enum GrantType {
     public static let tokenExchange = "urn:ietf:params:oauth:grant-type:token-exchange"
     /// OpenID CIBA Core 1.0 §10.1: the token request of a backchannel authentication.
     public static let ciba = "urn:openid:params:grant-type:ciba"
+    /// RFC 7523 §2.1: the JWT bearer grant, for Identity Assertion JWT
+    /// Authorization Grants (see ``ProviderConfiguration/trustedIdentityProviders``).
+    public static let jwtBearer = "urn:ietf:params:oauth:grant-type:jwt-bearer"
     /// Every grant type above.
-    public static let all: [String] = [authorizationCode, refreshToken, clientCredentials, deviceCode, tokenExchange, ciba]
+    public static let all: [String] = [authorizationCode, refreshToken, clientCredentials, deviceCode, tokenExchange, ciba, jwtBearer]
 }
 
 extension ProviderClient {

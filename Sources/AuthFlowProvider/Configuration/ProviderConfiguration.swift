@@ -59,6 +59,18 @@ public struct ProviderConfiguration: Sendable {
     /// Which clients may exchange tokens (RFC 8693) for which audiences and
     /// resources. By default none may.
     public var tokenExchangePolicy = TokenExchangePolicy()
+    /// Which clients may get Identity Assertion JWT Authorization Grants
+    /// (ID-JAG) for which authorization servers, as an enterprise identity
+    /// provider. By default none may.
+    public var identityAssertionPolicy = IdentityAssertionPolicy()
+    /// The identity providers whose ID-JAGs the token endpoint accepts with
+    /// the JWT bearer grant (RFC 7523), as a resource authorization server:
+    /// their issuer identifiers, whose keys are discovered on first use.
+    /// A grant is accepted from a confidential client whose registration
+    /// lists ``GrantType/jwtBearer``, addressed to this provider alone, for
+    /// that client, once (`jti`), living at most five minutes. Empty by
+    /// default: the grant is not offered.
+    public var trustedIdentityProviders: [String] = []
     /// The authentication context classes the provider can sign users in
     /// at (`acr_values_supported`). An authorization request whose
     /// `acr_values` names one of them (the first it names) gets that `acr`
@@ -150,6 +162,7 @@ public struct ProviderConfiguration: Sendable {
         }
         try clientIDMetadataDocuments.validate()
         try tokenExchangePolicy.validate(clients: clients)
+        try identityAssertionPolicy.validate(clients: clients)
         var paths = Set<String>()
         for resource in protectedResources {
             try resource.validate()

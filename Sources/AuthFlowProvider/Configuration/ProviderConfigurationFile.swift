@@ -33,7 +33,9 @@ public import Foundation
 ///   "dynamic_client_registration": true,
 ///   "scopes_for_dynamic_clients": "profile email offline_access",  // what registered clients may be granted
 ///   "client_id_metadata_documents": { "enabled": true, "allow_loopback_http": false,
-///                                     "max_bytes": 65536, "timeout": 30, "cache_lifetime": 300 }
+///                                     "max_bytes": 65536, "timeout": 30, "cache_lifetime": 300 },
+///   "token_exchange_policy": [ … ], "identity_assertion_policy": { … },  // the grant policies:
+///   "trusted_identity_providers": [ … ]                                   // ProviderConfigurationFile+Policies.swift
 /// }
 /// ```
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
@@ -146,6 +148,9 @@ public struct ProviderConfigurationFile: Decodable, Sendable {
     let scopesForDynamicClients: String?
     let clientIDMetadataDocuments: MetadataDocuments?
     let acrValuesSupported: [String]?
+    let tokenExchangePolicy: [ExchangeRule]?
+    let identityAssertionPolicy: AssertionPolicy?
+    let trustedIdentityProviders: [String]?
 
     enum CodingKeys: String, CodingKey {
         case port
@@ -159,6 +164,9 @@ public struct ProviderConfigurationFile: Decodable, Sendable {
         case scopesForDynamicClients = "scopes_for_dynamic_clients"
         case clientIDMetadataDocuments = "client_id_metadata_documents"
         case acrValuesSupported = "acr_values_supported"
+        case tokenExchangePolicy = "token_exchange_policy"
+        case identityAssertionPolicy = "identity_assertion_policy"
+        case trustedIdentityProviders = "trusted_identity_providers"
     }
 
     /// Reads and converts a configuration file; relative `pem_file` paths
@@ -242,6 +250,7 @@ public struct ProviderConfigurationFile: Decodable, Sendable {
             if let lifetime = documents.cacheLifetime { settings.cacheLifetime = lifetime }
             configuration.clientIDMetadataDocuments = settings
         }
+        applyPolicies(to: &configuration)
         configuration.signingKeys = try (signingKeys ?? []).map { key in
             let pem: String
             if let inline = key.pem {

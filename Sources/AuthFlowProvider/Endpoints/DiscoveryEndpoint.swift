@@ -34,7 +34,9 @@ struct DiscoveryEndpoint: Sendable {
             "scopes_supported": strings(scopes),
             "response_types_supported": strings(["code"]),
             "response_modes_supported": strings(["query"]),
-            "grant_types_supported": strings(GrantType.all),
+            // The JWT bearer grant only for identity assertions from trusted identity providers.
+            "grant_types_supported": strings(
+                GrantType.all.filter { $0 != GrantType.jwtBearer || !configuration.trustedIdentityProviders.isEmpty }),
             "subject_types_supported": strings(["public"]),
             "id_token_signing_alg_values_supported": strings(SigningAlgorithm.allCases.map(\.rawValue)),
             "token_endpoint_auth_methods_supported": strings(authMethods),
@@ -55,6 +57,10 @@ struct DiscoveryEndpoint: Sendable {
             "claims_parameter_supported": .bool(false),
             "client_id_metadata_document_supported": .bool(configuration.clientIDMetadataDocuments.isEnabled),
         ]
+        if !configuration.trustedIdentityProviders.isEmpty {
+            // draft-ietf-oauth-identity-assertion-authz-grant: the grant profile, apart from the grant type.
+            document["authorization_grant_profiles_supported"] = strings([IdentityAssertionGrant.profile])
+        }
         if configuration.allowsDynamicRegistration { document["registration_endpoint"] = url(EndpointPaths.registration) }
         if !configuration.acrValuesSupported.isEmpty {
             document["acr_values_supported"] = strings(configuration.acrValuesSupported)

@@ -2,7 +2,7 @@
 import AuthFlow
 import Logging
 
-/// The token endpoint (RFC 6749 §3.2, §4.1.3, §4.4, §6; RFC 8628 §3.4; RFC 8693 §2; OpenID CIBA Core 1.0 §10.1).
+/// The token endpoint (RFC 6749 §3.2, §4.1.3, §4.4, §6; RFC 8628 §3.4; RFC 8693 §2; RFC 7523 §2.1; OpenID CIBA Core 1.0 §10.1).
 /// Every answer, success or error, carries `Cache-Control: no-store`.
 struct TokenEndpointHandler: Sendable {
     let state: ProviderState
@@ -53,6 +53,11 @@ struct TokenEndpointHandler: Sendable {
             }
             return try await state.clientCredentials(
                 client: client, scopes: scopes, dpopJKT: dpopJKT, resource: try ResourceIndicator.parse(form))
+        case GrantType.jwtBearer:
+            guard !state.configuration.trustedIdentityProviders.isEmpty else {
+                throw OAuthFailure("unsupported_grant_type", "this provider accepts no JWT bearer grants: it trusts no identity provider")
+            }
+            return try await IdentityAssertionGrant(state: state).redeem(form, client: client, dpopJKT: dpopJKT)
         case GrantType.ciba:
             return try await state.pollBackchannel(
                 try form.required("auth_req_id"), client: client, dpopJKT: dpopJKT, resource: try ResourceIndicator.parse(form))

@@ -14,7 +14,7 @@ import AuthFlow
 ///   client, and a DPoP-bound subject token needs a proof with its key
 ///   (`invalid_request`, `invalid_grant` for the key);
 /// - only access tokens are issued (`requested_token_type` access_token or
-///   absent), with no more scope than the subject token has
+///   absent), or identity assertions (``IdentityAssertionGrant``), with no more scope than the subject token has
 ///   (`invalid_scope`), never `openid` or `offline_access`;
 /// - an actor token only when the rule allows delegation; the issued token
 ///   then carries `act` with the actor's `sub`.
@@ -25,11 +25,14 @@ struct TokenExchangeGrant: Sendable {
     static let idTokenType = TokenTypeIdentifier.idToken.rawValue
 
     func handle(_ form: StrictForm, client: ProviderClient, dpopJKT: String?) async throws -> IssuedTokens {
+        if form["requested_token_type"] == TokenTypeIdentifier.idJAG.rawValue {
+            return try await IdentityAssertionGrant(state: state).issue(form, client: client)
+        }
         guard let rule = state.configuration.tokenExchangePolicy.rule(for: client.id) else {
             throw OAuthFailure.unauthorizedClient("the client may not exchange tokens")
         }
         if let requested = form["requested_token_type"], requested != Self.accessTokenType {
-            throw OAuthFailure.invalidRequest("only access tokens are issued by token exchange")
+            throw OAuthFailure.invalidRequest("only access tokens and identity assertions are issued by token exchange")
         }
         let target = try Self.target(form, rule: rule)
         let subjectToken = try form.required("subject_token")

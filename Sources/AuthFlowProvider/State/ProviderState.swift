@@ -32,6 +32,8 @@ actor ProviderState {
     let dpopNonce = RandomToken.make(bytes: 16)
     /// Client assertions already used (`client_id jti` → expiry).
     var usedAssertions: [String: Date] = [:]
+    /// The verifiers of trusted identity providers' ID-JAGs, by issuer.
+    var identityAssertionVerifiers: [String: JWTVerifier] = [:]
     /// Clients registered at the registration endpoint (RFC 7591), by id.
     var registeredClients: [String: ProviderClient] = [:]
     /// Clients known from their metadata documents, by URL.
