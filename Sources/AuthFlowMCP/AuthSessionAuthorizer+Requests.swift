@@ -101,6 +101,11 @@ extension AuthSessionAuthorizer {
             throw AuthSession.insufficientScope(required, "the resource still needs more scopes after authorizing again")
         }
         logger.info("the MCP server needs more scopes; authorizing again once", metadata: ["scope": "\(wanted.joined(separator: " "))"])
+        if let enterprise {
+            try await signInWithIdentityAssertion(enterprise, scopes: wanted)
+            fields.withLock { $0.steppedUp.append(asked) }
+            return true
+        }
         let credentials = try await signIn(signedIn.client, wanted)
         try AuthSession.checkStepUp(credentials, of: signedIn.client)
         let next = try await AuthSession.start(client: signedIn.client, credentials: credentials, store: store, leeway: leeway)

@@ -11,7 +11,8 @@ extension AuthSessionAuthorizer {
         if let held = fields.withLock({ $0.session }) {
             return held.client.resource?.permitsRequest(to: endpoint) == true ? held : nil
         }
-        guard !fields.withLock({ $0.restored }) else { return nil }
+        // An enterprise-managed server's tokens are short-lived and come without a browser: nothing to restore.
+        guard enterprise == nil, !fields.withLock({ $0.restored }) else { return nil }
         fields.withLock { $0.restored = true }
         let record: SessionRecord?
         do {
@@ -40,6 +41,7 @@ extension AuthSessionAuthorizer {
     /// Signs in to the MCP server at `endpoint` by its URL alone, keeps the
     /// session in ``store`` and holds its token.
     func signInByURL(_ endpoint: URL, challenge: ResourceChallenge?) async throws {
+        if let enterprise { return try await signInWithIdentityAssertion(enterprise, scopes: scopes ?? []) }
         var identity = identity
         if identity.storedRegistration == nil {
             identity.storedRegistration = fields.withLock { $0.session?.client.registration ?? $0.storedRegistration }

@@ -64,6 +64,8 @@ public final class AuthSessionAuthorizer: HTTPClientAuthorizer {
     /// challenge, else its metadata's `scopes_supported`.
     public let scopes: [String]?
     let signIn: SignIn
+    /// Enterprise-managed authorization, when the server is configured so.
+    public let enterprise: EnterpriseAuthorization?
     let transport: any HTTPTransport
     let timeout: TimeInterval
     let leeway: TimeInterval
@@ -85,11 +87,45 @@ public final class AuthSessionAuthorizer: HTTPClientAuthorizer {
     ///   - leeway: a token expiring within this many seconds is refreshed first.
     ///   - logger: where to log (never a token).
     ///   - signIn: the interactive sign-in (``SignIn``).
-    public init(
+    public convenience init(
         store: any CredentialStore, identity: ClientIdentity, scopes: [String]? = nil,
         transport: any HTTPTransport = URLSessionTransport(), timeout: TimeInterval = 30, leeway: TimeInterval = 60,
         logger: Logger = .authFlow("MCP"), signIn: @escaping SignIn
     ) {
+        self.init(
+            store: store, identity: identity, enterprise: nil, scopes: scopes, transport: transport, timeout: timeout, leeway: leeway,
+            logger: logger, signIn: signIn)
+    }
+
+    /// Creates an authorizer for an enterprise-managed MCP server (MCP's
+    /// enterprise-managed authorization, SEP-990): its access tokens come
+    /// from identity assertions (ID-JAG) of the user's session at the
+    /// company's identity provider, presented at the authorization server
+    /// the configuration names; no browser opens. See
+    /// ``EnterpriseAuthorization``.
+    /// - Parameters:
+    ///   - store: where the MCP server's access token is kept for this run.
+    ///   - enterprise: the identity provider's session and the configured authorization server.
+    ///   - scopes: the scopes to ask for (nil: none named; the grant's own).
+    ///   - leeway: a token expiring within this many seconds is replaced first.
+    ///   - logger: where to log (never a token).
+    public convenience init(
+        store: any CredentialStore, enterprise: EnterpriseAuthorization, scopes: [String]? = nil, leeway: TimeInterval = 60,
+        logger: Logger = .authFlow("MCP")
+    ) {
+        self.init(
+            store: store, identity: ClientIdentity(), enterprise: enterprise, scopes: scopes, leeway: leeway, logger: logger
+        ) { _, _ in
+            throw AuthFlowError(.configuration, "an enterprise-managed MCP server is never signed in to in a browser")
+        }
+    }
+
+    init(
+        store: any CredentialStore, identity: ClientIdentity, enterprise: EnterpriseAuthorization?, scopes: [String]?,
+        transport: any HTTPTransport = URLSessionTransport(), timeout: TimeInterval = 30, leeway: TimeInterval, logger: Logger,
+        signIn: @escaping SignIn
+    ) {
+        self.enterprise = enterprise
         self.store = store
         self.identity = identity
         self.scopes = scopes

@@ -44,10 +44,12 @@ final class MCPTestServer: StoppableServer {
         try await start().stopping(after: body)
     }
 
-    static func start() async throws -> MCPTestServer {
+    /// The server, with its authorization server configured by `configure` over the demo's.
+    static func start(configure: (inout ProviderConfiguration) -> Void = { _ in }) async throws -> MCPTestServer {
         var configuration = ProviderConfiguration.demo
         // The scopes the provider grants any client; its own demo API is not used.
         configuration.protectedResources = [ProviderProtectedResource(path: "/api", requiredScopes: ["mcp:tools"], scopesSupported: scopes)]
+        configure(&configuration)
         let provider = try await EmbeddedProvider.start(configuration)
         let box = LockedValue<ProtectedResource?>(nil)
         let seen = LockedValue<[String?]>([])
