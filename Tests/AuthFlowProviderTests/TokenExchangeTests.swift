@@ -83,6 +83,43 @@ struct TokenExchangeTests {
         }
     }
 
+    @Test("a token exchanged again with a second actor nests the earlier act (RFC 8693 §4.1); without an actor the chain carries over")
+    func nestedActors() async throws {
+        try await Fixture.with(Self.configuration()) { provider in
+            let (client, credentials) = try await Self.signedIn(provider)
+            let actor = try await client.clientCredentials()
+            let first = try await client.exchangeToken(
+                TokenExchangeRequest(
+                    subject: .init(try #require(credentials.token.idToken), type: .idToken),
+                    actor: .init(actor.accessToken, type: .accessToken), audiences: ["billing"]))
+            let second = try await client.exchangeToken(
+                TokenExchangeRequest(
+                    subject: .init(first.issuedToken, type: .accessToken), actor: .init(actor.accessToken, type: .accessToken),
+                    resources: [ResourceIdentifier(URL(string: Self.billing)!)]))
+            let actorSub = JSONMemberValue.string(Fixture.backend.id)
+            #expect(try CompactJWS(second.issuedToken).claims["act"] == .object(["sub": actorSub, "act": .object(["sub": actorSub])]))
+            let carried = try await client.exchangeToken(
+                TokenExchangeRequest(subject: .init(first.issuedToken, type: .accessToken), audiences: ["billing"]))
+            #expect(try CompactJWS(carried.issuedToken).claims["act"] == .object(["sub": actorSub]))
+        }
+    }
+
+    @Test("an exchanged token never outlives its subject token")
+    func lifetimeCappedAtTheSubject() async throws {
+        var configuration = Self.configuration()
+        configuration.lifetimes.idToken = 120
+        try await Fixture.with(configuration) { provider in
+            let (client, credentials) = try await Self.signedIn(provider)
+            let idToken = try #require(credentials.token.idToken)
+            let issued = try await client.exchangeToken(
+                TokenExchangeRequest(subject: .init(idToken, type: .idToken), audiences: ["billing"]))
+            let subjectExpiry = try #require(try CompactJWS(idToken).claims["exp"]?.numberValue)
+            let issuedExpiry = try #require(try CompactJWS(issued.issuedToken).claims["exp"]?.numberValue)
+            #expect(issuedExpiry <= subjectExpiry)
+            #expect(try #require(issued.token.expiresIn) <= 120)
+        }
+    }
+
     @Test("the provider refuses an audience or resource outside its policy with invalid_target")
     func audienceOutsidePolicy() async throws {
         try await Fixture.with(Self.configuration()) { provider in

@@ -14,6 +14,10 @@ extension ProviderState {
         let grantID: String?
         /// The DPoP key the token is bound to.
         let dpopJKT: String?
+        /// When the token expires: nothing exchanged for it outlives it.
+        let expiresAt: Date
+        /// The token's own `act`, when it was issued to an actor already.
+        let actor: JSONMemberValue?
     }
 
     /// Verifies a token presented in a token exchange (RFC 8693 §2.1): an
@@ -31,7 +35,7 @@ extension ProviderState {
             guard grant.clientID == client.id else { throw .invalidRequest("the \(role) token was issued to another client") }
             return ExchangedParty(
                 subject: grant.subject ?? grant.clientID, scopes: record.scopes, authTime: grant.authTime, grantID: record.grantID,
-                dpopJKT: grant.dpopJKT)
+                dpopJKT: grant.dpopJKT, expiresAt: record.expiresAt, actor: JWSSigner.claims(of: token, signedBy: keys)?["act"])
         case TokenExchangeGrant.idTokenType:
             guard (try? CompactJWS(token))?.header["typ"]?.stringValue ?? "JWT" == "JWT",
                 let claims = JWSSigner.claims(of: token, signedBy: keys)
@@ -46,7 +50,7 @@ extension ProviderState {
             }
             return ExchangedParty(
                 subject: subject, scopes: [], authTime: claims["auth_time"]?.numberValue.map(Date.init(timeIntervalSince1970:)),
-                grantID: nil, dpopJKT: nil)
+                grantID: nil, dpopJKT: nil, expiresAt: Date(timeIntervalSince1970: exp), actor: nil)
         default:
             throw .invalidRequest("the \(role)_token_type is not supported; use an access token or an ID token")
         }
@@ -55,7 +59,8 @@ extension ProviderState {
     /// Issues the access token of an accepted exchange for `target`: under
     /// the subject access token's grant (so that revoking that grant revokes
     /// it too, and a DPoP binding carries over), or under a new grant for an
-    /// ID token; with `act` naming `actor` when there is one.
+    /// ID token; with `act` naming `actor` when there is one (the subject
+    /// token's own actors nested in it), and never outliving the subject token.
     func issueExchanged(
         for party: ExchangedParty, client: ProviderClient, scopes: [String], target: String, actor: String?, dpopJKT: String?,
         now: Date = Date()
@@ -66,7 +71,12 @@ extension ProviderState {
                 GrantRecord(
                     clientID: client.id, subject: party.subject, scopes: scopes, authTime: party.authTime, dpopJKT: dpopJKT,
                     resource: target))
-        var issued = try issueTokens(grantID: grantID, nonce: nil, refresh: false, scopes: scopes, resource: target, actor: actor, now: now)
+        // The new actor first, the subject token's own actors nested in it (RFC 8693 §4.1); or the subject's chain as it was.
+        let act: JSONMemberValue? =
+            actor.map { actor in .object(["sub": .string(actor)].merging(party.actor.map { ["act": $0] } ?? [:]) { new, _ in new }) }
+            ?? party.actor
+        var issued = try issueTokens(
+            grantID: grantID, nonce: nil, refresh: false, scopes: scopes, resource: target, actor: act, notAfter: party.expiresAt, now: now)
         issued.members["issued_token_type"] = .string(TokenExchangeGrant.accessTokenType)
         return issued
     }

@@ -15,8 +15,8 @@ extension ProviderState {
     /// the provider's userinfo endpoint. It is also remembered, so that
     /// userinfo, introspection and revocation find it by its text.
     func issueTokens(
-        grantID: String, nonce: String?, refresh: Bool, scopes narrowed: [String]? = nil, resource: String? = nil, actor: String? = nil,
-        now: Date = Date()
+        grantID: String, nonce: String?, refresh: Bool, scopes narrowed: [String]? = nil, resource: String? = nil,
+        actor: JSONMemberValue? = nil, notAfter: Date? = nil, now: Date = Date()
     ) throws -> IssuedTokens {
         guard let grant = grants[grantID], let client = self.client(grant.clientID) else {
             throw OAuthFailure.invalidGrant("the grant no longer exists")
@@ -25,7 +25,8 @@ extension ProviderState {
         let lifetimes = configuration.lifetimes
         let scopes = narrowed ?? grant.scopes
         let audience = resource ?? grant.resource ?? issuer + EndpointPaths.userinfo
-        let expiresAt = now.addingTimeInterval(lifetimes.accessToken)
+        // An exchanged token never outlives the token it was exchanged for.
+        let expiresAt = min(now.addingTimeInterval(lifetimes.accessToken), notAfter ?? .distantFuture)
         let accessToken =
             configuration.issuesOpaqueAccessTokens
             ? RandomToken.make()
@@ -37,7 +38,7 @@ extension ProviderState {
         var response: [String: JSONMemberValue] = [
             "access_token": .string(accessToken),
             "token_type": .string(grant.dpopJKT == nil ? "Bearer" : "DPoP"),
-            "expires_in": .number(lifetimes.accessToken.rounded()),
+            "expires_in": .number(expiresAt.timeIntervalSince(now).rounded(.down)),
             "scope": .string(scopes.joined(separator: " ")),
         ]
         if refresh, grant.subject != nil, client.grantTypes.contains(GrantType.refreshToken) {
@@ -60,8 +61,11 @@ extension ProviderState {
 
     /// The claims of a JWT access token (RFC 9068 §2.2): `sub` is the
     /// client's own id for a client acting for itself; `act` names the
-    /// `actor` of a delegation (RFC 8693 §4.1).
-    func accessTokenClaims(grant: GrantRecord, scopes: [String], audience: String, expiresAt: Date, actor: String? = nil, now: Date)
+    /// `act` of a delegation (RFC 8693 §4.1: the current actor's `sub`, the
+    /// earlier actors nested in it).
+    func accessTokenClaims(
+        grant: GrantRecord, scopes: [String], audience: String, expiresAt: Date, actor: JSONMemberValue? = nil, now: Date
+    )
         -> [String: JSONMemberValue]
     {
         var claims: [String: JSONMemberValue] = [
@@ -77,7 +81,7 @@ extension ProviderState {
         if let authTime = grant.authTime { claims["auth_time"] = .number(authTime.timeIntervalSince1970.rounded(.down)) }
         if let acr = grant.acr { claims["acr"] = .string(acr) }
         if let jkt = grant.dpopJKT { claims["cnf"] = .object(["jkt": .string(jkt)]) }
-        if let actor { claims["act"] = .object(["sub": .string(actor)]) }
+        if let actor { claims["act"] = actor }
         return claims
     }
 
