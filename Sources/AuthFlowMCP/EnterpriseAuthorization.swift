@@ -10,8 +10,8 @@ import Foundation
 /// For each access token the authorizer asks the identity provider for an
 /// Identity Assertion JWT Authorization Grant (ID-JAG) for that server and
 /// the MCP server's resource, checks it, and presents it with the JWT bearer
-/// grant (``AuthFlow/OAuthClient/requestIdentityAssertion(for:clientID:resource:idToken:scopes:)``,
-/// ``AuthFlow/OAuthClient/redeem(_:scopes:now:)``). The user signs in once,
+/// grant (`OAuthClient.requestIdentityAssertion(for:clientID:resource:idToken:scopes:)`,
+/// `OAuthClient.redeem(_:scopes:now:)`). The user signs in once,
 /// at the identity provider; the MCP server never chooses where the grant
 /// goes: its metadata and challenges are not followed.
 ///
@@ -29,14 +29,14 @@ public struct EnterpriseAuthorization: Sendable {
     /// (its ID token is what the grant is asked for with).
     public let identityProvider: AuthSession
     /// The MCP server's authorization server, with this app's client there;
-    /// its ``AuthFlow/OAuthClient/resource`` is the MCP server.
+    /// its `OAuthClient.resource` is the MCP server.
     public let authorizationServer: OAuthClient
 
     /// - Parameters:
     ///   - identityProvider: the user's session at the identity provider.
     ///   - authorizationServer: the configured authorization server's client.
     ///   - resource: the MCP server's resource identifier.
-    /// - Throws: ``AuthFlow/AuthFlowError/Category/configuration`` when the
+    /// - Throws: `AuthFlowError.Category.configuration` when the
     ///   authorization server's metadata names no issuer.
     public init(identityProvider: AuthSession, authorizationServer: OAuthClient, resource: ResourceIdentifier) throws {
         guard authorizationServer.metadata.issuer != nil else {

@@ -34,7 +34,7 @@ struct IdentityAssertionTests {
         return try await Fixture.with(idp) { idp in
             var server = Fixture.configuration()
             server.port = port
-            server.clients += [toolsClient, ProviderClient(id: "public-tools", grantTypes: [GrantType.jwtBearer], scopes: ["tools:call"])]
+            server.clients.append(toolsClient)
             server.trustedIdentityProviders = [idp.issuer.identifier]
             return try await Fixture.with(server) { server in try await body(idp, server) }
         }
@@ -141,7 +141,7 @@ struct IdentityAssertionTests {
         }
     }
 
-    @Test("the identity provider issues only what its policy allows, for its own ID tokens")
+    @Test("the identity provider issues only what its policy allows, for its own ID tokens; the server no more than the grant")
     func identityProviderPolicy() async throws {
         try await Self.withProviders { idp, server in
             let (client, idToken) = try await Self.signedIn(at: idp)
@@ -167,6 +167,14 @@ struct IdentityAssertionTests {
                 subject: .init(String(idToken.dropLast(4)) + "AAAA", type: .idToken), requestedTokenType: .idJAG,
                 audiences: [server.issuer.identifier])
             #expect(await refusal(forged)?.error == "invalid_request")
+            // Asked for no scope and no resource: the rule's scopes and its only resource, never an open grant.
+            let plain = try await client.requestIdentityAssertion(for: server.issuer, clientID: Self.toolsClient.id, idToken: idToken)
+            #expect(plain.scopes == ["tools:call"] && plain.resources == [Self.tools])
+            // The authorization server gives no more than the grant names, whatever the client is registered for.
+            let wider = await #expect(throws: AuthFlowError.self) {
+                _ = try await Self.toolsServerClient(server).redeem(plain, scopes: ["tools:list"])
+            }
+            #expect(wider?.oauth?.error == "invalid_scope")
             // A client without a rule gets none, even with an ID token of its own.
             let odd = try await OAuthClient(
                 issuer: idp.issuer, clientID: Fixture.oddID, authentication: .clientSecretBasic(secret: Fixture.oddSecret))
@@ -228,10 +236,15 @@ struct IdentityAssertionTests {
             let idTokenAsGrant = try await wire.post(
                 "/token", [("grant_type", GrantType.jwtBearer), ("assertion", idToken)], basic: (Self.toolsClient.id, "tools-secret"))
             #expect(Wire.json(idTokenAsGrant)["error"] == .string("invalid_grant"))
-            // A public client may not present one (draft §9.1).
-            let asPublic = try await wire.post(
-                "/token", [("grant_type", GrantType.jwtBearer), ("assertion", assertion.token), ("client_id", "public-tools")])
-            #expect(Wire.json(asPublic)["error"] == .string("unauthorized_client"))
+            // A public client may not present one (draft §9.1): not configured, not registered.
+            var publicClient = Fixture.configuration()
+            publicClient.clients.append(ProviderClient(id: "public-tools", grantTypes: [GrantType.jwtBearer]))
+            await #expect(throws: ProviderConfigurationError.self) { try await EmbeddedProvider.start(publicClient).stop() }
+            let registered = try await RegistrationTests.register(
+                server,
+                #"{"grant_types":["urn:ietf:params:oauth:grant-type:jwt-bearer"],"response_types":[],"token_endpoint_auth_method":"none"}"#)
+            #expect(registered.body["error"] == .string("invalid_client_metadata"))
+            #expect(registered.body["error_description"]?.stringValue?.contains("JWT bearer grant needs a confidential client") == true)
             // The untouched grant still works, once.
             _ = try await Self.toolsServerClient(server).redeem(assertion)
         }

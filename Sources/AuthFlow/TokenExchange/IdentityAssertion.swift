@@ -9,7 +9,7 @@ public import Foundation
 /// A client gets one from the identity provider by token exchange
 /// (``OAuthClient/requestIdentityAssertion(for:clientID:resource:idToken:scopes:)``)
 /// and presents it at the authorization server with the JWT bearer grant
-/// (``OAuthClient/redeem(_:scopes:)``). An authorization server reads one it
+/// (``OAuthClient/redeem(_:scopes:now:)``). An authorization server reads one it
 /// is given with ``verify(_:with:clientID:resource:maximumLifetime:now:)``:
 /// both sides read it by the same rules.
 ///

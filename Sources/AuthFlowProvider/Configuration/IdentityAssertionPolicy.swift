@@ -1,4 +1,5 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
+import AuthFlow
 public import Foundation
 
 /// Which clients may get Identity Assertion JWT Authorization Grants
@@ -51,9 +52,10 @@ public struct IdentityAssertionPolicy: Sendable, Equatable {
 
     /// The rules, at most one per client and authorization server.
     public var rules: [Rule]
-    /// How long a grant lives (at most five minutes, the
-    /// ``AuthFlow/IdentityAssertion/defaultMaximumLifetime`` an
-    /// authorization server accepts by default); never past the ID token's `exp`.
+    /// How long a grant lives; never past the ID token's `exp`. AuthFlow's
+    /// clients and authorization servers refuse a grant that lives longer
+    /// than five minutes (`IdentityAssertion.defaultMaximumLifetime`):
+    /// a longer lifetime (up to an hour) is for trying how a server answers one.
     public var lifetime: TimeInterval
 
     /// A policy with `rules`.
@@ -64,7 +66,7 @@ public struct IdentityAssertionPolicy: Sendable, Equatable {
 
     /// The rule of `clientID` for `authorizationServer`, if it has one.
     func rule(for clientID: String, authorizationServer: String) -> Rule? {
-        rules.first { $0.clientID == clientID && $0.authorizationServer == authorizationServer }
+        rules.first { $0.clientID.hasSameBytes(as: clientID) && $0.authorizationServer.hasSameBytes(as: authorizationServer) }
     }
 
     /// Each rule names a configured client that may use token exchange, once per server; the lifetime is positive.

@@ -150,6 +150,10 @@ public struct ProviderConfiguration: Sendable {
             for grant in client.grantTypes where !GrantType.all.contains(grant) {
                 throw ProviderConfigurationError("client \(client.id): unknown grant type \(grant)")
             }
+            if client.grantTypes.contains(GrantType.jwtBearer), !client.isConfidential {
+                throw ProviderConfigurationError(
+                    "client \(client.id): the JWT bearer grant needs a confidential client (identity assertion grants, §9.1)")
+            }
             if client.grantTypes.contains(GrantType.ciba), !client.isConfidential {
                 throw ProviderConfigurationError("client \(client.id): the CIBA grant needs a confidential client (CIBA Core §7.1)")
             }

@@ -21,7 +21,7 @@ import Foundation
 /// the JWT bearer grant): a confidential client (`unauthorized_client`)
 /// presents an `assertion` from one of
 /// ``ProviderConfiguration/trustedIdentityProviders``; it must verify by
-/// the engine's ``AuthFlow/IdentityAssertion`` rules with that provider's
+/// the engine's `IdentityAssertion` rules with that provider's
 /// keys, for this provider (`aud`), this client (`client_id`), the
 /// `resource` asked for, living at most five minutes, and be used once
 /// (`jti`); anything else is `invalid_grant`. The access token names the
@@ -40,17 +40,28 @@ struct IdentityAssertionGrant: Sendable {
         guard let rule = policy.rule(for: client.id, authorizationServer: audience) else {
             throw OAuthFailure("invalid_target", "the client may not get identity assertions for this authorization server")
         }
-        let resource = try ResourceIndicator.parse(form)
-        if let resource, !rule.resources.contains(resource) {
-            throw OAuthFailure("invalid_target", "the client may not get identity assertions for this resource")
+        // Without a resource, the rule's only one; a rule that lists several needs one named. As the rule writes it.
+        let resource: String?
+        switch (try ResourceIndicator.parse(form), rule.resources.count) {
+        case (nil, 0): resource = nil
+        case (nil, 1): resource = rule.resources.first
+        case (nil, _): throw OAuthFailure("invalid_target", "name the resource the identity assertion is for")
+        case (let named?, _):
+            guard let allowed = rule.resources.first(where: { $0.hasSameBytes(as: named) }) else {
+                throw OAuthFailure("invalid_target", "the client may not get identity assertions for this resource")
+            }
+            resource = allowed
         }
         guard form["subject_token_type"] == TokenExchangeGrant.idTokenType else {
             throw OAuthFailure.invalidRequest("an identity assertion is issued for an ID token of this provider (subject_token_type)")
         }
         guard form["actor_token"] == nil else { throw OAuthFailure.invalidRequest("an identity assertion takes no actor token") }
-        let scopes = form.scopes ?? []
-        if let scope = scopes.first(where: { !rule.scopes.contains($0) }) {
-            throw OAuthFailure.invalidScope("the scope \(scope) cannot be asserted to this authorization server")
+        // Without a scope asked for, the rule's: a grant never leaves its scopes to the authorization server.
+        let scopes = try (form.scopes ?? rule.scopes.sorted()).map { scope in
+            guard let allowed = rule.scopes.first(where: { $0.hasSameBytes(as: scope) }) else {
+                throw OAuthFailure.invalidScope("the scope \(scope) cannot be asserted to this authorization server")
+            }
+            return allowed
         }
         return try await state.issueIdentityAssertion(
             subjectToken: try form.required("subject_token"), client: client, rule: rule, resource: resource, scopes: scopes,
@@ -78,14 +89,18 @@ struct IdentityAssertionGrant: Sendable {
             throw OAuthFailure.invalidGrant("the identity assertion was refused: \(error.message)")
         }
         let audience = resource ?? verified.resources.first
+        // No more than the grant names (none when it names none), and than the client may have.
         let requested = form.scopes ?? verified.scopes
         let userOnly: Set<String> = ["openid", "offline_access"]
         if let scope = requested.first(where: {
-            userOnly.contains($0) || !client.scopes.contains($0) || !(verified.scopes.isEmpty || verified.scopes.contains($0))
+            userOnly.contains($0) || !client.scopes.contains($0) || !verified.scopes.contains($0)
         }) {
             throw OAuthFailure.invalidScope("the scope \(scope) cannot be granted for this identity assertion")
         }
-        return try await state.redeemIdentityAssertion(verified, client: client, scopes: requested, audience: audience, dpopJKT: dpopJKT)
+        // Remembered for as long as the verifier would still take it (exp plus its leeway).
+        return try await state.redeemIdentityAssertion(
+            verified, client: client, scopes: requested, audience: audience, dpopJKT: dpopJKT,
+            rememberedUntil: verified.expiresAt.addingTimeInterval(verifier.leeway))
     }
 }
 #endif

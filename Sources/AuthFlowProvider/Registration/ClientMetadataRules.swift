@@ -61,6 +61,9 @@ struct ClientMetadataRules {
         if grantTypes.contains(GrantType.clientCredentials), method == .none {
             throw Self.metadata("client_credentials needs a confidential client, not token_endpoint_auth_method none")
         }
+        if grantTypes.contains(GrantType.jwtBearer), method == .none {
+            throw Self.metadata("the JWT bearer grant needs a confidential client, not token_endpoint_auth_method none")
+        }
         if object["jwks_uri"] != nil { throw Self.metadata("jwks_uri is not supported; give the keys as jwks") }
         let jwks = object["jwks"]
         if method == .privateKeyJWT {

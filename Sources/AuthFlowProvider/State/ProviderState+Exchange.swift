@@ -35,7 +35,7 @@ extension ProviderState {
             guard grant.clientID == client.id else { throw .invalidRequest("the \(role) token was issued to another client") }
             return ExchangedParty(
                 subject: grant.subject ?? grant.clientID, scopes: record.scopes, authTime: grant.authTime, grantID: record.grantID,
-                dpopJKT: grant.dpopJKT, expiresAt: record.expiresAt, actor: JWSSigner.claims(of: token, signedBy: keys)?["act"])
+                dpopJKT: grant.dpopJKT, expiresAt: record.expiresAt, actor: record.actor)
         case TokenExchangeGrant.idTokenType:
             guard (try? CompactJWS(token))?.header["typ"]?.stringValue ?? "JWT" == "JWT",
                 let claims = JWSSigner.claims(of: token, signedBy: keys)
@@ -65,6 +65,10 @@ extension ProviderState {
         for party: ExchangedParty, client: ProviderClient, scopes: [String], target: String, actor: String?, dpopJKT: String?,
         now: Date = Date()
     ) throws -> IssuedTokens {
+        // A token about to expire is not worth exchanging: what it gave would expire at once.
+        guard party.expiresAt.timeIntervalSince(now) >= 5 else {
+            throw OAuthFailure.invalidRequest("the subject token expires within seconds; exchange a fresh one")
+        }
         let grantID =
             party.grantID
             ?? addGrant(

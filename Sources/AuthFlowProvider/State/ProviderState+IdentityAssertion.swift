@@ -46,12 +46,13 @@ extension ProviderState {
     /// The access token for a verified identity assertion, used once: a
     /// second use of its `jti` before it expires is `invalid_grant`.
     func redeemIdentityAssertion(
-        _ assertion: IdentityAssertion, client: ProviderClient, scopes: [String], audience: String?, dpopJKT: String?, now: Date = Date()
+        _ assertion: IdentityAssertion, client: ProviderClient, scopes: [String], audience: String?, dpopJKT: String?,
+        rememberedUntil: Date, now: Date = Date()
     ) throws -> IssuedTokens {
         sweep(now: now)
         let replayKey = "id-jag \(assertion.issuer) \(assertion.identifier)"
         guard usedAssertions[replayKey] == nil else { throw OAuthFailure.invalidGrant("the identity assertion was already used (jti)") }
-        usedAssertions[replayKey] = assertion.expiresAt
+        usedAssertions[replayKey] = rememberedUntil
         let grantID = addGrant(
             GrantRecord(
                 clientID: client.id, subject: assertion.subject, scopes: scopes, authTime: nil, dpopJKT: dpopJKT, resource: audience))

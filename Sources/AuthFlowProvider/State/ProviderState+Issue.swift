@@ -34,7 +34,7 @@ extension ProviderState {
                 accessTokenClaims(grant: grant, scopes: scopes, audience: audience, expiresAt: expiresAt, actor: actor, now: now),
                 with: keys.signer(for: .es256), type: "at+jwt")
         accessTokens[accessToken] = AccessTokenRecord(
-            grantID: grantID, scopes: scopes, audience: audience, issuedAt: now, expiresAt: expiresAt)
+            grantID: grantID, scopes: scopes, audience: audience, issuedAt: now, expiresAt: expiresAt, actor: actor)
         var response: [String: JSONMemberValue] = [
             "access_token": .string(accessToken),
             "token_type": .string(grant.dpopJKT == nil ? "Bearer" : "DPoP"),

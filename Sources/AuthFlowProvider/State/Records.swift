@@ -1,4 +1,5 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
+import AuthFlow
 import Foundation
 
 /// One authorization a user (or a client, for `client_credentials`) gave:
@@ -41,6 +42,8 @@ struct AccessTokenRecord: Sendable {
     let audience: String
     let issuedAt: Date
     let expiresAt: Date
+    /// Its `act` (RFC 8693 §4.1), for a token exchanged to an actor: kept here, so that opaque tokens carry it too.
+    var actor: JSONMemberValue? = nil
     var revoked = false
 }
 
