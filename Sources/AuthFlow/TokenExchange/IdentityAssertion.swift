@@ -62,9 +62,7 @@ public struct IdentityAssertion: Sendable, Equatable, CustomStringConvertible, C
         maximumLifetime: TimeInterval = defaultMaximumLifetime, now: Date = Date()
     ) async throws -> IdentityAssertion {
         let jwt = try await verifier.verify(token, now: now)
-        func invalid(_ reason: AuthFlowError.Reason, _ message: String) -> AuthFlowError {
-            AuthFlowError(.jwtInvalid, message, reason: reason)
-        }
+        let invalid = JWTVerifier.invalid
         guard jwt.hasType(type) else { throw invalid(.malformed, "the identity assertion's typ is not \(type)") }
         guard jwt.audience.count == 1 else {
             throw invalid(.audience, "the identity assertion names more than one audience")

@@ -11,8 +11,7 @@ extension ProviderState {
     ) throws -> IssuedTokens {
         let party = try exchangedParty(subjectToken, type: TokenExchangeGrant.idTokenType, role: "subject", client: client, now: now)
         // Never past the ID token it stands for (exchangedParty checked that it has not expired).
-        let idTokenExpiry = JWSSigner.claims(of: subjectToken, signedBy: keys)?["exp"]?.numberValue.map(Date.init(timeIntervalSince1970:))
-        let expiresAt = min(now.addingTimeInterval(lifetime), idTokenExpiry ?? now.addingTimeInterval(lifetime))
+        let expiresAt = min(now.addingTimeInterval(lifetime), party.expiresAt)
         var claims: [String: JSONMemberValue] = [
             "iss": .string(issuer),
             "sub": .string(party.subject),
@@ -49,10 +48,9 @@ extension ProviderState {
         _ assertion: IdentityAssertion, client: ProviderClient, scopes: [String], audience: String?, dpopJKT: String?,
         rememberedUntil: Date, now: Date = Date()
     ) throws -> IssuedTokens {
-        sweep(now: now)
-        let replayKey = "id-jag \(assertion.issuer) \(assertion.identifier)"
-        guard usedAssertions[replayKey] == nil else { throw OAuthFailure.invalidGrant("the identity assertion was already used (jti)") }
-        usedAssertions[replayKey] = rememberedUntil
+        guard useOnce("id-jag \(assertion.issuer) \(assertion.identifier)", until: rememberedUntil, now: now) else {
+            throw OAuthFailure.invalidGrant("the identity assertion was already used (jti)")
+        }
         let grantID = addGrant(
             GrantRecord(
                 clientID: client.id, subject: assertion.subject, scopes: scopes, authTime: nil, dpopJKT: dpopJKT, resource: audience))

@@ -89,9 +89,20 @@ actor ProviderState {
     /// Accepts a client assertion once (RFC 7523 §3 item 7): a second use of
     /// its `jti` before it expires is `invalid_client`.
     func rememberAssertion(_ assertion: ClientAssertionCheck.Accepted, now: Date) throws(OAuthFailure) {
+        guard useOnce(assertion.replayKey, until: assertion.expiresAt, now: now) else {
+            throw .invalidClient("the client assertion was already used (jti replay)")
+        }
+    }
+
+    /// Whether `key` (an assertion's issuer or client and its `jti`) is used
+    /// for the first time; it is then kept until `until`, so a second use
+    /// before that is seen. The one replay record of client assertions and
+    /// identity assertion grants.
+    func useOnce(_ key: String, until: Date, now: Date) -> Bool {
         sweep(now: now)
-        guard usedAssertions[assertion.replayKey] == nil else { throw .invalidClient("the client assertion was already used (jti replay)") }
-        usedAssertions[assertion.replayKey] = assertion.expiresAt
+        guard usedAssertions[key] == nil else { return false }
+        usedAssertions[key] = until
+        return true
     }
 }
 #endif
