@@ -15,11 +15,8 @@ refused (jti), and the identity provider refuses a grant for an
 authorization server its policy does not name.
 """
 
-import base64
-import hashlib
 import json
 import os
-import secrets
 import subprocess
 import sys
 import urllib.error
@@ -34,7 +31,7 @@ from mcp.client.auth.extensions.identity_assertion import IdentityAssertionOAuth
 from mcp.client.streamable_http import streamable_http_client
 
 from cli_fixtures import serve_provider, stop_provider
-from interop_helpers import decode_jwt_unverified
+from interop_helpers import basic_auth_header, build_authorization_url, decode_jwt_unverified, pkce_pair
 from mcp_fixtures import AUTHFLOW_BIN, HERE, MemoryTokenStorage, free_port, stop, wait_for_line
 
 pytestmark = pytest.mark.skipif(not AUTHFLOW_BIN, reason="AUTHFLOW_BIN is not set")
@@ -89,7 +86,7 @@ def post(url, form, basic=None):
     """A form POST; the status and the JSON answer."""
     headers = {"Content-Type": "application/x-www-form-urlencoded"}
     if basic:
-        headers["Authorization"] = "Basic " + base64.b64encode(f"{basic[0]}:{basic[1]}".encode()).decode()
+        headers["Authorization"] = basic_auth_header(*basic)
     request = urllib.request.Request(url, data=urllib.parse.urlencode(form).encode(), headers=headers)
     try:
         with urllib.request.urlopen(request, timeout=10) as answer:
@@ -105,14 +102,12 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
 
 def sign_in(idp):
     """The user's ID token from the identity provider: the code flow with PKCE (automatic sign-in)."""
-    verifier = secrets.token_urlsafe(48)
-    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+    verifier, challenge = pkce_pair()
     redirect = "http://127.0.0.1:9/callback"
-    query = urllib.parse.urlencode({"response_type": "code", "client_id": APP, "redirect_uri": redirect, "scope": "openid profile",
-                                    "state": "s1", "nonce": "n1", "code_challenge": challenge, "code_challenge_method": "S256"})
+    url = build_authorization_url(f"{idp}/authorize", APP, redirect, challenge, "s1", "n1", scope="openid profile")
     opener = urllib.request.build_opener(NoRedirect)
     try:
-        opener.open(f"{idp}/authorize?{query}", timeout=10)
+        opener.open(url, timeout=10)
         pytest.fail("the authorization endpoint did not redirect")
     except urllib.error.HTTPError as error:
         location = error.headers["Location"]
