@@ -10,7 +10,9 @@ extension AuthSessionAuthorizer {
     /// for the MCP server's requests. No browser, and the server's
     /// challenge is not followed.
     func signInWithIdentityAssertion(_ enterprise: EnterpriseAuthorization, scopes: [String]) async throws {
-        let credentials = try await enterprise.credentials(scopes: scopes)
+        // The token held now is renewed: the server refused it, or needs more scopes.
+        let held = fields.withLock { $0.held?.accessToken }
+        let credentials = try await enterprise.credentials(scopes: scopes, rejecting: held)
         let session = try await AuthSession.start(
             client: enterprise.authorizationServer, credentials: credentials, store: store, leeway: leeway)
         fields.withLock { fields in

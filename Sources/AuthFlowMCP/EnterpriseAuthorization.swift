@@ -48,26 +48,19 @@ public struct EnterpriseAuthorization: Sendable {
         self.authorizationServer = server
     }
 
-    /// An access token for the MCP server: a fresh identity assertion from
-    /// the identity provider, presented at the authorization server.
-    func credentials(scopes: [String], now: Date = Date()) async throws -> OAuthCredentials {
-        var signedIn = try await identityProvider.freshCredentials()
-        // An ID token about to expire is renewed with the session's refresh.
-        if let idToken = signedIn.idToken, idToken.expiresAt <= now.addingTimeInterval(30) {
-            signedIn = try await identityProvider.freshCredentials(rejecting: signedIn.accessToken)
+    /// An access token for the MCP server, `rejected` being one it refused:
+    /// the identity provider's session's token for the server's resource,
+    /// obtained with an identity assertion from the identity provider
+    /// presented at the authorization server (`ResourceTokenGrant.identityAssertion(at:scopes:)`),
+    /// and kept in that session beside its other resources' tokens.
+    func credentials(scopes: [String], rejecting rejected: String?) async throws -> OAuthCredentials {
+        guard let resource = authorizationServer.resource else {
+            throw AuthFlowError(.configuration, "the MCP server's resource is not configured")
         }
-        guard let idToken = signedIn.token.idToken else {
-            throw AuthFlowError(
-                .reauthenticationRequired, "the identity provider's session holds no ID token",
-                recovery: "Sign in at the identity provider with the openid scope.")
-        }
-        guard let issuer = authorizationServer.metadata.issuer else {
-            throw AuthFlowError(.configuration, "the MCP server's authorization server has no issuer")
-        }
-        let assertion = try await identityProvider.client.requestIdentityAssertion(
-            for: issuer, clientID: authorizationServer.clientID, resource: authorizationServer.resource, idToken: idToken,
-            scopes: scopes)
-        return try await authorizationServer.redeem(assertion, scopes: scopes)
+        let token = try await identityProvider.resourceToken(
+            for: resource, using: .identityAssertion(at: authorizationServer, scopes: scopes), rejecting: rejected)
+        return OAuthCredentials(
+            issuer: authorizationServer.metadata.issuer, clientID: authorizationServer.clientID, token: token.token, idToken: nil)
     }
 }
 #endif

@@ -233,6 +233,36 @@ struct SessionLifecycleTests {
         }
     }
 
+    @Test(
+        "resource tokens: a version-2 record without them reads as holding none; with them, they round-trip and stay out of the description"
+    )
+    func resourceTokensInTheRecord() async throws {
+        let client = try OAuthClient(metadata: metadata(), clientID: "app", transport: ScriptedTransport.unused())
+        var record = SessionRecord(credentials: try SessionTests.credentials(expiresIn: 3600), client: client)
+        let plain = String(decoding: try CredentialCoding.encode(record), as: UTF8.self)
+        #expect(!plain.contains("resource_tokens"), "no member while there are none: older readers see the record they know")
+        #expect(try CredentialCoding.decode(Data(plain.utf8), source: "test").resourceTokens.isEmpty)
+        let billing = try ResourceIdentifier(URL(string: "https://api.example.com/billing")!)
+        var response = try SessionTests.credentials(expiresIn: 600).token
+        response.accessToken = "billing-token"
+        response.refreshToken = "never-kept"
+        record.resourceTokens = [ResourceToken(resource: billing, token: response, grant: "refresh_token")]
+        #expect(record.resourceTokens[0].token.refreshToken == nil)
+        let encoded = try CredentialCoding.encode(record)
+        let decoded = try CredentialCoding.decode(encoded, source: "test")
+        #expect(try CredentialCoding.encode(decoded) == encoded)
+        #expect(decoded.resourceTokens.map(\.resource) == [billing])
+        #expect(decoded.resourceToken(for: billing)?.accessToken == "billing-token")
+        #expect(decoded.resourceToken(for: billing)?.grant == "refresh_token")
+        #expect(try VersionedFile.version(of: encoded, path: "") == 2)
+        #expect(!"\(record)".contains("billing-token"))
+        #expect("\(record)".contains("resource_tokens: https://api.example.com/billing"))
+        // A store written by a version that knew no resource tokens: the rest of the record reads the same.
+        let store = Self.temporaryStore()
+        _ = try await AuthSession.start(client: client, credentials: record.credentials, store: store)
+        #expect(try await store.load()?.resourceTokens == [])
+    }
+
     @Test("a first-format record with an issuer is completed by discovery once and saved in the current format")
     func legacyRestoredByDiscovery() async throws {
         let port = Locked(0)

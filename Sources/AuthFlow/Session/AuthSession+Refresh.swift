@@ -7,7 +7,7 @@ extension AuthSession {
     public nonisolated func refreshNow() async throws -> OAuthCredentials {
         if !state.withLock({ $0.ready }) { try await loadIfNeeded() }
         guard let current = state.withLock({ $0.credentials?.credentials.accessToken }) else {
-            throw AuthFlowError(.reauthenticationRequired, "not signed in", recovery: "Sign in again.", remedy: .signInAgain)
+            throw AuthFlowError.notSignedIn
         }
         return try await held(Demand(rejected: current, minimumValidity: nil)).credentials
     }
@@ -88,14 +88,15 @@ extension AuthSession {
         let store = store
         let now = now
         let pending = state.withLock { $0.pendingSave }
-        return try await store.withExclusiveAccess {
-            guard let stored = try await store.load()?.credentials else {
+        return try await exclusively {
+            guard let record = try await store.load() else {
                 throw SessionEnded(
                     reason: .user,
                     error: AuthFlowError(
                         .reauthenticationRequired, "the session was signed out",
                         recovery: "Sign in again.", remedy: .signInAgain))
             }
+            let stored = record.credentials
             let pendingIsNewer = pending.map { constantTimeEquals($0.storedAccessToken, stored.accessToken) } ?? false
             let base = pendingIsNewer ? pending?.credentials ?? stored : stored
             if base.accessToken != current.accessToken,
@@ -111,9 +112,9 @@ extension AuthSession {
                 throw SessionEnded(reason: .noRefreshToken, error: .noRefreshToken)
             }
             try await store.refreshWillStart()
-            let refreshed = try await AuthSession.refreshWithRetry(base, client: client, store: store)
+            let refreshed = try await AuthSession.refreshWithRetry(client: client, store: store) { try await client.refresh(base) }
             do {
-                try await store.save(SessionRecord(credentials: refreshed, client: client))
+                try await store.save(record.refreshed(to: refreshed, client: client))
                 return (refreshed, nil)
             } catch {
                 client.logger.info("the refreshed credentials could not be saved; keeping them and saving again on next use")
@@ -138,11 +139,11 @@ extension AuthSession {
         guard let pending = state.withLock({ $0.pendingSave }) else { return }
         let client = client
         let store = store
-        try await store.withExclusiveAccess {
-            guard let stored = try await store.load()?.credentials,
-                constantTimeEquals(stored.accessToken, pending.storedAccessToken)
+        try await exclusively {
+            guard let stored = try await store.load(),
+                constantTimeEquals(stored.credentials.accessToken, pending.storedAccessToken)
             else { return }
-            try await store.save(SessionRecord(credentials: pending.credentials, client: client))
+            try await store.save(stored.refreshed(to: pending.credentials, client: client))
         }
         state.withLock { fields in
             guard let current = fields.pendingSave, constantTimeEquals(current.credentials.accessToken, pending.credentials.accessToken)
@@ -153,15 +154,18 @@ extension AuthSession {
         emit(.saved)
     }
 
-    static func refreshWithRetry(_ base: OAuthCredentials, client: OAuthClient, store: any CredentialStore) async throws -> OAuthCredentials
-    {
+    /// Runs `refresh` (a refresh grant), retrying once after a transient
+    /// failure; `invalid_grant` ends the session (the store is emptied).
+    static func refreshWithRetry<Refreshed: Sendable>(
+        client: OAuthClient, store: any CredentialStore, _ refresh: @escaping @Sendable () async throws -> Refreshed
+    ) async throws -> Refreshed {
         var attempt = 0
         while true {
             attempt += 1
             do {
                 // Not cancelled with the refresh: a request on the wire may
                 // already have rotated the refresh token at the provider.
-                return try await Task { try await client.refresh(base) }.value
+                return try await Task { try await refresh() }.value
             } catch let error as AuthFlowError {
                 if error.category == .oauthError && error.oauth?.error == "invalid_grant" {
                     client.logger.info("refresh token refused; the session has ended")

@@ -40,7 +40,7 @@ extension AuthSession {
 
     /// One attempt: `request` with `credentials` in `Authorization`, and a
     /// DPoP proof as one more step when the token is DPoP-bound.
-    private nonisolated func send(_ request: HTTPTransportRequest, with credentials: OAuthCredentials) async throws
+    nonisolated func send(_ request: HTTPTransportRequest, with credentials: OAuthCredentials) async throws
         -> HTTPTransportResponse
     {
         var authorized = request

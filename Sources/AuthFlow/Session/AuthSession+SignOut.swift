@@ -25,19 +25,26 @@ extension AuthSession {
         if let initialSave { _ = try? await initialSave.value }
         unsaved = nil
         initialSave = nil
-        let (held, heldIsNewest) = state.withLock { fields in
+        let (held, heldIsNewest, heldResources, renewals) = state.withLock { fields in
             defer {
                 fields.credentials = nil
                 fields.pendingSave = nil
+                fields.resourceTokens = [:]
+                fields.resourceTasks = [:]
             }
-            return (fields.credentials?.credentials, fields.pendingSave != nil)
+            return (
+                fields.credentials?.credentials, fields.pendingSave != nil, Array(fields.resourceTokens.values),
+                Array(fields.resourceTasks.values)
+            )
         }
+        for renewal in renewals { _ = try? await renewal.value }
         let store = store
-        let stored = try await store.withExclusiveAccess { () async throws -> OAuthCredentials? in
+        let record = try await exclusively { () async throws -> SessionRecord? in
             let latest = try? await store.load()
             try await store.delete()
-            return latest?.credentials
+            return latest
         }
+        let stored = record?.credentials
         loaded = true
         state.withLock { $0.ready = true }
         emit(.signedOut(.user))
@@ -48,6 +55,7 @@ extension AuthSession {
             idTokenHint: latest.token.idToken ?? held?.token.idToken, postLogoutRedirectURI: postLogoutRedirectURI)?.url()
         var failures: [AuthFlowError] = []
         if client.metadata.revocationEndpoint != nil {
+            failures += await revokeResourceTokens((record?.resourceTokens ?? []) + heldResources)
             failures = await client.revokeEach(latest)
             if let held, held.accessToken != latest.accessToken {
                 failures += await client.revokeEach(
@@ -57,6 +65,21 @@ extension AuthSession {
             }
         }
         return SignOutResult(endSessionURL: endSession, revocationFailures: failures)
+    }
+}
+
+extension AuthSession {
+    /// Revokes the tokens for other resources that this session's provider
+    /// issued (a refresh with `resource`, a token exchange), each once; a
+    /// token from another authorization server (an identity assertion's)
+    /// expires on its own.
+    private func revokeResourceTokens(_ tokens: [ResourceToken]) async -> [AuthFlowError] {
+        var seen = Set<String>()
+        var failures: [AuthFlowError] = []
+        for token in tokens where token.grant != ResourceTokenGrant.identityAssertionName && seen.insert(token.accessToken).inserted {
+            failures += await client.revokeEach(token.credentials)
+        }
+        return failures
     }
 }
 

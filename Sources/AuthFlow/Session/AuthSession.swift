@@ -45,6 +45,8 @@ public actor AuthSession {
     nonisolated let state: LockedValue<SessionFields>
     /// The continuations of ``changes``.
     private nonisolated let observers = LockedValue(Observers())
+    /// Taken with the store's lock (``exclusively(_:)``).
+    private nonisolated let gate = SerialGate()
     var loaded = false
     var unsaved: OAuthCredentials?
     var initialSave: Task<Void, any Error>?
@@ -164,6 +166,15 @@ public actor AuthSession {
         return stream
     }
 
+    /// Runs `body` under the store's exclusive lock, and one at a time
+    /// among this session's holders of it: the refresh of the session's own
+    /// token and those for other resources spend one refresh token, and a
+    /// store that lives in one process has no lock of its own.
+    nonisolated func exclusively<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        let store = store
+        return try await gate.run { try await store.withExclusiveAccess(body) }
+    }
+
     nonisolated func emit(_ change: SessionChange) {
         for continuation in observers.withLock({ Array($0.continuations.values) }) { continuation.yield(change) }
     }
@@ -189,7 +200,7 @@ public actor AuthSession {
         let now = now()
         return try state.withLock { fields throws(AuthFlowError) -> Lookup in
             guard !fields.signedOut, let current = fields.credentials else {
-                throw AuthFlowError(.reauthenticationRequired, "not signed in", recovery: "Sign in again.", remedy: .signInAgain)
+                throw AuthFlowError.notSignedIn
             }
             if !AuthSession.needsRefresh(current.credentials, demand: demand, leeway: leeway, now: now) { return .valid(current) }
             if let refreshTask = fields.refreshTask { return .refreshing(refreshTask) }
@@ -260,6 +271,10 @@ struct SessionFields {
     var signedOut = false
     /// Credentials refreshed here that the store has not taken yet.
     var pendingSave: PendingSave?
+    /// Tokens for other resources, by resource (``AuthSession/resourceToken(for:using:minimumValidity:rejecting:)``).
+    var resourceTokens: [ResourceIdentifier: ResourceToken] = [:]
+    /// The request in flight for each resource.
+    var resourceTasks: [ResourceIdentifier: Task<ResourceToken, any Error>] = [:]
 }
 
 /// The subscribers of ``AuthSession/changes``.

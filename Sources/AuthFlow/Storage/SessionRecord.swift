@@ -73,6 +73,12 @@ public struct SessionRecord: Sendable, Codable, Equatable {
     /// secret of a confidential registration: the record is as secret as the
     /// tokens beside it.
     public var registration: ClientRegistration?
+    /// The session's tokens for other resources than its own, one per
+    /// resource (``AuthSession/resourceToken(for:using:minimumValidity:rejecting:)``).
+    /// Stored under `resource_tokens` when there are any; a record written
+    /// before they existed reads as holding none, and a reader that does not
+    /// know them ignores the member (the format version stays 2).
+    public var resourceTokens: [ResourceToken] = []
 
     /// Creates a record.
     public init(
@@ -103,6 +109,52 @@ public struct SessionRecord: Sendable, Codable, Equatable {
         case clientAuthenticationMethod = "client_auth"
         case dpopKey = "dpop_key"
         case resource, registration
+        case resourceTokens = "resource_tokens"
+    }
+
+    /// Decodes a record; `resource_tokens` may be absent.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        credentials = try container.decode(OAuthCredentials.self, forKey: .credentials)
+        metadata = try container.decode(ProviderMetadata.self, forKey: .metadata)
+        clientAuthenticationMethod = try container.decode(ClientAuthenticationMethod.self, forKey: .clientAuthenticationMethod)
+        dpopKey = try container.decodeIfPresent(DPoPKey.self, forKey: .dpopKey)
+        resource = try container.decodeIfPresent(ResourceIdentifier.self, forKey: .resource)
+        registration = try container.decodeIfPresent(ClientRegistration.self, forKey: .registration)
+        resourceTokens = try container.decodeIfPresent([ResourceToken].self, forKey: .resourceTokens) ?? []
+    }
+
+    /// Encodes the record; `resource_tokens` only when there are any.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(credentials, forKey: .credentials)
+        try container.encode(metadata, forKey: .metadata)
+        try container.encode(clientAuthenticationMethod, forKey: .clientAuthenticationMethod)
+        try container.encodeIfPresent(dpopKey, forKey: .dpopKey)
+        try container.encodeIfPresent(resource, forKey: .resource)
+        try container.encodeIfPresent(registration, forKey: .registration)
+        if !resourceTokens.isEmpty { try container.encode(resourceTokens, forKey: .resourceTokens) }
+    }
+
+    /// The token held for `resource`, if any.
+    public func resourceToken(for resource: ResourceIdentifier) -> ResourceToken? {
+        resourceTokens.first { $0.resource == resource }
+    }
+
+    /// This record with `token` in place of the one held for its resource.
+    func holding(_ token: ResourceToken) -> SessionRecord {
+        var copy = self
+        copy.resourceTokens.removeAll { $0.resource == token.resource }
+        copy.resourceTokens.append(token)
+        return copy
+    }
+
+    /// The record of `credentials` refreshed from this one: the new
+    /// credentials with this record's tokens for other resources.
+    func refreshed(to credentials: OAuthCredentials, client: OAuthClient) -> SessionRecord {
+        var record = SessionRecord(credentials: credentials, client: client)
+        record.resourceTokens = resourceTokens
+        return record
     }
 
     /// A record of credentials stored in the first format (no metadata).
@@ -121,6 +173,7 @@ public struct SessionRecord: Sendable, Codable, Equatable {
 extension SessionRecord: CustomStringConvertible {
     /// Redacts every token.
     public var description: String {
-        "SessionRecord(\(credentials), client_auth: \(clientAuthenticationMethod)\(resource.map { ", resource: \($0)" } ?? ""))"
+        "SessionRecord(\(credentials), client_auth: \(clientAuthenticationMethod)\(resource.map { ", resource: \($0)" } ?? "")"
+            + (resourceTokens.isEmpty ? ")" : ", resource_tokens: \(resourceTokens.map(\.resource.description).joined(separator: " ")))")
     }
 }

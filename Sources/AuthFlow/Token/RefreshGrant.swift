@@ -12,11 +12,39 @@ extension OAuthClient {
     /// - Throws: ``AuthFlowError/Category/reauthenticationRequired`` when there
     ///   is no refresh token; the server's `invalid_grant` as `oauth_error`.
     public func refresh(_ credentials: OAuthCredentials) async throws -> OAuthCredentials {
+        let (token, idToken) = try await redeemRefreshToken(of: credentials, at: tokenEndpoint, scopes: nil)
+        return OAuthCredentials(issuer: credentials.issuer, clientID: credentials.clientID, token: token, idToken: idToken)
+    }
+
+    /// The refresh token of `credentials` redeemed for an access token for
+    /// `resource` (RFC 8707 §2.2), asking for `scopes` when there are any.
+    /// The credentials come back with the rotated refresh token and a new
+    /// ID token, if the answer has them, and their own access token; the
+    /// answer's access token is the resource's.
+    func refresh(_ credentials: OAuthCredentials, for resource: ResourceIdentifier, scopes: [String]) async throws
+        -> (credentials: OAuthCredentials, token: TokenResponse)
+    {
+        var endpoint = tokenEndpoint
+        endpoint.resource = resource
+        let (token, idToken) = try await redeemRefreshToken(of: credentials, at: endpoint, scopes: scopes.isEmpty ? nil : scopes)
+        var kept = credentials
+        kept.token.refreshToken = token.refreshToken
+        kept.token.idToken = token.idToken
+        kept.idToken = idToken
+        return (kept, token)
+    }
+
+    /// The refresh grant itself: the answer, with the old refresh token and
+    /// ID token kept where it has none, and the ID token verified.
+    private func redeemRefreshToken(of credentials: OAuthCredentials, at endpoint: TokenEndpoint, scopes: [String]?) async throws
+        -> (token: TokenResponse, idToken: IDTokenClaims?)
+    {
         guard let refreshToken = credentials.token.refreshToken else {
             throw AuthFlowError.noRefreshToken
         }
-        let form = [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]
-        var token = try await tokenEndpoint.request(form, requestedScopes: credentials.scopes)
+        var form = [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]
+        if let scopes { form.append(("scope", scopes.joined(separator: " "))) }
+        var token = try await endpoint.request(form, requestedScopes: scopes ?? credentials.scopes)
         if token.refreshToken == nil { token.refreshToken = refreshToken }
         var idToken = credentials.idToken
         if token.idToken != nil, let newClaims = try await verifyIDToken(in: token, nonce: nil, maxAge: nil, required: false) {
@@ -28,7 +56,7 @@ extension OAuthClient {
             token.idToken = credentials.token.idToken
         }
         logger.debug("tokens refreshed", metadata: ["rotated": "\(token.refreshToken != refreshToken)"])
-        return OAuthCredentials(issuer: credentials.issuer, clientID: credentials.clientID, token: token, idToken: idToken)
+        return (token, idToken)
     }
 
     /// OIDC Core §12.2: a refreshed ID token describes the same authentication.

@@ -116,6 +116,13 @@ struct Request: AsyncParsableCommand {
     ) async throws -> HTTPTransportResponse {
         let session = try await store.session(timeout: timeout, logger: logger)
         let name = profile.name
+        if let token = resourceToken(serving: request.url, in: try await store.load()?.resourceTokens ?? []),
+            token.resource != profile.resource
+        {
+            // An API the profile holds a token for (`authflow token --resource`): that token, renewed the way it was got.
+            let grant: ResourceTokenGrant = token.grant == ResourceTokenGrant.tokenExchange().name ? .tokenExchange() : .refreshToken
+            return try await session.send(request, to: token.resource, using: grant)
+        }
         guard stepsUp(profile, for: request.url) else {
             let response = try await session.send(request)
             if let scopes = try? AuthSession.requiredScopes(in: response) {
@@ -135,6 +142,21 @@ struct Request: AsyncParsableCommand {
         return try await session.send(request) { demand in
             try await Request.stepUp(profile: name, demand: demand, timeout: timeout, logger: logger)
         }
+    }
+
+    /// The profile's token for another API that serves `target`: the most
+    /// specific resource URL that serves it, by the rule the credential
+    /// helpers choose a profile by (``CredentialTarget/serves(_:)``), so a
+    /// token for `https://api.example.com/billing` never goes to
+    /// `https://api.example.com/mail`.
+    static func resourceToken(serving target: URL, in tokens: [ResourceToken]) -> ResourceToken? {
+        guard let wanted = CredentialTarget(url: target.absoluteString) else { return nil }
+        var best: (token: ResourceToken, specificity: Int)?
+        for token in tokens {
+            guard let pattern = CredentialTarget(url: token.resource.description), pattern.serves(wanted) else { continue }
+            if best.map({ pattern.specificity > $0.specificity }) ?? true { best = (token, pattern.specificity) }
+        }
+        return best?.token
     }
 
     /// Whether a 403 `insufficient_scope` from `target` may make the profile

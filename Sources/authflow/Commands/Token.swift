@@ -25,6 +25,15 @@ struct Token: AsyncParsableCommand {
     var forURL: String?
     @OptionGroup var storeOption: StoreOption
     @Option(
+        help: ArgumentHelp(
+            "Print the session's token for this API (RFC 8707) instead of its own: held per API, renewed without a browser.",
+            valueName: "url"))
+    var resource: String?
+    @Flag(help: "With --resource: get the token by token exchange (RFC 8693) instead of the refresh token.")
+    var exchange = false
+    @Option(help: ArgumentHelp("With --resource: the scopes to ask for (space-separated).", valueName: "scopes"))
+    var scope: String?
+    @Option(
         name: .customLong("min-ttl"), help: ArgumentHelp("Refresh when the token expires within this many seconds.", valueName: "seconds"))
     var minTTL: Double?
     @Flag(help: "Refresh now, whatever the expiry.")
@@ -38,6 +47,11 @@ struct Token: AsyncParsableCommand {
         if force, minTTL != nil { throw ValidationError("use either --force or --min-ttl") }
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
         if let forURL, URL(string: forURL)?.host == nil { throw ValidationError("--for takes an absolute URL") }
+        if resource == nil, exchange || scope != nil { throw ValidationError("--exchange and --scope go with --resource") }
+        if let resource {
+            guard let url = URL(string: resource), url.host != nil else { throw ValidationError("--resource takes an absolute URL") }
+            do { _ = try ResourceIdentifier(url) } catch { throw ValidationError("--resource: \(error)") }
+        }
     }
 
     func run() async throws {
@@ -63,6 +77,9 @@ struct Token: AsyncParsableCommand {
                         .configuration, "profile \(name) holds a DPoP-bound token, which is useless without a proof from its key",
                         recovery: "use `authflow request [-X METHOD] URL` to send an authorized request with a fresh proof")
                 }
+                if let resource {
+                    return try await printResourceToken(resource, store: store)
+                }
                 if !force, !TokenValidity.needsRefresh(credentials, minimumValidity: minTTL, leeway: Profile.leeway, now: Date()) {
                     Output.stdout(credentials.accessToken)
                     return
@@ -87,6 +104,21 @@ struct Token: AsyncParsableCommand {
         } catch {
             throw Output.fail(error, json: false)
         }
+    }
+
+    /// `--resource`: the session's token for that API, renewed (once across
+    /// processes, under the profile's lock) with the refresh token or, with
+    /// `--exchange`, by token exchange, and kept in the profile beside its
+    /// own token.
+    private func printResourceToken(_ resource: String, store: any ProfileSessionStore) async throws {
+        let target = try ResourceIdentifier(URL(string: resource)!)
+        let session = try await store.session(timeout: timeout, logger: verboseOption.makeLogger())
+        let scopes = scope.map { TokenResponse.scopes(from: $0) } ?? []
+        let grant: ResourceTokenGrant = exchange ? .tokenExchange(scopes: scopes) : .refreshToken(scopes: scopes)
+        var token = try await session.resourceToken(for: target, using: grant, minimumValidity: minTTL)
+        if force { token = try await session.resourceToken(for: target, using: grant, rejecting: token.accessToken) }
+        try await session.savePendingCredentials()
+        Output.stdout(token.accessToken)
     }
 
     /// The server no longer knows the client this profile registered (RFC 7591):

@@ -42,7 +42,7 @@ enum CredentialProfiles {
                 continue
             }
             for pattern in patterns(of: profile) where pattern.serves(target) {
-                let specificity = pattern.path.isEmpty ? 0 : pattern.path.split(separator: "/").count
+                let specificity = pattern.specificity
                 if let current = best, current.specificity == specificity, current.profile.name != profile.name {
                     tied = profile.name
                 } else if best == nil || specificity > best!.specificity {

@@ -118,6 +118,10 @@ struct CredentialTarget: Equatable {
         self.init(scheme: scheme, hostAndPort: host, path: message["path"] ?? "")
     }
 
+    /// How specific the pattern is: the number of its path segments (0 for
+    /// a whole host). The most specific pattern that serves a URL wins.
+    var specificity: Int { path.isEmpty ? 0 : path.split(separator: "/").count }
+
     /// Whether the pattern `self` serves `target`: same scheme, host and
     /// port, and the target's path is the pattern's or below it.
     func serves(_ target: CredentialTarget) -> Bool {

@@ -19,6 +19,37 @@ struct Summary: Encodable {
     let userInfo: OpenIDUserInfo?
     /// Where the credentials live: `file`, `secret-service` or `postgresql`.
     let store: String
+    /// The session's tokens for other resources, without their values.
+    var resourceTokens: [ResourceTokenStatus] = []
+
+    /// One token for another resource as `status` shows it: never the token.
+    struct ResourceTokenStatus: Encodable {
+        let resource: String
+        let grant: String
+        let scope: String
+        let expiresAt: Date?
+        let expired: Bool
+
+        init(_ token: ResourceToken, now: Date) {
+            resource = token.resource.description
+            grant = token.grant
+            scope = token.scopes.joined(separator: " ")
+            expiresAt = token.expiresAt
+            expired = token.expiresAt.map { $0 <= now } ?? false
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case resource, grant, scope, expired
+            case expiresAt = "expires_at"
+        }
+    }
+
+    /// This summary listing `tokens`, the session's tokens for other resources.
+    func listing(_ tokens: [ResourceToken], now: Date) -> Summary {
+        var copy = self
+        copy.resourceTokens = tokens.map { ResourceTokenStatus($0, now: now) }.sorted { $0.resource < $1.resource }
+        return copy
+    }
 
     init(
         profile: Profile, credentials: OAuthCredentials, showTokens: Bool, userInfo: OpenIDUserInfo? = nil, includeExpired: Bool = false,
@@ -60,6 +91,7 @@ struct Summary: Encodable {
         case refreshToken = "refresh_token"
         case idToken = "id_token"
         case userInfo = "userinfo"
+        case resourceTokens = "resource_tokens"
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -76,6 +108,7 @@ struct Summary: Encodable {
         try container.encodeIfPresent(expired, forKey: .expired)
         try container.encode(store, forKey: .store)
         try container.encodeIfPresent(userInfo?.all, forKey: .userInfo)
+        if !resourceTokens.isEmpty { try container.encode(resourceTokens, forKey: .resourceTokens) }
         if let tokens {
             try container.encode(tokens.access, forKey: .accessToken)
             try container.encode(tokens.refresh, forKey: .refreshToken)
@@ -114,6 +147,15 @@ struct Summary: Encodable {
         case ProfileKeyring.storeName: lines.append("  store:    the desktop keyring (secret-service)")
         case "file": lines.append("  store:    the profile file (file)")
         default: lines.append("  store:    \(store)")
+        }
+        if !resourceTokens.isEmpty {
+            lines.append("  tokens for other resources:")
+            for token in resourceTokens {
+                let expiry = token.expiresAt.map { ISO8601DateFormatter().string(from: $0) } ?? "no expiry given"
+                lines.append(
+                    "    \(TerminalText.field(token.resource)) (\(token.grant), scope \(token.scope.isEmpty ? "(none)" : TerminalText.field(token.scope)), "
+                        + "expires \(expiry)\(token.expired ? ", expired" : ""))")
+            }
         }
         if let claims = idTokenClaims {
             lines.append("  verified ID token claims:")

@@ -30,6 +30,9 @@ struct Profile: Codable {
     var device: Bool
     /// Nil when signed out.
     var credentials: OAuthCredentials?
+    /// The session's tokens for other resources (`authflow token --resource`);
+    /// secret, kept where ``credentials`` are.
+    var resourceTokens: [ResourceToken] = []
     var savedAt: Date
     /// private_key_jwt: the key file (the key itself is not copied), its kid, the assertion audience.
     var privateKeyPath: String?
@@ -100,6 +103,7 @@ struct Profile: Codable {
         case credentialUsername = "credential_username"
         case resource, registration
         case credentialStore = "credential_store"
+        case resourceTokens = "resource_tokens"
     }
 
     /// Reads version 2, and version 1 (credentials required; no scopes,
@@ -134,6 +138,7 @@ struct Profile: Codable {
         resource = try container.decodeIfPresent(ResourceIdentifier.self, forKey: .resource)
         registration = try container.decodeIfPresent(ClientRegistration.self, forKey: .registration)
         credentialStore = try container.decodeIfPresent(String.self, forKey: .credentialStore)
+        resourceTokens = try container.decodeIfPresent([ResourceToken].self, forKey: .resourceTokens) ?? []
     }
 
     /// Whether the credentials held are DPoP-bound (``ProfileCredentials/holdsDPoPToken``).
@@ -158,6 +163,7 @@ struct Profile: Codable {
             let secret = try ProfileKeyring.load(profile: name)
             profile.credentials = secret?.credentials
             profile.dpopKey = secret?.dpopKey
+            profile.resourceTokens = secret?.resourceTokens ?? []
         }
         return profile
     }
@@ -216,9 +222,14 @@ struct Profile: Codable {
         if copy.usesKeyring {
             // The secrets first: a file without them must not stand for a sign-in the keyring lacks.
             try ProfileKeyring.save(
-                profile: name, copy.credentials.map { ProfileKeyring.Secret(credentials: $0, dpopKey: copy.dpopKey) })
+                profile: name,
+                copy.credentials.map {
+                    ProfileKeyring.Secret(
+                        credentials: $0, dpopKey: copy.dpopKey, resourceTokens: copy.resourceTokens.isEmpty ? nil : copy.resourceTokens)
+                })
             copy.credentials = nil
             copy.dpopKey = nil
+            copy.resourceTokens = []
         }
         let url = try Profile.url(for: name)
         try ProfileFile.prepareDirectory(of: url)

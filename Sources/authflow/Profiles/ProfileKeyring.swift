@@ -26,10 +26,12 @@ enum ProfileKeyring {
         var version = 1
         var credentials: OAuthCredentials
         var dpopKey: DPoPKey?
+        var resourceTokens: [ResourceToken]?
 
         enum CodingKeys: String, CodingKey {
             case version, credentials
             case dpopKey = "dpop_key"
+            case resourceTokens = "resource_tokens"
         }
     }
 

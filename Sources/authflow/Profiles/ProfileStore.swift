@@ -29,6 +29,7 @@ struct ProfileStore: ProfileSessionStore {
             clientAuthenticationMethod: ClientAuthenticationMethod(rawValue: profile.clientAuthentication))
         record.resource = profile.resource
         record.registration = profile.registration
+        record.resourceTokens = profile.resourceTokens
         return record
     }
 
@@ -37,12 +38,14 @@ struct ProfileStore: ProfileSessionStore {
             throw AuthFlowError(.reauthenticationRequired, "profile \(name) was deleted meanwhile")
         }
         profile.credentials = record.credentials
+        profile.resourceTokens = record.resourceTokens
         try profile.save()
     }
 
     func delete() async throws {
         guard var profile = try Profile.loadIfPresent(name), profile.credentials != nil else { return }
         profile.credentials = nil
+        profile.resourceTokens = []
         try profile.save()
     }
 
@@ -85,6 +88,7 @@ struct ProfileStore: ProfileSessionStore {
     func status(now: Date) async throws -> Summary {
         let profile = try Profile.load(name)
         return Summary(profile: profile, credentials: try profile.signedInCredentials(), showTokens: false, includeExpired: true, now: now)
+            .listing(profile.resourceTokens, now: now)
     }
 
     func forgetProfile() throws { try Profile.forget(name) }

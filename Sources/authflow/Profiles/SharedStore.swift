@@ -146,7 +146,8 @@ struct SharedStore: ProfileSessionStore {
         let record = try await signedInRecord()
         return Summary(
             name: profile, issuer: record.metadata.issuer?.identifier, resource: record.resource?.description,
-            credentials: record.credentials, showTokens: false, includeExpired: true, now: now, store: "postgresql")
+            credentials: record.credentials, showTokens: false, includeExpired: true, now: now, store: "postgresql"
+        ).listing(record.resourceTokens, now: now)
     }
 
     /// A session over the stored record; the client secret (when the

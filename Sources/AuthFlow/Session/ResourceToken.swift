@@ -1,0 +1,62 @@
+public import Foundation
+
+/// An access token a session holds for one protected resource (RFC 8707)
+/// beside its own: what ``AuthSession/resourceToken(for:using:minimumValidity:rejecting:)``
+/// hands out, and what the session's ``SessionRecord`` keeps, one per
+/// resource.
+///
+/// It never holds a refresh token or an ID token: a refresh token a
+/// provider rotates while issuing it replaces the session's own, and the
+/// token is renewed the way it was obtained (``grant``).
+public struct ResourceToken: Sendable, Equatable, Codable, CustomStringConvertible {
+    /// The resource the token is for, and the only one it is sent to.
+    public var resource: ResourceIdentifier
+    /// The token response, without refresh token or ID token.
+    public var token: TokenResponse
+    /// How the token was obtained (``ResourceTokenGrant/name``): `refresh_token`,
+    /// `token_exchange` or `identity_assertion`.
+    public var grant: String
+
+    /// A token for `resource` from `token` (its refresh token and ID token
+    /// are dropped), obtained by `grant`.
+    public init(resource: ResourceIdentifier, token: TokenResponse, grant: String) {
+        var token = token
+        token.refreshToken = nil
+        token.idToken = nil
+        self.resource = resource
+        self.token = token
+        self.grant = grant
+    }
+
+    /// The access token. Secret.
+    public var accessToken: String { token.accessToken }
+    /// When the access token expires, when known.
+    public var expiresAt: Date? { token.expiresAt }
+    /// The scopes granted.
+    public var scopes: [String] { token.scopes }
+
+    /// Whether the token must be renewed before use: it is `rejected` (a
+    /// resource server refused it), lacks one of `scopes`, or expires within
+    /// `minimumValidity` (else the leeway, as for the session's own token).
+    func needsRenewal(rejected: String?, scopes wanted: [String], minimumValidity: TimeInterval?, leeway: TimeInterval, now: Date)
+        -> Bool
+    {
+        if let rejected, constantTimeEquals(rejected, accessToken) { return true }
+        if !wanted.allSatisfy(scopes.contains) { return true }
+        return TokenValidity.needsRefresh(credentials, minimumValidity: minimumValidity, leeway: leeway, now: now)
+    }
+
+    /// The token in the shape the session's sending and validity rules take.
+    var credentials: OAuthCredentials {
+        OAuthCredentials(issuer: nil, clientID: "", token: token, idToken: nil)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case resource, token, grant
+    }
+
+    /// The resource and how the token was obtained; the token is redacted.
+    public var description: String {
+        "ResourceToken(resource: \(resource), grant: \(grant), \(token))"
+    }
+}
