@@ -19,8 +19,8 @@ secret.
 With AuthFlow's client (Examples/MCPClient, `authflow-mcp-example` in
 enterprise mode, skipped when it is not built): the user signs in at the
 identity provider once ($BROWSER), the example presents an ID-JAG at the
-configured authorization server and calls `whoami`; a second run uses the
-stored identity provider session (no browser, a new grant). Configured with
+configured authorization server and calls `whoami`; later runs use the
+stored identity provider session (no browser). Configured with
 the other authorization server, the example presents its grant there only
 (the Python server's token endpoint sees nothing) and the MCP server refuses
 the other server's token.
@@ -305,3 +305,129 @@ def test_the_mcp_server_needs_a_token(enterprise):
     assert metadata["issuer"] == enterprise["server"]
     assert JWT_BEARER in metadata["grant_types_supported"]
     assert metadata["authorization_grant_profiles_supported"] == ["urn:ietf:params:oauth:grant-profile:id-jag"]
+
+
+# AuthFlow's client: authflow-mcp-example in enterprise mode (written, built only with the MCP trait).
+
+IDP_SECRET_VARIABLE, CLIENT_SECRET_VARIABLE = "EXAMPLE_IDP_CLIENT_SECRET", "EXAMPLE_MCP_CLIENT_SECRET"
+
+
+class EnterpriseExample:
+    """authflow-mcp-example in enterprise mode: one file for the session at the identity provider, the
+    secrets in the environment, and a $BROWSER (provider_fixtures/browser.py: the identity provider signs
+    in at once) that logs each URL it is given without its query."""
+
+    def __init__(self, tmp_path, enterprise):
+        self.tmp_path = tmp_path
+        self.enterprise = enterprise
+        self.idp_store = tmp_path / "idp-session.json"
+        script = tmp_path / "browser.sh"
+        script.write_text('#!/bin/sh\nfor url in "$@"; do :; done\n'
+                          f'echo "${{url%%\\?*}}" >> "{tmp_path}/browsers.log"\n'
+                          f'exec {sys.executable} {os.path.join(HERE, "provider_fixtures", "browser.py")} "$@"\n')
+        script.chmod(0o755)
+        self.env = dict(os.environ, HOME=str(tmp_path), BROWSER=str(script),
+                        **{IDP_SECRET_VARIABLE: APP_SECRET, CLIENT_SECRET_VARIABLE: TOOLS_SECRET})
+        self.env.pop("INTEROP_BROWSER_ACTION", None)
+
+    def options(self, authorization_server=None):
+        return ["--idp", self.enterprise["idp"], "--idp-client-id", APP, "--idp-client-secret-env", IDP_SECRET_VARIABLE,
+                "--idp-store", str(self.idp_store), "--authorization-server", authorization_server or self.enterprise["server"],
+                "--client-id", TOOLS_CLIENT, "--client-secret-env", CLIENT_SECRET_VARIABLE]
+
+    def run(self, *extra, authorization_server=None, tool="whoami", **arguments):
+        command = [EXAMPLE, self.enterprise["resource"], *self.options(authorization_server), "--tool", tool,
+                   "--arguments", json.dumps(arguments), *extra]
+        return subprocess.run(command, env=self.env, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+
+    def call(self, tool="whoami", **arguments):
+        result = self.run(tool=tool, **arguments)
+        assert result.returncode == 0, (result.stdout[-1000:], result.stderr[-2000:])
+        report = json.loads(result.stdout)
+        assert report["is_error"] is False, report
+        return report
+
+    def idp_record(self):
+        """The stored session at the identity provider (a SessionRecord), or None."""
+        if not self.idp_store.exists():
+            return None
+        stored = json.loads(self.idp_store.read_text())
+        return stored.get("record", stored)
+
+    def browsers(self):
+        """The URLs (without query) the browser was sent to, in order."""
+        path = self.tmp_path / "browsers.log"
+        return path.read_text().splitlines() if path.exists() else []
+
+
+def text_of(report):
+    return report["content"][0]["text"]
+
+
+@needs_example
+def test_the_example_signs_in_at_the_identity_provider_once_and_calls_whoami(enterprise, tmp_path):
+    example = EnterpriseExample(tmp_path, enterprise)
+    before = seen(enterprise)
+    report = example.call()
+    assert set(report["tools"]) == {"whoami", "echo"}
+    assert json.loads(text_of(report)) == {"sub": "demo", "client_id": TOOLS_CLIENT, "scopes": ["mcp:tools"],
+                                           "idp": enterprise["idp"]}
+    # One browser, for the identity provider's authorization endpoint; the session is kept for it.
+    assert example.browsers() == [f"{enterprise['idp']}/authorize"]
+    record = example.idp_record()
+    assert record["credentials"]["issuer"] == enterprise["idp"] and record["credentials"]["clientID"] == APP
+
+    # Two more runs: the session kept at the identity provider, no browser.
+    assert json.loads(text_of(example.call()))["sub"] == "demo"
+    assert text_of(example.call("echo", text="hello")) == "hello"
+    assert example.browsers() == [f"{enterprise['idp']}/authorize"]
+
+    # Every access token came from a grant for this server and client, each grant new and accepted: one a
+    # run when the MCP server's token is kept for the run only, fewer when it is kept with the session at
+    # the identity provider (it lives 300 s here).
+    after = seen(enterprise)
+    grants = after["grants"][len(before["grants"]):]
+    assert 1 <= len(grants) <= 3 and all(grant["outcome"] == "issued" for grant in grants), grants
+    assert all(grant["aud"] == enterprise["server"] and grant["client_id"] == TOOLS_CLIENT for grant in grants)
+    assert len({grant["jti"] for grant in grants}) == len(grants)
+    # The Python server's authorization endpoint was never visited; its token endpoint once a grant.
+    requests = after["requests"][len(before["requests"]):]
+    assert not any(path == "/authorize" for _, path in requests)
+    assert requests.count(["POST", "/token"]) == len(grants)
+
+
+@needs_example
+def test_the_example_presents_its_grant_only_at_the_configured_authorization_server(enterprise, tmp_path):
+    # Configured with the other authorization server, which the identity provider's policy also names for
+    # this client and resource: the grant is asked for that server and presented there, never at the Python
+    # server's authorization server (which the MCP server's metadata names, and which would refuse it: aud).
+    # The other server's token is then refused by the MCP server, once, after the new sign-in.
+    example = EnterpriseExample(tmp_path, enterprise)
+    before = seen(enterprise)
+    result = example.run(authorization_server=enterprise["other"])
+    assert result.returncode == 1, (result.stdout, result.stderr[-2000:])
+    assert result.stdout == ""
+    assert ("error: invalid_response: invalid_token [the MCP server refused the access token of a new sign-in]"
+            in result.stderr.splitlines()), result.stderr[-2000:]
+    after = seen(enterprise)
+    assert after["grants"][len(before["grants"]):] == []
+    assert ["POST", "/token"] not in after["requests"][len(before["requests"]):]
+    # The sign-in at the identity provider happened (and is kept): the refusal is the MCP server's.
+    assert example.browsers() == [f"{enterprise['idp']}/authorize"]
+
+
+@needs_example
+def test_the_example_takes_secrets_from_the_environment_only(enterprise, tmp_path):
+    example = EnterpriseExample(tmp_path, enterprise)
+    example.env.pop(CLIENT_SECRET_VARIABLE)
+    result = example.run()
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    assert result.stderr.splitlines()[0] == (
+        f"error: the environment variable {CLIENT_SECRET_VARIABLE} that --client-secret-env names is not set")
+    # The browser sign-in's --store does not go with the enterprise mode.
+    example = EnterpriseExample(tmp_path, enterprise)
+    result = example.run("--store", str(tmp_path / "mcp-session.json"))
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    assert result.stderr.splitlines()[0] == (
+        "error: --store goes with the browser sign-in; the enterprise mode keeps its session in --idp-store")
+    assert example.browsers() == [] and example.idp_record() is None
