@@ -14,6 +14,12 @@ import MCP
 /// session and the registration live in the file PATH, so a second run
 /// signs in without the browser. Prints one JSON object on stdout: the
 /// server's tools and, with `--tool`, the call's result.
+///
+/// In the enterprise mode (`--idp ISSUER --idp-client-id ID
+/// [--idp-client-secret-env VARIABLE] --idp-store PATH --authorization-server
+/// ISSUER --client-id ID --client-secret-env VARIABLE` instead of `--store`),
+/// the browser opens only to sign in at the identity provider, once; the
+/// MCP server's tokens come from identity assertions (``ExampleEnterprise``).
 @main
 struct MCPClientExample {
     static func main() async {
@@ -35,10 +41,14 @@ struct MCPClientExample {
     }
 
     static func run(_ options: ExampleOptions) async throws -> Data {
-        let authorizer = AuthSessionAuthorizer(
-            store: FileCredentialStore(url: options.store), identity: ExampleSignIn.identity
-        ) { client, scopes in
-            try await ExampleSignIn.inBrowser(client, scopes)
+        let authorizer: AuthSessionAuthorizer
+        switch options.mode {
+        case .browser(let store):
+            authorizer = AuthSessionAuthorizer(store: FileCredentialStore(url: store), identity: ExampleSignIn.identity) { client, scopes in
+                try await ExampleSignIn.inBrowser(client, scopes)
+            }
+        case .enterprise(let enterprise):
+            authorizer = try await ExampleEnterprise.authorizer(enterprise, server: options.server)
         }
         let transport = HTTPClientTransport(endpoint: options.server, streaming: false, authorizer: authorizer)
         let client = Client(name: "authflow-mcp-example", version: "1.0.0")
