@@ -38,6 +38,41 @@ struct PostgresStoreTests {
         }
     }
 
+    @Test("a token for another resource: twelve sessions on two instances ask at once, one refresh; it is sealed in the row")
+    func oneResourceTokenAcrossInstances() async throws {
+        try await ProviderSession.with { provider in
+            try await TestDatabase.withClient { first in
+                try await TestDatabase.withClient { second in
+                    let name = TestDatabase.freshTable()
+                    let tables = try [first, second].map { try PostgresSessionTable(client: $0, keys: TestDatabase.keys, name: name) }
+                    let client = try await provider.client()
+                    let credentials = try await provider.signIn(client)
+                    _ = try await AuthSession.start(
+                        client: client, credentials: credentials, store: try tables[0].store(sessionID: "robot-8"))
+                    let billing = try ResourceIdentifier(URL(string: "https://api.example.com/billing")!)
+                    var sessions: [AuthSession] = []
+                    for index in 0..<12 {
+                        let store = try tables[index % 2].store(sessionID: "robot-8")
+                        sessions.append(try #require(try await AuthSession.restore(from: store, transport: provider.counter)))
+                    }
+                    let tokens = try await withThrowingTaskGroup(of: String.self) { group in
+                        for session in sessions { group.addTask { try await session.freshAccessToken(for: billing) } }
+                        return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+                    }
+                    #expect(provider.counter.refreshes == 1)
+                    #expect(tokens.count == 1)
+                    let stored = try #require(try await tables[1].store(sessionID: "robot-8").load())
+                    #expect(stored.resourceToken(for: billing)?.accessToken == tokens.first)
+                    #expect(stored.credentials.accessToken == credentials.accessToken)
+                    #expect(stored.credentials.token.refreshToken != credentials.token.refreshToken)
+                    // The rotated refresh token is the one every instance uses next.
+                    _ = try await sessions[5].refreshNow()
+                    #expect(provider.counter.refreshes == 2)
+                }
+            }
+        }
+    }
+
     @Test("a sign-out leaves a tombstone that a refresh waiting on another instance respects")
     func tombstoneWins() async throws {
         try await ProviderSession.with { provider in
