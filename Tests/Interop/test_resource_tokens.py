@@ -130,7 +130,7 @@ def test_logout_revokes_every_api_token(provider, tmp_path):
 def test_resource_options_are_checked(provider, tmp_path):
     cli = CLI(tmp_path)
     result = cli.run("token", "--exchange")
-    assert result.returncode == 2 and "--exchange and --scope go with --resource" in result.stderr
+    assert result.returncode == 2 and "--exchange, --audience and --scope go with --resource" in result.stderr
     result = cli.run("token", "--resource", "not a url")
     assert result.returncode == 2 and "--resource takes an absolute URL" in result.stderr
     result = cli.run("token", "--resource", "http://api.example.com/x")

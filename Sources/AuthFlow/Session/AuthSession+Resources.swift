@@ -108,7 +108,7 @@ extension AuthSession {
             let outcome = try await renewUnderLock(demand)
             state.withLock { fields in
                 if !fields.signedOut {
-                    fields.resourceTokens[demand.resource] = outcome.token
+                    if outcome.refusal == nil { fields.resourceTokens[demand.resource] = outcome.token }
                     if let credentials = outcome.credentials { fields.credentials = HeldCredentials(credentials) }
                     if let pending = outcome.pendingSave {
                         fields.pendingSave = pending
@@ -118,6 +118,7 @@ extension AuthSession {
                 fields.resourceTasks[demand.resource] = nil
             }
             if let pending = outcome.pendingSave { emit(.notSaved(pending.error)) }
+            if let refusal = outcome.refusal { throw refusal }
             return outcome.token
         } catch let ended as SessionEnded {
             state.withLock { fields in
@@ -165,7 +166,7 @@ extension AuthSession {
             let issued: TokenResponse
             var kept: OAuthCredentials?
             switch demand.grant.kind {
-            case .refreshToken:
+            case .refreshToken(let namingAudience):
                 let pendingIsNewer = pending.map { constantTimeEquals($0.storedAccessToken, record.credentials.accessToken) } ?? false
                 let base = pendingIsNewer ? pending?.credentials ?? record.credentials : record.credentials
                 guard base.token.refreshToken != nil else {
@@ -175,7 +176,7 @@ extension AuthSession {
                 }
                 try await store.refreshWillStart()
                 let refreshed = try await AuthSession.refreshWithRetry(client: client, store: store) {
-                    try await client.refresh(base, for: demand.resource, scopes: demand.grant.scopes)
+                    try await client.refresh(base, for: demand.resource, namingAudience: namingAudience, scopes: demand.grant.scopes)
                 }
                 kept = refreshed.credentials
                 issued = refreshed.token
@@ -189,12 +190,16 @@ extension AuthSession {
                     from: client, idToken: subject?.token.idToken, at: server, for: demand.resource, scopes: demand.grant.scopes)
             }
             let token = ResourceToken(resource: demand.resource, token: issued, grant: demand.grant.name)
-            var updated = record.holding(token)
+            let refusal = ResourceToken.audienceRefusal(issued, for: demand.resource)
+            // A refused token is not kept; a refresh token rotated while issuing it is.
+            if let refusal, kept == nil { throw refusal }
+            var updated = refusal == nil ? record.holding(token) : record
             if let kept { updated.credentials = kept }
             do {
                 try await store.save(updated)
-                return RenewedResourceToken(token: token, credentials: kept)
+                return RenewedResourceToken(token: token, credentials: kept, refusal: refusal)
             } catch {
+                if let refusal, kept == nil { throw refusal }
                 guard let kept else {
                     client.logger.info("the resource token could not be saved; it is held in this process only")
                     return RenewedResourceToken(token: token)
@@ -205,7 +210,8 @@ extension AuthSession {
                     ?? AuthFlowError(.storage, "the refreshed credentials could not be saved", underlyingError: error)
                 return RenewedResourceToken(
                     token: token, credentials: kept,
-                    pendingSave: PendingSave(credentials: kept, storedAccessToken: record.credentials.accessToken, error: failure))
+                    pendingSave: PendingSave(credentials: kept, storedAccessToken: record.credentials.accessToken, error: failure),
+                    refusal: refusal)
             }
         }
     }
@@ -258,6 +264,8 @@ struct RenewedResourceToken: Sendable {
     var credentials: OAuthCredentials?
     /// Those credentials, when the store did not take them.
     var pendingSave: PendingSave?
+    /// Why ``token`` is not handed out (``ResourceToken/audienceRefusal(_:for:)``).
+    var refusal: AuthFlowError?
 }
 
 extension AuthFlowError {

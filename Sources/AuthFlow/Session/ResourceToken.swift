@@ -46,6 +46,24 @@ public struct ResourceToken: Sendable, Equatable, Codable, CustomStringConvertib
         return TokenValidity.needsRefresh(credentials, minimumValidity: minimumValidity, leeway: leeway, now: now)
     }
 
+    /// Why an access token issued for `resource` must not be kept or sent:
+    /// it is a JWT whose `aud` does not name the resource (a provider that
+    /// ignored the `resource` or `audience` asked for and issued a token for
+    /// its default audience, as Auth0 does for an audience outside the
+    /// application's refresh token policies). Nil for a JWT for the
+    /// resource, and for an opaque token, which a client cannot read.
+    static func audienceRefusal(_ token: TokenResponse, for resource: ResourceIdentifier) -> AuthFlowError? {
+        guard let jws = try? CompactJWS(token.accessToken), let aud = jws.claims["aud"] else { return nil }
+        let audiences = aud.arrayValue?.compactMap(\.stringValue) ?? aud.stringValue.map { [$0] } ?? []
+        let names = [resource.description, resource.url.absoluteString]
+        guard !audiences.contains(where: { audience in names.contains { audience.hasSameBytes(as: $0) } }) else { return nil }
+        return AuthFlowError(
+            .invalidResponse,
+            "the provider issued a token for \(audiences.joined(separator: " ")), not for \(resource): it is neither kept nor sent",
+            recovery:
+                "Let this client get tokens for the resource at the provider (for Auth0, in the application's refresh token policies).")
+    }
+
     /// The token in the shape the session's sending and validity rules take.
     var credentials: OAuthCredentials {
         OAuthCredentials(issuer: nil, clientID: "", token: token, idToken: nil)

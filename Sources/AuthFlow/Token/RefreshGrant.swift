@@ -17,16 +17,19 @@ extension OAuthClient {
     }
 
     /// The refresh token of `credentials` redeemed for an access token for
-    /// `resource` (RFC 8707 §2.2), asking for `scopes` when there are any.
+    /// `resource` (RFC 8707 §2.2; in `audience` instead when `namingAudience`,
+    /// as Auth0 takes it), asking for `scopes` when there are any.
     /// The credentials come back with the rotated refresh token and a new
     /// ID token, if the answer has them, and their own access token; the
     /// answer's access token is the resource's.
-    func refresh(_ credentials: OAuthCredentials, for resource: ResourceIdentifier, scopes: [String]) async throws
-        -> (credentials: OAuthCredentials, token: TokenResponse)
+    func refresh(_ credentials: OAuthCredentials, for resource: ResourceIdentifier, namingAudience: Bool = false, scopes: [String])
+        async throws -> (credentials: OAuthCredentials, token: TokenResponse)
     {
         var endpoint = tokenEndpoint
-        endpoint.resource = resource
-        let (token, idToken) = try await redeemRefreshToken(of: credentials, at: endpoint, scopes: scopes.isEmpty ? nil : scopes)
+        endpoint.resource = namingAudience ? nil : resource
+        let (token, idToken) = try await redeemRefreshToken(
+            of: credentials, at: endpoint, scopes: scopes.isEmpty ? nil : scopes,
+            audience: namingAudience ? resource.description : nil)
         var kept = credentials
         kept.token.refreshToken = token.refreshToken
         kept.token.idToken = token.idToken
@@ -36,14 +39,15 @@ extension OAuthClient {
 
     /// The refresh grant itself: the answer, with the old refresh token and
     /// ID token kept where it has none, and the ID token verified.
-    private func redeemRefreshToken(of credentials: OAuthCredentials, at endpoint: TokenEndpoint, scopes: [String]?) async throws
-        -> (token: TokenResponse, idToken: IDTokenClaims?)
-    {
+    private func redeemRefreshToken(
+        of credentials: OAuthCredentials, at endpoint: TokenEndpoint, scopes: [String]?, audience: String? = nil
+    ) async throws -> (token: TokenResponse, idToken: IDTokenClaims?) {
         guard let refreshToken = credentials.token.refreshToken else {
             throw AuthFlowError.noRefreshToken
         }
         var form = [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]
         if let scopes { form.append(("scope", scopes.joined(separator: " "))) }
+        if let audience { form.append(("audience", audience)) }
         var token = try await endpoint.request(form, requestedScopes: scopes ?? credentials.scopes)
         if token.refreshToken == nil { token.refreshToken = refreshToken }
         var idToken = credentials.idToken

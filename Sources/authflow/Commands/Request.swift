@@ -117,10 +117,9 @@ struct Request: AsyncParsableCommand {
         let session = try await store.session(timeout: timeout, logger: logger)
         let name = profile.name
         if let token = resourceToken(serving: request.url, in: try await store.load()?.resourceTokens ?? []),
-            token.resource != profile.resource
+            token.resource != profile.resource, let grant = ResourceTokenGrant(named: token.grant)
         {
             // An API the profile holds a token for (`authflow token --resource`): that token, renewed the way it was got.
-            let grant: ResourceTokenGrant = token.grant == ResourceTokenGrant.tokenExchange().name ? .tokenExchange() : .refreshToken
             return try await session.send(request, to: token.resource, using: grant)
         }
         guard stepsUp(profile, for: request.url) else {

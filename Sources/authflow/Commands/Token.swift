@@ -31,6 +31,8 @@ struct Token: AsyncParsableCommand {
     var resource: String?
     @Flag(help: "With --resource: get the token by token exchange (RFC 8693) instead of the refresh token.")
     var exchange = false
+    @Flag(help: "With --resource: name the API in `audience` (Auth0's Multi-Resource Refresh Token) instead of `resource`.")
+    var audience = false
     @Option(help: ArgumentHelp("With --resource: the scopes to ask for (space-separated).", valueName: "scopes"))
     var scope: String?
     @Option(
@@ -47,7 +49,10 @@ struct Token: AsyncParsableCommand {
         if force, minTTL != nil { throw ValidationError("use either --force or --min-ttl") }
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
         if let forURL, URL(string: forURL)?.host == nil { throw ValidationError("--for takes an absolute URL") }
-        if resource == nil, exchange || scope != nil { throw ValidationError("--exchange and --scope go with --resource") }
+        if resource == nil, exchange || audience || scope != nil {
+            throw ValidationError("--exchange, --audience and --scope go with --resource")
+        }
+        if exchange, audience { throw ValidationError("use either --exchange or --audience") }
         if let resource {
             guard let url = URL(string: resource), url.host != nil else { throw ValidationError("--resource takes an absolute URL") }
             do { _ = try ResourceIdentifier(url) } catch { throw ValidationError("--resource: \(error)") }
@@ -114,7 +119,9 @@ struct Token: AsyncParsableCommand {
         let target = try ResourceIdentifier(URL(string: resource)!)
         let session = try await store.session(timeout: timeout, logger: verboseOption.makeLogger())
         let scopes = scope.map { TokenResponse.scopes(from: $0) } ?? []
-        let grant: ResourceTokenGrant = exchange ? .tokenExchange(scopes: scopes) : .refreshToken(scopes: scopes)
+        let grant: ResourceTokenGrant =
+            exchange
+            ? .tokenExchange(scopes: scopes) : audience ? .refreshTokenNamingAudience(scopes: scopes) : .refreshToken(scopes: scopes)
         var token = try await session.resourceToken(for: target, using: grant, minimumValidity: minTTL)
         if force { token = try await session.resourceToken(for: target, using: grant, rejecting: token.accessToken) }
         try await session.savePendingCredentials()
