@@ -104,6 +104,45 @@ struct TokenExchangeTests {
         }
     }
 
+    @Test("opaque access tokens keep act: introspection shows it, and a second exchange nests it")
+    func nestedActorsOfOpaqueTokens() async throws {
+        var configuration = Self.configuration()
+        configuration.issuesOpaqueAccessTokens = true
+        try await Fixture.with(configuration) { provider in
+            let (client, credentials) = try await Self.signedIn(provider)
+            let actor = try await client.clientCredentials()
+            #expect((try? CompactJWS(actor.accessToken)) == nil, "opaque")
+            let first = try await client.exchangeToken(
+                TokenExchangeRequest(
+                    subject: .init(credentials.accessToken, type: .accessToken), actor: .init(actor.accessToken, type: .accessToken),
+                    audiences: ["billing"]))
+            let wire = Wire(provider: provider)
+            let actorSub = JSONMemberValue.string(Fixture.backend.id)
+            #expect(try await wire.introspect(first.issuedToken)["act"] == .object(["sub": actorSub]))
+            let second = try await client.exchangeToken(
+                TokenExchangeRequest(
+                    subject: .init(first.issuedToken, type: .accessToken), actor: .init(actor.accessToken, type: .accessToken),
+                    audiences: ["billing"]))
+            #expect(try await wire.introspect(second.issuedToken)["act"] == .object(["sub": actorSub, "act": .object(["sub": actorSub])]))
+            #expect(try await wire.introspect(credentials.accessToken)["act"] == nil)
+        }
+    }
+
+    @Test("a subject token with under 5 s left is refused with invalid_request, not exchanged for one that expires at once")
+    func expiringSubjectIsRefused() async throws {
+        var configuration = Self.configuration()
+        configuration.lifetimes.accessToken = 4
+        try await Fixture.with(configuration) { provider in
+            let (client, credentials) = try await Self.signedIn(provider)
+            let error = await #expect(throws: AuthFlowError.self) {
+                try await client.exchangeToken(
+                    TokenExchangeRequest(subject: .init(credentials.accessToken, type: .accessToken), audiences: ["billing"]))
+            }
+            #expect(error?.oauth?.error == "invalid_request")
+            #expect(error?.oauth?.errorDescription == "the subject token expires within seconds; exchange a fresh one")
+        }
+    }
+
     @Test("an exchanged token never outlives its subject token")
     func lifetimeCappedAtTheSubject() async throws {
         var configuration = Self.configuration()

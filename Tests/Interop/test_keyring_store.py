@@ -115,6 +115,15 @@ def test_a_running_keyring_is_chosen_and_holds_the_secrets_until_logout(lasting_
     assert "store:    the desktop keyring (secret-service)" in human.stdout
     token = run(["token", "--profile", "work"], env)
     assert token.returncode == 0 and token.stdout.strip() == first["access_token"] and token.stderr == ""
+    # A token for another API is kept beside the profile's own: in the keyring item, never in the file.
+    billing = run(["token", "--profile", "work", "--resource", "https://api.example.com/billing"], env)
+    assert billing.returncode == 0, billing.stderr
+    assert billing.stdout.strip() not in profile_text(env)
+    assert json.loads(profile_text(env)).get("resource_tokens", []) == []
+    assert run(["token", "--profile", "work", "--resource", "https://api.example.com/billing"], env).stdout == billing.stdout
+    assert len(bus.items("work")) == 1
+    code, shown = status(env)
+    assert [kept["resource"] for kept in shown["resource_tokens"]] == ["https://api.example.com/billing"]
     # The git helper reads the same item.
     git = run(["credential", "git", "--profile", "work", "get"], env, input="protocol=https\nhost=forge.example.com\n\n")
     assert git.returncode == 0, git.stderr

@@ -25,6 +25,8 @@ struct IntrospectionEndpoint: Sendable {
                 "aud": .string(info.audience ?? info.clientID),
             ]
             if let jkt = info.dpopJKT { body["cnf"] = .object(["jkt": .string(jkt)]) }
+            // RFC 8693 §4.1: who acts for the subject, as an exchanged JWT would say (kept for opaque tokens too).
+            if let actor = info.actor { body["act"] = actor }
             if let subject = info.subject {
                 body["sub"] = .string(subject)
                 body["username"] = state.configuration.user(subject: subject).map { .string($0.username) }

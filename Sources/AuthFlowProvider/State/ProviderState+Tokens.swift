@@ -10,7 +10,7 @@ extension ProviderState {
             return TokenInfo(
                 clientID: grant.clientID, subject: grant.subject, scopes: record.scopes,
                 issuedAt: record.issuedAt, expiresAt: record.expiresAt, kind: "access_token", dpopJKT: grant.dpopJKT,
-                audience: record.audience)
+                audience: record.audience, actor: record.actor)
         }
         if includeRefresh, let record = refreshTokens[token], !record.revoked, !record.rotated, record.expiresAt > now,
             let grant = grants[record.grantID], !grant.revoked

@@ -127,5 +127,7 @@ struct TokenInfo: Sendable {
     var dpopJKT: String? = nil
     /// An access token's `aud`.
     var audience: String? = nil
+    /// An exchanged access token's `act` (RFC 8693 §4.1), with its nested actors.
+    var actor: JSONMemberValue? = nil
 }
 #endif
