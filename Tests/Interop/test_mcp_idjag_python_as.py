@@ -47,6 +47,9 @@ from mcp.client.streamable_http import streamable_http_client
 from cli_fixtures import serve_provider, stop_provider
 from interop_helpers import basic_auth_header, build_authorization_url, decode_jwt_unverified, pkce_pair
 from mcp_fixtures import AUTHFLOW_BIN, HERE, MemoryTokenStorage, Output, free_port, stop, wait_for_line
+# The identity provider's side as test_mcp_id_jag.py drives it: its clients, sign-in and token exchange.
+from test_mcp_id_jag import (APP, APP_SECRET, ID_JAG, JWT_BEARER, TOKEN_EXCHANGE, TOOLS_CLIENT, TOOLS_SECRET, exchange_for_id_jag,
+                             post, sign_in)
 
 pytestmark = pytest.mark.skipif(not AUTHFLOW_BIN, reason="AUTHFLOW_BIN is not set")
 
@@ -55,11 +58,6 @@ EXAMPLE = os.environ.get("AUTHFLOW_MCP_EXAMPLE") or (
 needs_example = pytest.mark.skipif(not EXAMPLE or not os.access(EXAMPLE, os.X_OK),
                                    reason="authflow-mcp-example is not built (swift build --traits CLI,MCP)")
 
-ID_JAG = "urn:ietf:params:oauth:token-type:id-jag"
-TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange"
-JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer"
-APP, APP_SECRET = "desktop-app", "desktop-secret-5c1e"
-TOOLS_CLIENT, TOOLS_SECRET = "mcp-tools-client", "tools-secret-9a0f"
 SECRET_VARIABLE = "MCP_IDJAG_CLIENT_SECRET"
 REFUSED = "the identity assertion was refused: "
 
@@ -110,52 +108,14 @@ def enterprise(tmp_path_factory):
         stop_provider(idp)
 
 
-def post(url, form, basic=None):
-    """A form POST; the status and the JSON answer."""
-    headers = {"Content-Type": "application/x-www-form-urlencoded"}
-    if basic:
-        headers["Authorization"] = basic_auth_header(*basic)
-    request = urllib.request.Request(url, data=urllib.parse.urlencode(form).encode(), headers=headers)
-    try:
-        with urllib.request.urlopen(request, timeout=10) as answer:
-            return answer.status, json.loads(answer.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
-
-
 def get_json(url):
     with urllib.request.urlopen(url, timeout=10) as answer:
         return json.loads(answer.read())
 
 
-class NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args):
-        return None
-
-
-def sign_in(idp):
-    """The user's ID token from the identity provider: the code flow with PKCE (automatic sign-in)."""
-    verifier, challenge = pkce_pair()
-    redirect = "http://127.0.0.1:9/callback"
-    url = build_authorization_url(f"{idp}/authorize", APP, redirect, challenge, "s1", "n1", scope="openid profile")
-    try:
-        urllib.request.build_opener(NoRedirect).open(url, timeout=10)
-        pytest.fail("the authorization endpoint did not redirect")
-    except urllib.error.HTTPError as error:
-        location = error.headers["Location"]
-    code = urllib.parse.parse_qs(urllib.parse.urlsplit(location).query)["code"][0]
-    status, answer = post(f"{idp}/token", {"grant_type": "authorization_code", "code": code, "redirect_uri": redirect,
-                                           "code_verifier": verifier}, basic=(APP, APP_SECRET))
-    assert status == 200, answer
-    return answer["id_token"]
-
-
 def id_jag(enterprise, id_token, audience=None):
     """A new ID-JAG from the identity provider for `audience` (the Python server's authorization server)."""
-    status, answer = post(f"{enterprise['idp']}/token", {
-        "grant_type": TOKEN_EXCHANGE, "subject_token": id_token, "subject_token_type": "urn:ietf:params:oauth:token-type:id_token",
-        "requested_token_type": ID_JAG, "audience": audience or enterprise["server"], "resource": enterprise["resource"],
-        "scope": "mcp:tools"}, basic=(APP, APP_SECRET))
+    status, answer = exchange_for_id_jag(enterprise["idp"], id_token, audience or enterprise["server"], enterprise["resource"])
     assert status == 200, answer
     assert answer["issued_token_type"] == ID_JAG
     return answer["access_token"]
