@@ -63,7 +63,6 @@ import time
 import urllib.request
 
 import anyio
-import uvicorn
 from joserfc import jws
 from joserfc.errors import JoseError
 from joserfc.jwk import KeySet
@@ -75,6 +74,8 @@ from mcp.server.auth.provider import AccessToken, AuthorizeError, IdentityAssert
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.auth import JWT_BEARER_GRANT_TYPE, OAuthClientInformationFull, OAuthToken
+
+from mcp_server import serve_app
 
 ID_JAG_TYPES = ("oauth-id-jag+jwt", "application/oauth-id-jag+jwt")
 TOOLS_SCOPE = "mcp:tools"
@@ -338,16 +339,7 @@ def make_app(port, trusted_idp, client, token_lifetime):
 
 async def serve(port, trusted_idp, client, token_lifetime):
     issuer, resource, app = make_app(port, trusted_idp, client, token_lifetime)
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on", access_log=False)
-    server = uvicorn.Server(config)
-    task = asyncio.create_task(server.serve())
-    for _ in range(600):  # bounded: 30 s
-        if server.started or task.done():
-            break
-        await asyncio.sleep(0.05)
-    if server.started:
-        print(f"issuer: {issuer}\nresource: {resource}\nREADY", flush=True)
-    await task
+    await serve_app(app, port, f"issuer: {issuer}\nresource: {resource}\nREADY")
 
 
 def main():

@@ -210,9 +210,9 @@ def make_app(issuer, resource):
     return app
 
 
-async def serve(port, issuer, resource):
-    config = uvicorn.Config(make_app(issuer, resource), host="127.0.0.1", port=port, log_level="warning",
-                            lifespan="on", access_log=False)
+async def serve_app(app, port, ready):
+    """Serves `app` on 127.0.0.1:`port`, printing the lines `ready` once it listens (the tests wait for READY)."""
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on", access_log=False)
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
     for _ in range(600):  # bounded: 30 s
@@ -220,8 +220,12 @@ async def serve(port, issuer, resource):
             break
         await asyncio.sleep(0.05)
     if server.started:
-        print("READY", flush=True)
+        print(ready, flush=True)
     await task
+
+
+async def serve(port, issuer, resource):
+    await serve_app(make_app(issuer, resource), port, "READY")
 
 
 def main():
