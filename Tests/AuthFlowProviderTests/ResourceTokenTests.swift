@@ -124,6 +124,48 @@ struct ResourceTokenTests {
         }
     }
 
+    /// A store in memory whose saves fail while `failing` (a full disk, a locked Keychain).
+    actor FlakyStore: CredentialStore {
+        var record: SessionRecord?
+        var failing = false
+        func load() async throws -> SessionRecord? { record }
+        func save(_ record: SessionRecord) async throws {
+            if failing { throw AuthFlowError(.storage, "the disk is full") }
+            self.record = record
+        }
+        func delete() async throws { record = nil }
+        func fail(_ on: Bool) { failing = on }
+    }
+
+    @Test("saves that fail: refreshes for two resources and the session's own spend each rotated refresh token once, and the last is saved")
+    func rotatedRefreshTokensSurviveFailedSaves() async throws {
+        try await Fixture.with { provider in
+            let store = FlakyStore()
+            let session = try await Self.session(provider, store: store)
+            await store.fail(true)
+            let changes = session.changes
+            _ = try await session.resourceToken(for: Self.billing)
+            _ = try await session.resourceToken(for: Self.mail)
+            // The session's own refresh starts from the rotated refresh token held, not the stored (spent) one:
+            // the provider revokes the whole grant on a replay.
+            let refreshed = try await session.refreshNow()
+            var notSaved = 0
+            for await change in changes {
+                if case .notSaved = change { notSaved += 1 }
+                if notSaved == 3 { break }
+            }
+            await store.fail(false)
+            try await session.savePendingCredentials()
+            let stored = try #require(try await store.load())
+            #expect(stored.credentials.accessToken == refreshed.accessToken)
+            #expect(stored.credentials.token.refreshToken == refreshed.token.refreshToken)
+            // The stored refresh token is the live one: a session restored from the store refreshes.
+            let restored = try #require(
+                try await AuthSession.restore(from: store, authentication: .clientSecretBasic(secret: Fixture.backend.secret!)))
+            _ = try await restored.refreshNow()
+        }
+    }
+
     @Test("token exchange for a resource the policy allows; another is invalid_target, and no token is kept")
     func exchangeForResource() async throws {
         try await Fixture.with(TokenExchangeTests.configuration()) { provider in
@@ -157,7 +199,7 @@ struct ResourceTokenTests {
                 let error = error as? AuthFlowError
                 return error?.category == .configuration
                     && error?.message
-                        == "the token is for https://api.example.com; a request to https://elsewhere.example.com would carry it elsewhere"
+                        == "the session's tokens are for https://api.example.com; a request to https://elsewhere.example.com would carry one elsewhere"
             }
             #expect(transport.count("refresh_token", Self.billing) == 0)
             let first = try await session.resourceToken(for: Self.billing)

@@ -24,50 +24,79 @@ extension AuthSession {
         inFlight?.cancel()
     }
 
-    /// The body of the refresh task: refreshes, then, before the task's value
-    /// reaches any waiter, stores the outcome (new credentials, or none after
-    /// the session ended) and clears the refresh in flight, so later callers
-    /// see the new credentials.
+    /// The body of the refresh task: refreshes, and the new credentials are
+    /// held (``hold(_:pendingSave:)``) before the store's lock is released,
+    /// so the next holder of the lock (a refresh for another resource) starts
+    /// from them; then the refresh in flight is cleared.
     nonisolated func refresh(from current: OAuthCredentials, rejected: String?) async throws -> HeldCredentials {
         do {
-            let outcome = try await refreshUnderLock(from: current, rejected: rejected)
-            let refreshed = HeldCredentials(outcome.credentials)
-            state.withLock { fields in
-                if !fields.signedOut {
-                    fields.credentials = refreshed
-                    fields.pendingSave = outcome.pendingSave
-                    if outcome.pendingSave != nil { fields.ready = false }
-                }
-                fields.refreshTask = nil
-            }
+            let (refreshed, pendingSave) = try await refreshUnderLock(from: current, rejected: rejected)
+            state.withLock { $0.refreshTask = nil }
             emit(.refreshed)
-            if let pending = outcome.pendingSave { emit(.notSaved(pending.error)) }
+            if let pendingSave { emit(.notSaved(pendingSave.error)) }
             return refreshed
-        } catch let ended as SessionEnded {
+        } catch {
+            throw settle(error) { $0.refreshTask = nil }
+        }
+    }
+
+    /// The error a refresh (of the session's token, or of another
+    /// resource's) ends in, after `clear` released what it held in flight:
+    /// an ended session (``SessionEnded``, or the store's
+    /// `reauthentication_required`) drops the credentials and every
+    /// resource's token and says so in ``changes``; a cancellation before the
+    /// token request is `cancelled`.
+    nonisolated func settle(_ error: any Error, clearing clear: (inout SessionFields) -> Void) -> any Error {
+        func end(_ reason: SignOutReason) {
             state.withLock { fields in
                 fields.credentials = nil
                 fields.signedOut = true
-                fields.refreshTask = nil
+                fields.resourceTokens = [:]
+                clear(&fields)
             }
-            emit(.signedOut(ended.reason))
-            throw ended.error
-        } catch let ended as AuthFlowError where ended.category == .reauthenticationRequired {
+            emit(.signedOut(reason))
+        }
+        switch error {
+        case let ended as SessionEnded:
+            end(ended.reason)
+            return ended.error
+        case let ended as AuthFlowError where ended.category == .reauthenticationRequired:
             // The store ended the session under its lock (a shared store that
             // found a refresh whose reply was lost): no refresh brings it back.
-            state.withLock { fields in
-                fields.credentials = nil
-                fields.signedOut = true
-                fields.refreshTask = nil
-            }
-            emit(.signedOut(.refreshTokenRefused))
-            throw ended
-        } catch is CancellationError {
-            state.withLock { $0.refreshTask = nil }
-            throw AuthFlowError(.cancelled, "the refresh was cancelled before its token request")
-        } catch {
-            state.withLock { $0.refreshTask = nil }
-            throw error
+            end(.refreshTokenRefused)
+            return ended
+        case is CancellationError:
+            state.withLock(clear)
+            return AuthFlowError(.cancelled, "the refresh was cancelled before its token request")
+        default:
+            state.withLock(clear)
+            return error
         }
+    }
+
+    /// Makes `credentials` the session's, with `pendingSave` when the store
+    /// did not take them (none: the store holds them, and an older pending
+    /// save is spent). Called under the store's lock; nothing is kept once
+    /// the session ended, but the credentials are still handed to the
+    /// callers that waited for them.
+    nonisolated func hold(_ credentials: OAuthCredentials, pendingSave: PendingSave?) -> (HeldCredentials, PendingSave?) {
+        let held = HeldCredentials(credentials)
+        state.withLock { fields in
+            guard !fields.signedOut else { return }
+            fields.credentials = held
+            fields.pendingSave = pendingSave
+            if pendingSave != nil { fields.ready = false }
+        }
+        return (held, pendingSave)
+    }
+
+    /// What a refresh starts from, read under the store's lock: the stored
+    /// credentials, or the ones a refresh here could not save when the store
+    /// still holds what they replaced (so the refresh token they replaced is
+    /// never sent again).
+    nonisolated func newest(_ stored: OAuthCredentials) -> (credentials: OAuthCredentials, pending: PendingSave?) {
+        guard let pending = state.withLock({ $0.pendingSave }), pending.replaces(stored) else { return (stored, nil) }
+        return (pending.credentials, pending)
     }
 
     /// Refreshes under the store's lock, after reading the store again: when
@@ -76,18 +105,14 @@ extension AuthSession {
     /// is used as it is (not judged against the leeway again), unless it has
     /// expired already or is the token being rejected.
     ///
-    /// Credentials refreshed here whose save failed (``PendingSave``) are
-    /// newer than the store as long as the store still holds what they
-    /// replaced: they are the base then, so the refresh token they replaced
-    /// is never sent again. A failed save after the refresh keeps the new
-    /// credentials and hands the error back beside them.
+    /// A failed save after the refresh keeps the new credentials and hands
+    /// the error back beside them (``PendingSave``).
     private nonisolated func refreshUnderLock(from current: OAuthCredentials, rejected: String?) async throws
-        -> (credentials: OAuthCredentials, pendingSave: PendingSave?)
+        -> (HeldCredentials, PendingSave?)
     {
         let client = client
         let store = store
         let now = now
-        let pending = state.withLock { $0.pendingSave }
         return try await exclusively {
             guard let record = try await store.load() else {
                 throw SessionEnded(
@@ -96,15 +121,13 @@ extension AuthSession {
                         .reauthenticationRequired, "the session was signed out",
                         recovery: "Sign in again.", remedy: .signInAgain))
             }
-            let stored = record.credentials
-            let pendingIsNewer = pending.map { constantTimeEquals($0.storedAccessToken, stored.accessToken) } ?? false
-            let base = pendingIsNewer ? pending?.credentials ?? stored : stored
+            let (base, pending) = self.newest(record.credentials)
             if base.accessToken != current.accessToken,
                 !(rejected.map { constantTimeEquals($0, base.accessToken) } ?? false),
                 base.expiresAt.map({ $0 > now() }) ?? true
             {
                 client.logger.debug("using credentials refreshed elsewhere")
-                return (base, nil)
+                return self.hold(base, pendingSave: pending)
             }
             guard base.token.refreshToken != nil else {
                 client.logger.info("the access token expired and there is no refresh token; the session has ended")
@@ -115,15 +138,10 @@ extension AuthSession {
             let refreshed = try await AuthSession.refreshWithRetry(client: client, store: store) { try await client.refresh(base) }
             do {
                 try await store.save(record.refreshed(to: refreshed, client: client))
-                return (refreshed, nil)
+                return self.hold(refreshed, pendingSave: nil)
             } catch {
-                client.logger.info("the refreshed credentials could not be saved; keeping them and saving again on next use")
-                let failure =
-                    error as? AuthFlowError
-                    ?? AuthFlowError(
-                        .storage, "the refreshed credentials could not be saved",
-                        underlyingError: error)
-                return (refreshed, PendingSave(credentials: refreshed, storedAccessToken: stored.accessToken, error: failure))
+                return self.hold(
+                    refreshed, pendingSave: PendingSave(refreshed, replacing: record.credentials, error: error, client: client))
             }
         }
     }
@@ -136,22 +154,22 @@ extension AuthSession {
     ///
     /// - Throws: the store's error; the credentials stay held and are tried again.
     public func savePendingCredentials() async throws {
-        guard let pending = state.withLock({ $0.pendingSave }) else { return }
+        guard state.withLock({ $0.pendingSave != nil }) else { return }
         let client = client
         let store = store
-        try await exclusively {
-            guard let stored = try await store.load(),
-                constantTimeEquals(stored.credentials.accessToken, pending.storedAccessToken)
-            else { return }
-            try await store.save(stored.refreshed(to: pending.credentials, client: client))
+        let saved = try await exclusively { () async throws -> Bool in
+            guard let pending = self.state.withLock({ $0.pendingSave }) else { return false }
+            if let stored = try await store.load(), pending.replaces(stored.credentials) {
+                try await store.save(stored.refreshed(to: pending.credentials, client: client))
+            }
+            self.state.withLock { fields in
+                guard let current = fields.pendingSave, current.credentials.hasSameTokens(as: pending.credentials) else { return }
+                fields.pendingSave = nil
+                fields.ready = true
+            }
+            return true
         }
-        state.withLock { fields in
-            guard let current = fields.pendingSave, constantTimeEquals(current.credentials.accessToken, pending.credentials.accessToken)
-            else { return }
-            fields.pendingSave = nil
-            fields.ready = true
-        }
-        emit(.saved)
+        if saved { emit(.saved) }
     }
 
     /// Runs `refresh` (a refresh grant), retrying once after a transient
@@ -214,8 +232,44 @@ struct SessionEnded: Error {
 /// base of the next refresh while the store still holds what they replaced.
 struct PendingSave: Sendable {
     let credentials: OAuthCredentials
-    /// The access token of the record still in the store.
-    let storedAccessToken: String
+    /// The access and refresh tokens of the record still in the store.
+    private let storedAccessToken: String
+    private let storedRefreshToken: String?
     /// Why the save failed.
     let error: AuthFlowError
+
+    /// `credentials`, refreshed from `stored`, that the store refused with `error`.
+    init(_ credentials: OAuthCredentials, replacing stored: OAuthCredentials, error: any Error, client: OAuthClient) {
+        client.logger.info("the refreshed credentials could not be saved; keeping them and saving again on next use")
+        self.credentials = credentials
+        storedAccessToken = stored.accessToken
+        storedRefreshToken = stored.token.refreshToken
+        self.error =
+            error as? AuthFlowError ?? AuthFlowError(.storage, "the refreshed credentials could not be saved", underlyingError: error)
+    }
+
+    /// Whether `stored` is still the record these credentials replaced: the
+    /// same access token and the same refresh token (a refresh for another
+    /// resource rotates the refresh token and keeps the access token).
+    func replaces(_ stored: OAuthCredentials) -> Bool {
+        stored.hasSameTokens(asAccessToken: storedAccessToken, refreshToken: storedRefreshToken)
+    }
+}
+
+extension OAuthCredentials {
+    /// Whether `other` holds the same access and refresh tokens (constant time).
+    func hasSameTokens(as other: OAuthCredentials) -> Bool {
+        hasSameTokens(asAccessToken: other.accessToken, refreshToken: other.token.refreshToken)
+    }
+
+    func hasSameTokens(asAccessToken accessToken: String, refreshToken: String?) -> Bool {
+        let sameAccess = constantTimeEquals(self.accessToken, accessToken)
+        let sameRefresh =
+            switch (token.refreshToken, refreshToken) {
+            case (nil, nil): true
+            case (let mine?, let theirs?): constantTimeEquals(mine, theirs)
+            default: false
+            }
+        return sameAccess && sameRefresh
+    }
 }

@@ -49,23 +49,28 @@ extension AuthSession {
         }
         if !state.withLock({ $0.ready }) { try await loadIfNeeded() }
         let demand = ResourceDemand(resource: resource, grant: grant, rejected: rejected, minimumValidity: minimumValidity)
-        let now = now()
-        let lookup = try state.withLock { fields throws(AuthFlowError) -> ResourceLookup in
-            guard !fields.signedOut, fields.credentials != nil else { throw AuthFlowError.notSignedIn }
-            if let held = fields.resourceTokens[resource],
-                !held.needsRenewal(
-                    rejected: rejected, scopes: grant.scopes, minimumValidity: minimumValidity, leeway: leeway, now: now)
-            {
-                return .valid(held)
+        // A renewal this caller joined may have been asked for other scopes, or
+        // have ended in the token this caller rejects: then one more, its own.
+        var joined = false
+        while true {
+            let now = now()
+            let lookup = try state.withLock { fields throws(AuthFlowError) -> ResourceLookup in
+                guard !fields.signedOut, fields.credentials != nil else { throw AuthFlowError.notSignedIn }
+                if let held = fields.resourceTokens[resource], !demand.isUnmet(by: held, leeway: leeway, now: now) {
+                    return .valid(held)
+                }
+                if let inFlight = fields.resourceTasks[resource] { return .renewing(inFlight, joined: true) }
+                let task = Task { try await self.renew(demand) }
+                fields.resourceTasks[resource] = task
+                return .renewing(task, joined: false)
             }
-            if let inFlight = fields.resourceTasks[resource] { return .renewing(inFlight) }
-            let task = Task { try await self.renew(demand) }
-            fields.resourceTasks[resource] = task
-            return .renewing(task)
-        }
-        switch lookup {
-        case .valid(let token): return token
-        case .renewing(let task): return try await task.value
+            switch lookup {
+            case .valid(let token): return token
+            case .renewing(let task, let isJoined):
+                let token = try await task.value
+                if !isJoined || joined || !demand.isUnmet(by: token, leeway: leeway, now: self.now()) { return token }
+                joined = true
+            }
         }
     }
 
@@ -85,58 +90,30 @@ extension AuthSession {
     public nonisolated func send(
         _ request: HTTPTransportRequest, to resource: ResourceIdentifier, using grant: ResourceTokenGrant = .refreshToken
     ) async throws -> HTTPTransportResponse {
-        try URLPolicy.requireSecure(request.url, "a request that carries an access token")
-        guard resource.permitsRequest(to: request.url) else {
-            throw AuthFlowError(
-                .configuration,
-                "the token is for \(resource.origin); a request to \(ResourceIdentifier.origin(of: request.url) ?? "another origin") would carry it elsewhere",
-                recovery: "Ask for a token for the API the request goes to.")
+        try URLPolicy.requireSecure(request.url, "a request that carries the access token")
+        try AuthSession.requireOrigin(of: resource, for: request)
+        return try await sendRenewingOnce(request) { rejected in
+            try await self.resourceToken(for: resource, using: grant, rejecting: rejected).credentials
         }
-        let first = try await resourceToken(for: resource, using: grant)
-        let response = try await send(request, with: first.credentials)
-        guard response.status == 401, AuthSession.saysInvalidToken(response) else { return response }
-        client.logger.debug("resource server refused the resource token; renewing it once")
-        let second = try await resourceToken(for: resource, using: grant, rejecting: first.accessToken)
-        return try await send(request, with: second.credentials)
     }
 
-    /// The body of a renewal task: the token, recorded in the session (with
-    /// the session's own credentials when a refresh token rotated) before
-    /// any waiter sees it.
+    /// The body of a renewal task: the token, held by the session (with the
+    /// session's own credentials when a refresh token rotated) before the
+    /// store's lock is released.
     private nonisolated func renew(_ demand: ResourceDemand) async throws -> ResourceToken {
         do {
             let outcome = try await renewUnderLock(demand)
-            state.withLock { fields in
-                if !fields.signedOut {
-                    if outcome.refusal == nil { fields.resourceTokens[demand.resource] = outcome.token }
-                    if let credentials = outcome.credentials { fields.credentials = HeldCredentials(credentials) }
-                    if let pending = outcome.pendingSave {
-                        fields.pendingSave = pending
-                        fields.ready = false
-                    }
-                }
-                fields.resourceTasks[demand.resource] = nil
-            }
+            state.withLock { $0.resourceTasks[demand.resource] = nil }
             if let pending = outcome.pendingSave { emit(.notSaved(pending.error)) }
             if let refusal = outcome.refusal { throw refusal }
             return outcome.token
-        } catch let ended as SessionEnded {
-            state.withLock { fields in
-                fields.credentials = nil
-                fields.signedOut = true
-                fields.resourceTokens = [:]
-                fields.resourceTasks[demand.resource] = nil
-            }
-            emit(.signedOut(ended.reason))
-            throw ended.error
         } catch {
-            state.withLock { $0.resourceTasks[demand.resource] = nil }
-            throw error
+            throw settle(error) { $0.resourceTasks[demand.resource] = nil }
         }
     }
 
     /// Under the store's lock: the token another holder stored meanwhile,
-    /// else a new one by the demand's grant, saved with the record.
+    /// else a new one by the demand's grant, saved with the record and held.
     private nonisolated func renewUnderLock(_ demand: ResourceDemand) async throws -> RenewedResourceToken {
         let client = client
         let store = store
@@ -150,25 +127,20 @@ extension AuthSession {
             case .tokenExchange: try await freshCredentials()
             case .identityAssertion: try await freshIdentity()
             }
-        let pending = state.withLock { $0.pendingSave }
         return try await exclusively {
             guard let record = try await store.load() else {
                 throw SessionEnded(reason: .user, error: AuthFlowError.notSignedIn)
             }
-            if let stored = record.resourceToken(for: demand.resource),
-                !stored.needsRenewal(
-                    rejected: demand.rejected, scopes: demand.grant.scopes, minimumValidity: demand.minimumValidity, leeway: leeway,
-                    now: now())
-            {
+            if let stored = record.resourceToken(for: demand.resource), !demand.isUnmet(by: stored, leeway: leeway, now: now()) {
                 client.logger.debug("using a resource token obtained elsewhere")
+                self.hold(stored)
                 return RenewedResourceToken(token: stored)
             }
             let issued: TokenResponse
             var kept: OAuthCredentials?
             switch demand.grant.kind {
             case .refreshToken(let namingAudience):
-                let pendingIsNewer = pending.map { constantTimeEquals($0.storedAccessToken, record.credentials.accessToken) } ?? false
-                let base = pendingIsNewer ? pending?.credentials ?? record.credentials : record.credentials
+                let (base, _) = self.newest(record.credentials)
                 guard base.token.refreshToken != nil else {
                     throw AuthFlowError(
                         .configuration, "the session holds no refresh token to ask for a token for \(demand.resource)",
@@ -195,24 +167,28 @@ extension AuthSession {
             if let refusal, kept == nil { throw refusal }
             var updated = refusal == nil ? record.holding(token) : record
             if let kept { updated.credentials = kept }
+            var pendingSave: PendingSave?
             do {
                 try await store.save(updated)
-                return RenewedResourceToken(token: token, credentials: kept, refusal: refusal)
             } catch {
-                if let refusal, kept == nil { throw refusal }
                 guard let kept else {
                     client.logger.info("the resource token could not be saved; it is held in this process only")
+                    if refusal == nil { self.hold(token) }
                     return RenewedResourceToken(token: token)
                 }
-                client.logger.info("the rotated refresh token could not be saved; keeping it and saving again on next use")
-                let failure =
-                    error as? AuthFlowError
-                    ?? AuthFlowError(.storage, "the refreshed credentials could not be saved", underlyingError: error)
-                return RenewedResourceToken(
-                    token: token, credentials: kept,
-                    pendingSave: PendingSave(credentials: kept, storedAccessToken: record.credentials.accessToken, error: failure),
-                    refusal: refusal)
+                pendingSave = PendingSave(kept, replacing: record.credentials, error: error, client: client)
             }
+            if let kept { _ = self.hold(kept, pendingSave: pendingSave) }
+            if refusal == nil { self.hold(token) }
+            return RenewedResourceToken(token: token, pendingSave: pendingSave, refusal: refusal)
+        }
+    }
+
+    /// Makes `token` the session's for its resource (under the store's lock),
+    /// unless the session ended.
+    private nonisolated func hold(_ token: ResourceToken) {
+        state.withLock { fields in
+            if !fields.signedOut { fields.resourceTokens[token.resource] = token }
         }
     }
 
@@ -249,20 +225,24 @@ extension AuthSession {
         let grant: ResourceTokenGrant
         let rejected: String?
         let minimumValidity: TimeInterval?
+
+        /// Whether `token` does not do: rejected, without a scope asked for, or expiring.
+        func isUnmet(by token: ResourceToken, leeway: TimeInterval, now: Date) -> Bool {
+            token.needsRenewal(rejected: rejected, scopes: grant.scopes, minimumValidity: minimumValidity, leeway: leeway, now: now)
+        }
     }
 
     private enum ResourceLookup {
         case valid(ResourceToken)
-        case renewing(Task<ResourceToken, any Error>)
+        /// A renewal; `joined` when another caller started it.
+        case renewing(Task<ResourceToken, any Error>, joined: Bool)
     }
 }
 
-/// What a renewal under the store's lock produced.
+/// What a renewal under the store's lock produced (already held).
 struct RenewedResourceToken: Sendable {
     let token: ResourceToken
-    /// The session's own credentials with a rotated refresh token.
-    var credentials: OAuthCredentials?
-    /// Those credentials, when the store did not take them.
+    /// The session's own credentials with a rotated refresh token, when the store did not take them.
     var pendingSave: PendingSave?
     /// Why ``token`` is not handed out (``ResourceToken/audienceRefusal(_:for:)``).
     var refusal: AuthFlowError?

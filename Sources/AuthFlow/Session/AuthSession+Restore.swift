@@ -62,6 +62,10 @@ extension AuthSession {
         client.dpop = (record.dpopKey ?? dpopKey).map { DPoPBinding(key: $0) }
         client.resource = record.resource
         client.registration = record.registration
-        return AuthSession(client: client, store: store, stored: record.credentials, leeway: leeway, now: { Date() })
+        let session = AuthSession(client: client, store: store, stored: record.credentials, leeway: leeway, now: { Date() })
+        session.state.withLock { fields in
+            for token in record.resourceTokens { fields.resourceTokens[token.resource] = token }
+        }
+        return session
     }
 }

@@ -24,18 +24,32 @@ extension AuthSession {
     /// whether or not the session is for one resource.
     public nonisolated func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
         try URLPolicy.requireSecure(request.url, "a request that carries the access token")
-        if let resource = client.resource, !resource.permitsRequest(to: request.url) {
+        if let resource = client.resource { try AuthSession.requireOrigin(of: resource, for: request) }
+        return try await sendRenewingOnce(request) { rejected in try await self.freshCredentials(rejecting: rejected) }
+    }
+
+    /// `request` with the credentials `token` gives (nil: none rejected yet),
+    /// and once more with new ones when the resource server answers 401
+    /// `invalid_token`.
+    nonisolated func sendRenewingOnce(
+        _ request: HTTPTransportRequest, token: @Sendable (_ rejected: String?) async throws -> OAuthCredentials
+    ) async throws -> HTTPTransportResponse {
+        let first = try await token(nil)
+        let response = try await send(request, with: first)
+        guard response.status == 401, AuthSession.saysInvalidToken(response) else { return response }
+        client.logger.debug("resource server refused the access token; renewing it once")
+        let second = try await token(first.accessToken)
+        return try await send(request, with: second)
+    }
+
+    /// Refuses, before any token is read, a request to another origin than `resource`'s.
+    static func requireOrigin(of resource: ResourceIdentifier, for request: HTTPTransportRequest) throws {
+        guard resource.permitsRequest(to: request.url) else {
             throw AuthFlowError(
                 .configuration,
                 "the session's tokens are for \(resource.origin); a request to \(ResourceIdentifier.origin(of: request.url) ?? "another origin") would carry one elsewhere",
-                recovery: "Send requests for another API with a session signed in for that API.")
+                recovery: "Send requests for another API with a token for that API.")
         }
-        let first = try await freshCredentials()
-        let response = try await send(request, with: first)
-        guard response.status == 401, AuthSession.saysInvalidToken(response) else { return response }
-        client.logger.debug("resource server refused the access token; refreshing once")
-        let second = try await freshCredentials(rejecting: first.accessToken)
-        return try await send(request, with: second)
     }
 
     /// One attempt: `request` with `credentials` in `Authorization`, and a

@@ -17,27 +17,23 @@ extension AuthSession {
     /// - Throws: only when the local credentials cannot be deleted.
     @discardableResult
     public func signOut(postLogoutRedirectURI: URL? = nil) async throws -> SignOutResult {
-        let inFlight = state.withLock { fields in
+        let (inFlight, renewals) = state.withLock { fields in
             fields.signedOut = true
-            return fields.refreshTask
+            return (fields.refreshTask, Array(fields.resourceTasks.values))
         }
         if let inFlight { _ = try? await inFlight.value }
+        for renewal in renewals { _ = try? await renewal.value }
         if let initialSave { _ = try? await initialSave.value }
         unsaved = nil
         initialSave = nil
-        let (held, heldIsNewest, heldResources, renewals) = state.withLock { fields in
+        let (held, heldIsNewest, heldResources) = state.withLock { fields in
             defer {
                 fields.credentials = nil
                 fields.pendingSave = nil
                 fields.resourceTokens = [:]
-                fields.resourceTasks = [:]
             }
-            return (
-                fields.credentials?.credentials, fields.pendingSave != nil, Array(fields.resourceTokens.values),
-                Array(fields.resourceTasks.values)
-            )
+            return (fields.credentials?.credentials, fields.pendingSave != nil, Array(fields.resourceTokens.values))
         }
-        for renewal in renewals { _ = try? await renewal.value }
         let store = store
         let record = try await exclusively { () async throws -> SessionRecord? in
             let latest = try? await store.load()
@@ -56,7 +52,7 @@ extension AuthSession {
         var failures: [AuthFlowError] = []
         if client.metadata.revocationEndpoint != nil {
             failures += await revokeResourceTokens((record?.resourceTokens ?? []) + heldResources)
-            failures = await client.revokeEach(latest)
+            failures += await client.revokeEach(latest)
             if let held, held.accessToken != latest.accessToken {
                 failures += await client.revokeEach(
                     OAuthCredentials(

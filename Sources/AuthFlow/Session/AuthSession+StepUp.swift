@@ -133,12 +133,17 @@ extension AuthSession {
     }
 
     /// Makes `credentials` (a new sign-in of the same client) the session's:
-    /// saved to the store under its lock, then held.
+    /// saved to the store under its lock, then held. The tokens for other
+    /// resources of the earlier sign-in are dropped (they carry its scopes
+    /// and authentication), and expire on their own.
     func adopt(_ credentials: OAuthCredentials) async throws {
         try AuthSession.checkStepUp(credentials, of: client)
         let record = SessionRecord(credentials: credentials, client: client)
         let store = store
-        try await store.withExclusiveAccess { try await store.save(record) }
+        try await exclusively {
+            try await store.save(record)
+            self.state.withLock { $0.resourceTokens = [:] }
+        }
         unsaved = nil
         loaded = true
         state.withLock { fields in

@@ -55,7 +55,9 @@ public struct ResourceToken: Sendable, Equatable, Codable, CustomStringConvertib
     static func audienceRefusal(_ token: TokenResponse, for resource: ResourceIdentifier) -> AuthFlowError? {
         guard let jws = try? CompactJWS(token.accessToken), let aud = jws.claims["aud"] else { return nil }
         let audiences = aud.arrayValue?.compactMap(\.stringValue) ?? aud.stringValue.map { [$0] } ?? []
-        let names = [resource.description, resource.url.absoluteString]
+        // The identifier as sent, with or without a trailing `/` (servers differ in how they write `aud`).
+        let name = resource.description
+        let names = [name, name.hasSuffix("/") ? String(name.dropLast()) : name + "/"]
         guard !audiences.contains(where: { audience in names.contains { audience.hasSameBytes(as: $0) } }) else { return nil }
         return AuthFlowError(
             .invalidResponse,

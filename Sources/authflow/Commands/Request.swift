@@ -116,10 +116,13 @@ struct Request: AsyncParsableCommand {
     ) async throws -> HTTPTransportResponse {
         let session = try await store.session(timeout: timeout, logger: logger)
         let name = profile.name
-        if let token = resourceToken(serving: request.url, in: try await store.load()?.resourceTokens ?? []),
-            token.resource != profile.resource, let grant = ResourceTokenGrant(named: token.grant)
-        {
+        if let token = try resourceToken(serving: request.url, in: try await store.load()?.resourceTokens ?? [], own: profile.resource) {
             // An API the profile holds a token for (`authflow token --resource`): that token, renewed the way it was got.
+            guard let grant = ResourceTokenGrant(named: token.grant) else {
+                throw AuthFlowError(
+                    .configuration, "the token kept for \(token.resource) came from an identity assertion, which authflow cannot renew",
+                    recovery: "Use the app that obtained it.")
+            }
             return try await session.send(request, to: token.resource, using: grant)
         }
         guard stepsUp(profile, for: request.url) else {
@@ -147,13 +150,34 @@ struct Request: AsyncParsableCommand {
     /// specific resource URL that serves it, by the rule the credential
     /// helpers choose a profile by (``CredentialTarget/serves(_:)``), so a
     /// token for `https://api.example.com/billing` never goes to
-    /// `https://api.example.com/mail`.
-    static func resourceToken(serving target: URL, in tokens: [ResourceToken]) -> ResourceToken? {
+    /// `https://api.example.com/mail`. A resource with a query serves only
+    /// its own URL. The profile's `own` resource takes part: nil when it is
+    /// the most specific (its own token then goes), and two resources as
+    /// specific as each other are an error rather than a guess.
+    static func resourceToken(serving target: URL, in tokens: [ResourceToken], own: ResourceIdentifier?) throws -> ResourceToken? {
         guard let wanted = CredentialTarget(url: target.absoluteString) else { return nil }
-        var best: (token: ResourceToken, specificity: Int)?
-        for token in tokens {
-            guard let pattern = CredentialTarget(url: token.resource.description), pattern.serves(wanted) else { continue }
-            if best.map({ pattern.specificity > $0.specificity }) ?? true { best = (token, pattern.specificity) }
+        var best: (token: ResourceToken?, resource: ResourceIdentifier, specificity: Int)?
+        var tied: ResourceIdentifier?
+        let candidates: [(ResourceToken?, ResourceIdentifier)] = tokens.map { ($0, $0.resource) } + (own.map { [(nil, $0)] } ?? [])
+        for (token, resource) in candidates where resource != best?.resource {
+            let serves: Bool
+            if resource.url.query != nil {
+                serves = resource.url.absoluteString == target.absoluteString
+            } else {
+                serves = CredentialTarget(url: resource.description).map { $0.serves(wanted) } ?? false
+            }
+            guard serves, let pattern = CredentialTarget(url: resource.description) else { continue }
+            if let current = best, current.specificity == pattern.specificity {
+                tied = resource
+            } else if best.map({ pattern.specificity > $0.specificity }) ?? true {
+                best = (token, resource, pattern.specificity)
+                tied = nil
+            }
+        }
+        if let tied, let best {
+            throw AuthFlowError(
+                .configuration, "the tokens kept for \(best.resource) and \(tied) both serve \(target.absoluteString)",
+                recovery: "Sign out and get a token for one of them only.")
         }
         return best?.token
     }

@@ -153,7 +153,7 @@ struct Summary: Encodable {
             for token in resourceTokens {
                 let expiry = token.expiresAt.map { ISO8601DateFormatter().string(from: $0) } ?? "no expiry given"
                 lines.append(
-                    "    \(TerminalText.field(token.resource)) (\(token.grant), scope \(token.scope.isEmpty ? "(none)" : TerminalText.field(token.scope)), "
+                    "    \(TerminalText.field(token.resource)) (\(TerminalText.field(token.grant)), scope \(token.scope.isEmpty ? "(none)" : TerminalText.field(token.scope)), "
                         + "expires \(expiry)\(token.expired ? ", expired" : ""))")
             }
         }
