@@ -37,6 +37,11 @@ import Testing
         ("https://api.example.com", "https://evil.example.com/mcp", false),
         ("https://api.example.com/v1?t=a", "https://api.example.com/v1?t=a/x", false),
         ("https://example.com", "https://api.example.com", false),
+        ("https://api.example.com/mcp", "https://api.example.com/mcp/../admin", false),
+        ("https://api.example.com/mcp", "https://api.example.com/mcp/%2e%2E/admin", false),
+        ("https://api.example.com/mcp", "https://api.example.com/mcp/./tools", false),
+        ("https://api.example.com", "https://api.example.com/a/../b", false),
+        ("https://api.example.com/mcp", "https://api.example.com/mcp/..tools", true),
     ])
     func covers(_ metadata: String, _ requested: String, _ expected: Bool) throws {
         #expect(try ResourceIdentifier(url(metadata)).covers(ResourceIdentifier(url(requested))) == expected)

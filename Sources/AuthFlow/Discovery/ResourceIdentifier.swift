@@ -59,17 +59,28 @@ public struct ResourceIdentifier: Sendable, Hashable, Codable, CustomStringConve
     /// it ending at a `/`. `https://api.example.com` covers
     /// `https://api.example.com/mcp`; `https://api.example.com/mcp` covers
     /// `https://api.example.com/mcp/tools` but not `https://api.example.com/mcpx`.
-    /// A resource with a query covers only itself.
+    /// A resource with a query covers only itself, and a requested path with
+    /// a dot segment (`..`, `.`, or either percent-encoded), which a server
+    /// resolves to another path, is covered by nothing but itself.
     public func covers(_ requested: ResourceIdentifier) -> Bool {
         if requested == self { return true }
         guard Self.origin(of: url) == Self.origin(of: requested.url) else { return false }
         guard let own = URLComponents(url: url, resolvingAgainstBaseURL: false),
-            let other = URLComponents(url: requested.url, resolvingAgainstBaseURL: false), own.percentEncodedQuery == nil
+            let other = URLComponents(url: requested.url, resolvingAgainstBaseURL: false), own.percentEncodedQuery == nil,
+            !Self.hasDotSegment(other.percentEncodedPath)
         else { return false }
         let path = own.percentEncodedPath
         if path.isEmpty { return true }
         let prefix = path.hasSuffix("/") ? path : path + "/"
         return other.percentEncodedPath.hasPrefix(prefix)
+    }
+
+    /// Whether `path` has a `.` or `..` segment, plain or percent-encoded (RFC 3986 §5.2.4).
+    static func hasDotSegment(_ path: String) -> Bool {
+        path.split(separator: "/", omittingEmptySubsequences: false).contains { segment in
+            let decoded = segment.removingPercentEncoding ?? String(segment)
+            return decoded == "." || decoded == ".."
+        }
     }
 
     /// Whether a request to `target` may carry this resource's token: the
