@@ -14,6 +14,10 @@ from interop_helpers import read_until_ready
 
 AUTHFLOW_BIN = os.environ.get("AUTHFLOW_BIN")
 HERE = os.path.dirname(os.path.abspath(__file__))
+HAVE_CHROMIUM = os.path.exists("/usr/bin/chromium") and os.path.exists("/usr/bin/chromedriver")
+# The marks of a test module that signs in through the CLI with browser.py (headless Chromium).
+NEEDS_CLI_AND_CHROMIUM = [pytest.mark.skipif(not AUTHFLOW_BIN, reason="AUTHFLOW_BIN is not set"),
+                          pytest.mark.skipif(not HAVE_CHROMIUM, reason="headless Chromium is not installed")]
 
 
 class CLI:

@@ -7,19 +7,15 @@ so it works only when the RFC 8707 resource was sent), a forced refresh,
 second login, and registered again after the provider forgot it (SIGUSR1)."""
 
 import json
-import os
 import signal
 import time
 
 import pytest
 import requests
 
-from cli_fixtures import CLI, serve_provider, stop_provider
+from cli_fixtures import CLI, NEEDS_CLI_AND_CHROMIUM, serve_provider, stop_provider
 
-AUTHFLOW_BIN = os.environ.get("AUTHFLOW_BIN")
-HAVE_CHROMIUM = os.path.exists("/usr/bin/chromium") and os.path.exists("/usr/bin/chromedriver")
-pytestmark = [pytest.mark.skipif(not AUTHFLOW_BIN, reason="AUTHFLOW_BIN is not set"),
-              pytest.mark.skipif(not HAVE_CHROMIUM, reason="headless Chromium is not installed")]
+pytestmark = NEEDS_CLI_AND_CHROMIUM
 
 
 @pytest.fixture(scope="module")

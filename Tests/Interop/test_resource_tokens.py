@@ -12,19 +12,15 @@ kept tokens without their values; `logout` revokes them all (RFC 7009)."""
 
 import base64
 import json
-import os
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import requests
 
-from cli_fixtures import CLI, serve_provider, stop_provider
+from cli_fixtures import CLI, NEEDS_CLI_AND_CHROMIUM, serve_provider, stop_provider
 
-AUTHFLOW_BIN = os.environ.get("AUTHFLOW_BIN")
-HAVE_CHROMIUM = os.path.exists("/usr/bin/chromium") and os.path.exists("/usr/bin/chromedriver")
-pytestmark = [pytest.mark.skipif(not AUTHFLOW_BIN, reason="AUTHFLOW_BIN is not set"),
-              pytest.mark.skipif(not HAVE_CHROMIUM, reason="headless Chromium is not installed")]
+pytestmark = NEEDS_CLI_AND_CHROMIUM
 
 
 @pytest.fixture(scope="module")

@@ -8,16 +8,12 @@ that cannot sign in at that level leaves the API refusing after the one
 step-up: a typed error, not a loop."""
 
 import json
-import os
 
 import pytest
 
-from cli_fixtures import CLI, serve_provider, stop_provider
+from cli_fixtures import CLI, NEEDS_CLI_AND_CHROMIUM, serve_provider, stop_provider
 
-AUTHFLOW_BIN = os.environ.get("AUTHFLOW_BIN")
-HAVE_CHROMIUM = os.path.exists("/usr/bin/chromium") and os.path.exists("/usr/bin/chromedriver")
-pytestmark = [pytest.mark.skipif(not AUTHFLOW_BIN, reason="AUTHFLOW_BIN is not set"),
-              pytest.mark.skipif(not HAVE_CHROMIUM, reason="headless Chromium is not installed")]
+pytestmark = NEEDS_CLI_AND_CHROMIUM
 
 MFA = "urn:authflow:mfa"
 
