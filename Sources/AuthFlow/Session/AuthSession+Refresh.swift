@@ -114,13 +114,7 @@ extension AuthSession {
         let store = store
         let now = now
         return try await exclusively {
-            guard let record = try await store.load() else {
-                throw SessionEnded(
-                    reason: .user,
-                    error: AuthFlowError(
-                        .reauthenticationRequired, "the session was signed out",
-                        recovery: "Sign in again.", remedy: .signInAgain))
-            }
+            guard let record = try await store.load() else { throw SessionEnded.signedOutMeanwhile }
             let (base, pending) = self.newest(record.credentials)
             if base.accessToken != current.accessToken,
                 !(rejected.map { constantTimeEquals($0, base.accessToken) } ?? false),
@@ -226,6 +220,14 @@ extension AuthSession {
 struct SessionEnded: Error {
     let reason: SignOutReason
     let error: AuthFlowError
+
+    /// The store, read again under its lock, holds no session: signed out
+    /// (here or in another process) while a refresh waited.
+    static var signedOutMeanwhile: SessionEnded {
+        SessionEnded(
+            reason: .user,
+            error: AuthFlowError(.reauthenticationRequired, "the session was signed out", recovery: "Sign in again.", remedy: .signInAgain))
+    }
 }
 
 /// Credentials a refresh could not save: held until a save succeeds, and the

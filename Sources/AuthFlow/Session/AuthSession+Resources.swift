@@ -128,9 +128,7 @@ extension AuthSession {
             case .identityAssertion: try await freshIdentity()
             }
         return try await exclusively {
-            guard let record = try await store.load() else {
-                throw SessionEnded(reason: .user, error: AuthFlowError.notSignedIn)
-            }
+            guard let record = try await store.load() else { throw SessionEnded.signedOutMeanwhile }
             if let stored = record.resourceToken(for: demand.resource), !demand.isUnmet(by: stored, leeway: leeway, now: now()) {
                 client.logger.debug("using a resource token obtained elsewhere")
                 self.hold(stored)

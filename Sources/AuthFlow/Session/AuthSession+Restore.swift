@@ -63,9 +63,7 @@ extension AuthSession {
         client.resource = record.resource
         client.registration = record.registration
         let session = AuthSession(client: client, store: store, stored: record.credentials, leeway: leeway, now: { Date() })
-        session.state.withLock { fields in
-            for token in record.resourceTokens { fields.resourceTokens[token.resource] = token }
-        }
+        session.state.withLock { $0.holdResourceTokens(of: record) }
         return session
     }
 }

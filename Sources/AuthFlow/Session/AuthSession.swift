@@ -248,7 +248,10 @@ public actor AuthSession {
             if !loaded {
                 loaded = true
                 state.withLock { fields in
-                    if !fields.signedOut { fields.credentials = stored.map { HeldCredentials($0.credentials) } }
+                    if !fields.signedOut, let stored {
+                        fields.credentials = HeldCredentials(stored.credentials)
+                        fields.holdResourceTokens(of: stored)
+                    }
                 }
             }
         }
@@ -275,6 +278,11 @@ struct SessionFields {
     var resourceTokens: [ResourceIdentifier: ResourceToken] = [:]
     /// The request in flight for each resource.
     var resourceTasks: [ResourceIdentifier: Task<ResourceToken, any Error>] = [:]
+
+    /// Holds the tokens for other resources that `record` keeps.
+    mutating func holdResourceTokens(of record: SessionRecord) {
+        for token in record.resourceTokens { resourceTokens[token.resource] = token }
+    }
 }
 
 /// The subscribers of ``AuthSession/changes``.
