@@ -60,13 +60,18 @@ def test_a_token_per_api_from_one_sign_in(provider, tmp_path):
     assert len({own, api, billing}) == 3
     # Kept: the same token again, no browser; the profile's own token is untouched, its refresh token rotated.
     assert cli.ok("token", "--resource", provider["api"]).stdout.strip() == api
+    # --force replaces the kept token, and the new one is kept.
+    forced = cli.ok("token", "--resource", provider["api"], "--force").stdout.strip()
+    assert forced != api and claims(forced)["aud"] == provider["api"]
+    assert cli.ok("token", "--resource", provider["api"]).stdout.strip() == forced
     assert cli.ok("token").stdout.strip() == own
     profile = cli.profile()
     assert profile["credentials"]["token"]["refreshToken"] != refresh_before
-    assert [(kept["resource"]["url"], kept["grant"]) for kept in profile["resource_tokens"]] == [
-        (provider["api"], "refresh_token"), (provider["billing"], "refresh_token")]
+    kept = {token["resource"]["url"]: (token["grant"], token["token"]["accessToken"]) for token in profile["resource_tokens"]}
+    assert kept == {provider["api"]: ("refresh_token", forced), provider["billing"]: ("refresh_token", billing)}
+    assert len(profile["resource_tokens"]) == 2
     assert all("refreshToken" not in kept["token"] for kept in profile["resource_tokens"])
-    # The profile's refresh token still works after two rotations.
+    # The profile's refresh token still works after every rotation.
     assert cli.ok("token", "--force").stdout.strip() != own
     assert cli.browsers() == 1
 

@@ -160,13 +160,9 @@ struct Request: AsyncParsableCommand {
         var tied: ResourceIdentifier?
         let candidates: [(ResourceToken?, ResourceIdentifier)] = tokens.map { ($0, $0.resource) } + (own.map { [(nil, $0)] } ?? [])
         for (token, resource) in candidates where resource != best?.resource {
-            let serves: Bool
-            if resource.url.query != nil {
-                serves = resource.url.absoluteString == target.absoluteString
-            } else {
-                serves = CredentialTarget(url: resource.description).map { $0.serves(wanted) } ?? false
-            }
-            guard serves, let pattern = CredentialTarget(url: resource.description) else { continue }
+            guard let pattern = CredentialTarget(url: resource.description),
+                resource.url.query == nil ? pattern.serves(wanted) : resource.url.absoluteString == target.absoluteString
+            else { continue }
             if let current = best, current.specificity == pattern.specificity {
                 tied = resource
             } else if best.map({ pattern.specificity > $0.specificity }) ?? true {

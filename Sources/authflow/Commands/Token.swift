@@ -122,8 +122,9 @@ struct Token: AsyncParsableCommand {
         let grant: ResourceTokenGrant =
             exchange
             ? .tokenExchange(scopes: scopes) : audience ? .refreshTokenNamingAudience(scopes: scopes) : .refreshToken(scopes: scopes)
-        var token = try await session.resourceToken(for: target, using: grant, minimumValidity: minTTL)
-        if force { token = try await session.resourceToken(for: target, using: grant, rejecting: token.accessToken) }
+        // --force: the kept token is rejected, so one request replaces it (none kept: the one request gets one).
+        let kept = force ? try await store.load()?.resourceToken(for: target)?.accessToken : nil
+        let token = try await session.resourceToken(for: target, using: grant, minimumValidity: minTTL, rejecting: kept)
         try await session.savePendingCredentials()
         Output.stdout(token.accessToken)
     }
