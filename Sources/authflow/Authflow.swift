@@ -28,6 +28,12 @@ struct Authflow: AsyncParsableCommand {
     static func main() async {
         let arguments = InvokedAs.arguments(argv0: CommandLine.arguments.first ?? "", Array(CommandLine.arguments.dropFirst()))
         do {
+            // `authflow token` in the forms scripts run most: no parser, and no
+            // conformance lookup of the command (`as? any AsyncParsableCommand`).
+            if arguments.first == Token.configuration.commandName, let token = Token.commonForm(Array(arguments.dropFirst())) {
+                try await token.run()
+                return
+            }
             var command = try parseCommand(arguments)
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()

@@ -43,5 +43,26 @@ struct TokenCommandLineTests {
             #expect(throws: (any Error).self, "\(refused)") { try Authflow.parseCommand(refused) }
         }
     }
+
+    /// The common forms skip the parser: each property must hold what the
+    /// parser gives it. `String(reflecting:)` prints every stored property,
+    /// with each option's parsed value, or its definition where none was set.
+    @Test("`token` and `token --profile NAME` without the parser: the parser's values, every property")
+    func commonForm() throws {
+        for arguments in [[], ["--profile", "work"]] {
+            let fast = try #require(Token.commonForm(arguments), "\(arguments)")
+            let parsed = try Token.parse(arguments)
+            #expect(String(reflecting: fast) == String(reflecting: parsed), "\(arguments)")
+            #expect(!String(reflecting: fast).contains("definition"), "\(arguments): every property has a value")
+        }
+        #expect(Token.commonForm(["--profile", "work"])?.profileOption.profile == "work")
+        // Every other form goes to the parser, which reads it or reports it.
+        for other in [
+            ["--profile"], ["--profile", "--force"], ["--force"], ["--profile=work"], ["--profile", "work", "-v"], ["extra"], ["--help"],
+            ["--generate-completion-script", "bash"],
+        ] {
+            #expect(Token.commonForm(other) == nil, "\(other)")
+        }
+    }
 }
 #endif

@@ -12,16 +12,15 @@ never answers is given up on. A locked
 collection is a clear error, since authflow shows no unlock prompt.
 """
 
-import datetime
 import json
 import os
 import signal
 import socket
 import subprocess
-import time
 
 import pytest
 
+from interop_helpers import MANY_PROCESSES_MIN_TTL, wait_until_due
 from keyring_fixtures import SessionBus, have_keyring_tools
 from test_postgres_store import TokenProxy, provider  # noqa: F401  (the embedded provider, 5-second tokens, counting proxy)
 
@@ -147,21 +146,19 @@ def test_a_running_keyring_is_chosen_and_holds_the_secrets_until_logout(lasting_
 def test_twenty_token_processes_refresh_once_through_the_keyring(provider, bus, tmp_path):
     env = environment(tmp_path, bus)
     first, _ = login(provider, env, "--store", "secret-service")
-    expiry = datetime.datetime.fromisoformat(first["expires_at"].replace("Z", "+00:00"))
-    # Wait until less than half of the 5-second lifetime is left.
-    while (expiry - datetime.datetime.now(datetime.timezone.utc)).total_seconds() > 2.0:
-        time.sleep(0.1)
+    wait_until_due(first["expires_at"])
     before = provider["proxy"].refreshes
-    processes = [subprocess.Popen([AUTHFLOW_BIN, "token", "--profile", "work"], env=env, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL) for _ in range(20)]
+    processes = [subprocess.Popen([AUTHFLOW_BIN, "token", "--profile", "work", "--min-ttl", MANY_PROCESSES_MIN_TTL],
+                                  env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                  stdin=subprocess.DEVNULL) for _ in range(20)]
     results = [(p.returncode, out, err) for p, (out, err) in ((p, p.communicate(timeout=120)) for p in processes)]
     for code, out, err in results:
         assert code == 0, f"exit {code}: {err[-2000:]}"
         assert err == ""
+    assert provider["proxy"].refreshes - before == 1, "exactly one refresh grant reached the provider"
     tokens = {out.strip() for _, out, _ in results}
     assert len(tokens) == 1, "all twenty processes print the same token"
     assert tokens.pop() != first["access_token"]
-    assert provider["proxy"].refreshes - before == 1, "exactly one refresh grant reached the provider"
     assert "credentials" not in json.loads(profile_text(env))
     assert len(bus.items("work")) == 1
 

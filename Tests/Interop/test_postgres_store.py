@@ -12,7 +12,6 @@ and the encryption key never appear in any output.
 
 import base64
 import contextlib
-import datetime
 import http.server
 import json
 import os
@@ -25,6 +24,8 @@ import urllib.parse
 import urllib.request
 
 import pytest
+
+from interop_helpers import MANY_PROCESSES_MIN_TTL, wait_until_due
 
 AUTHFLOW_BIN = os.environ.get("AUTHFLOW_BIN")
 POSTGRES_URL = os.environ.get("AUTHFLOW_TEST_POSTGRES_URL")
@@ -185,12 +186,10 @@ def test_twenty_token_processes_on_twenty_machines_refresh_once(provider, tmp_pa
     # The token printed at once while it is fresh, from another machine.
     fresh = run(["token", "--profile", profile], machine_env(tmp_path, "machine-x", {"AUTHFLOW_STORE": POSTGRES_URL}))
     assert fresh.returncode == 0 and fresh.stdout.strip() == first["access_token"], fresh.stderr[-2000:]
-    expiry = datetime.datetime.fromisoformat(first["expires_at"].replace("Z", "+00:00"))
-    # Wait until less than half of the 5-second lifetime is left.
-    while (expiry - datetime.datetime.now(datetime.timezone.utc)).total_seconds() > 2.0:
-        time.sleep(0.1)
+    wait_until_due(first["expires_at"])
     before = provider["proxy"].refreshes
-    processes = [subprocess.Popen([AUTHFLOW_BIN, "token", "--profile", profile, "--store", POSTGRES_URL],
+    processes = [subprocess.Popen([AUTHFLOW_BIN, "token", "--profile", profile, "--store", POSTGRES_URL,
+                                   "--min-ttl", MANY_PROCESSES_MIN_TTL],
                                   env=machine_env(tmp_path, f"machine-{index}"), stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
                  for index in range(1, 21)]
@@ -198,10 +197,10 @@ def test_twenty_token_processes_on_twenty_machines_refresh_once(provider, tmp_pa
     for code, out, err in results:
         assert code == 0, f"exit {code}: {err[-2000:]}"
         assert_no_secrets(out, err)
+    assert provider["proxy"].refreshes - before == 1, "exactly one refresh grant reached the provider"
     tokens = {out.strip() for _, out, _ in results}
     assert len(tokens) == 1, "all twenty processes print the same token"
     assert tokens.pop() != first["access_token"]
-    assert provider["proxy"].refreshes - before == 1, "exactly one refresh grant reached the provider"
 
 
 def test_logout_on_one_machine_signs_out_all(provider, tmp_path):
@@ -403,11 +402,9 @@ def test_twenty_machines_against_django_oauth_toolkit_with_reuse_protection_refr
     login = cli.login(dot, "--scope", "openid profile short", "--json", "--show-tokens", profile=profile, env=store_env)
     assert login.returncode == 0, login.stderr[-2000:]
     first = json.loads(login.stdout)
-    expiry = datetime.datetime.fromisoformat(first["expires_at"].replace("Z", "+00:00"))
-    while (expiry - datetime.datetime.now(datetime.timezone.utc)).total_seconds() > 2.0:
-        time.sleep(0.1)
+    wait_until_due(first["expires_at"])
     before = refresh_grants()
-    processes = [subprocess.Popen([AUTHFLOW_BIN, "token", "--profile", profile],
+    processes = [subprocess.Popen([AUTHFLOW_BIN, "token", "--profile", profile, "--min-ttl", MANY_PROCESSES_MIN_TTL],
                                   env=machine_env(tmp_path, f"d{index}", {"AUTHFLOW_STORE": POSTGRES_URL}),
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
                  for index in range(1, 21)]
@@ -415,9 +412,9 @@ def test_twenty_machines_against_django_oauth_toolkit_with_reuse_protection_refr
     for code, out, err in results:
         assert code == 0, f"exit {code}: {err[-2000:]}"
         assert_no_secrets(out, err)
+    assert refresh_grants() - before == 1, "exactly one refresh grant reached Django OAuth Toolkit"
     tokens = {out.strip() for _, out, _ in results}
     assert len(tokens) == 1 and first["access_token"] not in tokens
-    assert refresh_grants() - before == 1, "exactly one refresh grant reached Django OAuth Toolkit"
     # The family was never replayed: a forced refresh still works.
     again = run(["token", "--profile", profile, "--force"], machine_env(tmp_path, "d21", {"AUTHFLOW_STORE": POSTGRES_URL}))
     assert again.returncode == 0, again.stderr[-2000:]

@@ -152,6 +152,12 @@ def test_usage_version_help_and_errors(cli, dot, tmp_path):
     assert missing.returncode == 6 and b"there is no profile nobody" in missing.stderr
     hidden = run(copy, "token", "--profile", ".hidden", env=env)
     assert hidden.returncode == 1 and b"profile names use letters" in hidden.stderr, describe(hidden)
+    # The common forms (`token`, `token --profile NAME`) skip the parser; what
+    # it validates (here the store named in the environment) is still usage.
+    for args in (["token"], ["token", "--profile", "p"]):
+        bad_store = run(copy, *args, env={**env, "AUTHFLOW_STORE": "bogus"})
+        assert bad_store.returncode == 2 and bad_store.stdout == b"", f"{args}: {describe(bad_store)}"
+        assert b"AUTHFLOW_STORE takes file, secret-service or a postgresql:// URL" in bad_store.stderr, describe(bad_store)
 
 
 def private_token(cli, profile="p"):
