@@ -179,12 +179,15 @@ MANY_PROCESSES_MIN_TTL = "0.5"
 
 def wait_until_due(expires_at, margin=float(MANY_PROCESSES_MIN_TTL)):
     """Sleeps until the token whose ISO 8601 `expires_at` is given has less
-    than `margin` seconds left (bounded by the token's own lifetime)."""
+    than `margin` seconds left. `expires_at` as printed is whole seconds (the
+    stored expiry is up to a second later), so this waits until the printed
+    expiry is a second closer: a process that read the stored expiry earlier
+    would find the token still valid and print it."""
     import datetime
     expiry = datetime.datetime.fromisoformat(expires_at.replace("Z", "+00:00"))
     if expiry.tzinfo is None:  # stored in UTC
         expiry = expiry.replace(tzinfo=datetime.timezone.utc)
-    while (expiry - datetime.datetime.now(datetime.timezone.utc)).total_seconds() > margin - 0.1:
+    while (expiry - datetime.datetime.now(datetime.timezone.utc)).total_seconds() > margin - 1.0:
         time.sleep(0.05)
 
 
