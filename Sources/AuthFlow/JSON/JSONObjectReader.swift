@@ -16,11 +16,11 @@ import Foundation
 /// refused as a duplicate, and either finds the other.
 /// `Fuzz/token-reader.swift` holds it to the parser.
 package struct JSONObjectReader: Sendable {
-    /// A top-level member: where its name's content and its value's JSON text are in ``bytes``.
+    /// A top-level member: where its name's content and its value's JSON text
+    /// are in ``bytes``. A trivial type (no reference inside), so the look-ups
+    /// that run through the members for each claim copy no reference count.
     struct Member: Sendable {
         let name: Range<Int>
-        /// The unescaped name, when it is not plain (an escape, or a byte outside printable ASCII).
-        let decodedName: String?
         let value: Range<Int>
         /// Whether the value is a string whose content is plain: its bytes are then the string's UTF-8.
         let plainString: Bool
@@ -29,16 +29,20 @@ package struct JSONObjectReader: Sendable {
     /// The text, possibly with other bytes around it (a token's other parts).
     private let bytes: [UInt8]
     private let members: [Member]
+    /// The unescaped names of the members whose names are not plain (an
+    /// escape, or a byte outside printable ASCII), by index in ``members``:
+    /// empty for the tokens servers issue.
+    private let decodedNames: [Int: String]
 
     /// Reads the JSON object text at `range` of `bytes`, kept (not copied).
     init(_ bytes: [UInt8], in range: Range<Int>) throws(JSONParser.Failure) {
         // The text viewed where it lies in the array (fuzzed: Fuzz/token-reader.swift).
-        let read: Result<[Member], JSONParser.Failure> = bytes.withUnsafeBufferPointer { all in
+        let read: Result<([Member], [Int: String]), JSONParser.Failure> = bytes.withUnsafeBufferPointer { all in
             Result { () throws(JSONParser.Failure) in
                 try Self.read(UnsafeBufferPointer(rebasing: all[range]), offset: range.lowerBound)
             }
         }
-        members = try read.get()
+        (members, decodedNames) = try read.get()
         self.bytes = bytes
     }
 
@@ -58,6 +62,7 @@ package struct JSONObjectReader: Sendable {
     private init(empty: Void) {
         bytes = []
         members = []
+        decodedNames = [:]
     }
 
     /// The member names seen before the cheap duplicate check gives way to a set of strings.
@@ -66,7 +71,7 @@ package struct JSONObjectReader: Sendable {
     // The text as a view; ranges are recorded relative to the array, by `offset` (fuzzed: Fuzz/token-reader.swift).
     private static func read(
         _ text: UnsafeBufferPointer<UInt8>, offset: Int
-    ) throws(JSONParser.Failure) -> [Member] {
+    ) throws(JSONParser.Failure) -> (members: [Member], decodedNames: [Int: String]) {
         var parser = JSONParser(text)
         parser.skipWhitespace()
         guard try parser.peek() == UInt8(ascii: "{") else {
@@ -79,7 +84,9 @@ package struct JSONObjectReader: Sendable {
         parser.index += 1
         parser.skipWhitespace()
         var members: [Member] = []
-        members.reserveCapacity(8)
+        // An ID token has a dozen members or so: one allocation.
+        members.reserveCapacity(16)
+        var decodedNames: [Int: String] = [:]
         // Names as strings, once a name is not plain or there are many: Swift's
         // string hashing then decides duplicates exactly as the parser's dictionary does.
         var seen: Set<String>?
@@ -98,7 +105,7 @@ package struct JSONObjectReader: Sendable {
                 }
                 let name = (nameStart + 1)..<(parser.index - 1)
                 if seen == nil, decodedName != nil || members.count >= cheapNameLimit {
-                    seen = Set(members.map { Self.name(of: $0, in: text, offset: offset) })
+                    seen = Set(members.indices.map { Self.name(at: $0, of: members, decodedNames, in: text, offset: offset) })
                 }
                 if seen != nil {
                     let string = decodedName ?? Self.string(text, name)
@@ -115,9 +122,10 @@ package struct JSONObjectReader: Sendable {
                     try parser.skipValue()
                     plain = false
                 }
+                if let decodedName { decodedNames[members.count] = decodedName }
                 members.append(
                     Member(
-                        name: (name.lowerBound + offset)..<(name.upperBound + offset), decodedName: decodedName,
+                        name: (name.lowerBound + offset)..<(name.upperBound + offset),
                         value: (valueStart + offset)..<(parser.index + offset), plainString: plain))
             } while try parser.nextMember(closing: UInt8(ascii: "}"))
         }
@@ -126,7 +134,7 @@ package struct JSONObjectReader: Sendable {
         parser.depth -= 1
         parser.skipWhitespace()
         guard parser.index == text.count else { throw JSONParser.Failure(kind: .trailingData, offset: parser.index) }
-        return members
+        return (members, decodedNames)
     }
 
     /// Whether the plain name at `name` of `text` was seen among `members` (all
@@ -155,10 +163,14 @@ package struct JSONObjectReader: Sendable {
         String(decoding: UnsafeBufferPointer(rebasing: text[range]), as: UTF8.self)
     }
 
-    /// A member's name as a string.
+    /// The name of the member at `index` as a string.
     // The text the read checked; the member's range made relative to it (fuzzed: Fuzz/token-reader.swift).
-    private static func name(of member: Member, in text: UnsafeBufferPointer<UInt8>, offset: Int) -> String {
-        member.decodedName ?? string(text, (member.name.lowerBound - offset)..<(member.name.upperBound - offset))
+    private static func name(
+        at index: Int, of members: [Member], _ decodedNames: [Int: String], in text: UnsafeBufferPointer<UInt8>, offset: Int
+    ) -> String {
+        if let decoded = decodedNames[index] { return decoded }
+        let name = members[index].name
+        return string(text, (name.lowerBound - offset)..<(name.upperBound - offset))
     }
 
     // MARK: Finding a member
@@ -166,21 +178,29 @@ package struct JSONObjectReader: Sendable {
     /// The member named `name`, compared as Swift compares strings: byte for
     /// byte when both names are plain (then the same thing), otherwise as strings.
     private func member(_ name: String) -> Member? {
+        guard decodedNames.isEmpty else { return memberComparingStrings(name) }
         var wanted = name
         return wanted.withUTF8 { wanted in
-            let plain = isPlainASCII(wanted)
+            guard isPlainASCII(wanted) else { return memberComparingStrings(name) }
             // Names are ranges of the bytes found by the read; counts compared first (fuzzed: Fuzz/token-reader.swift).
             return bytes.withUnsafeBufferPointer { all in
-                members.first { member in
-                    if let decoded = member.decodedName { return decoded == name }
-                    guard plain else { return String(decoding: UnsafeBufferPointer(rebasing: all[member.name]), as: UTF8.self) == name }
+                for member in members where member.name.count == wanted.count {
                     // Byte by byte: claim names are a few bytes, shorter than a call to memcmp costs.
-                    guard member.name.count == wanted.count else { return false }
                     var index = 0
                     while index < wanted.count, all[member.name.lowerBound + index] == wanted[index] { index += 1 }
-                    return index == wanted.count
+                    if index == wanted.count { return member }
                 }
+                return nil
             }
+        }
+    }
+
+    /// The member named `name`, every name made a string: when a name in the
+    /// text is not plain, or `name` is not.
+    private func memberComparingStrings(_ name: String) -> Member? {
+        // The whole array viewed, so that names are made from their ranges (fuzzed: Fuzz/token-reader.swift).
+        bytes.withUnsafeBufferPointer { text in
+            members.indices.first { Self.name(at: $0, of: members, decodedNames, in: text, offset: 0) == name }.map { members[$0] }
         }
     }
 
@@ -213,7 +233,10 @@ package struct JSONObjectReader: Sendable {
 
     /// The kind of the member `name`'s value.
     package func kind(_ name: String) -> Kind {
-        guard let member = member(name) else { return .absent }
+        member(name).map(kind(of:)) ?? .absent
+    }
+
+    private func kind(of member: Member) -> Kind {
         switch bytes[member.value.lowerBound] {
         case UInt8(ascii: "\""): return .string(empty: member.value.count == 2)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number
@@ -237,8 +260,8 @@ package struct JSONObjectReader: Sendable {
 
     /// The member `name` when it is a number (always finite: the parser refuses others).
     package func number(_ name: String) -> Double? {
-        guard case .number = kind(name) else { return nil }
-        return value(name)?.numberValue
+        guard let member = member(name), kind(of: member) == .number else { return nil }
+        return value(of: member).numberValue
     }
 
     /// Whether the member `name` is a string equal to `expected` byte for
@@ -292,7 +315,9 @@ package struct JSONObjectReader: Sendable {
         var all = [String: JSONMemberValue](minimumCapacity: members.count)
         // The whole array viewed, so that names are made from their ranges (fuzzed: Fuzz/token-reader.swift).
         bytes.withUnsafeBufferPointer { text in
-            for member in members { all[Self.name(of: member, in: text, offset: 0)] = value(of: member) }
+            for index in members.indices {
+                all[Self.name(at: index, of: members, decodedNames, in: text, offset: 0)] = value(of: members[index])
+            }
         }
         return all
     }
