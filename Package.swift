@@ -234,11 +234,13 @@ package.targets += [
         name: "authflow",
         dependencies: [
             "AuthFlow", "AuthFlowLoopback", "AuthFlowSecretService", "AuthFlowProvider", "AuthFlowPostgres", "TerminalQR",
-            argumentParser, postgres, logging,
+            .target(name: "AuthFlowICUData", condition: .when(platforms: [.linux])), argumentParser, postgres, logging,
         ],
         swiftSettings: strict
     ),
     .target(name: "TerminalQR", swiftSettings: strict),
+    // The release build's reduced ICU data (packaging/build-linux); an empty object otherwise.
+    .target(name: "AuthFlowICUData"),
     .testTarget(name: "TerminalQRTests", dependencies: ["TerminalQR"], swiftSettings: strict),
     // The tool's own rules (profiles, the token command), through `@testable import authflow`.
     .testTarget(
