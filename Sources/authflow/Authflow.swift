@@ -28,14 +28,12 @@ struct Authflow: AsyncParsableCommand {
     static func main() async {
         let arguments = InvokedAs.arguments(argv0: CommandLine.arguments.first ?? "", Array(CommandLine.arguments.dropFirst()))
         do {
-            // `authflow token` in the forms scripts run most: no parser, and no
-            // conformance lookup of the command (`as? any AsyncParsableCommand`).
-            if arguments.first == Token.configuration.commandName, let token = Token.commonForm(Array(arguments.dropFirst())) {
-                try await token.run()
-                return
-            }
             var command = try parseCommand(arguments)
-            if var asyncCommand = command as? any AsyncParsableCommand {
+            // `token` is run without a conformance lookup: the first cast to a
+            // protocol existential scans every conformance record of the executable.
+            if let token = command as? Token {
+                try await token.run()
+            } else if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
                 try command.run()
@@ -57,12 +55,15 @@ struct Authflow: AsyncParsableCommand {
     }
 
     /// The command `arguments` name. `authflow token`, the command scripts
-    /// run most, is parsed by its own command alone, without building the
-    /// whole command tree; anything it does not accept (help included) is
-    /// parsed from the root, which reports it as for any other command.
+    /// run most, is read without ArgumentParser in its common forms
+    /// (``Token/commonForm(_:)``), else parsed by its own command alone,
+    /// without building the whole command tree; anything it does not accept
+    /// (help included) is parsed from the root, which reports it as for any
+    /// other command.
     static func parseCommand(_ arguments: [String]) throws -> any ParsableCommand {
-        if arguments.first == Token.configuration.commandName, let token = try? Token.parse(Array(arguments.dropFirst())) {
-            return token
+        if arguments.first == Token.configuration.commandName {
+            let rest = Array(arguments.dropFirst())
+            if let token = Token.commonForm(rest) ?? (try? Token.parse(rest)) { return token }
         }
         return try parseAsRoot(arguments)
     }

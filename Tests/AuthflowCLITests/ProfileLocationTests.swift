@@ -36,6 +36,9 @@ struct TokenCommandLineTests {
         let token = try #require(try Authflow.parseCommand(["token", "--profile", "work", "--min-ttl", "30"]) as? Token)
         #expect(token.profileOption.profile == "work" && token.minTTL == 30 && !token.force)
         #expect(try Authflow.parseCommand(["status"]) is Status)
+        // The common forms come from `Token.commonForm`, the same value the parser makes.
+        let common = try #require(try Authflow.parseCommand(["token", "--profile", "work"]) as? Token)
+        #expect(String(reflecting: common) == String(reflecting: try Token.parse(["--profile", "work"])))
         for refused in [
             ["token", "--force", "--min-ttl", "1"], ["token", "--bogus"], ["token", "--min-ttl", "-1"], ["token", "extra"],
             ["token", "--timeout", "0"],

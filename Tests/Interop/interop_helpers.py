@@ -1,6 +1,7 @@
 """Helpers shared by the interop pytest modules (no Swift needed here)."""
 
 import base64
+import datetime
 import hashlib
 import json
 import os
@@ -183,7 +184,6 @@ def wait_until_due(expires_at, margin=float(MANY_PROCESSES_MIN_TTL)):
     stored expiry is up to a second later), so this waits until the printed
     expiry is a second closer: a process that read the stored expiry earlier
     would find the token still valid and print it."""
-    import datetime
     expiry = datetime.datetime.fromisoformat(expires_at.replace("Z", "+00:00"))
     if expiry.tzinfo is None:  # stored in UTC
         expiry = expiry.replace(tzinfo=datetime.timezone.utc)
