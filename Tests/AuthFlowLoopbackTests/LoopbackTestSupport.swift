@@ -82,6 +82,21 @@ func blockingGet(_ url: URL) -> Int? {
 }
 
 /// Whether a TCP connection to 127.0.0.1:`port` is accepted.
+#if os(Linux)
+/// The inodes of the TCP sockets listening on 127.0.0.1:`port`, from
+/// /proc/net/tcp (local address as little-endian hex, state 0A is LISTEN,
+/// the inode in the tenth column).
+func listeningSocketInodes(port: Int) -> [String] {
+    guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return [] }
+    let address = "0100007F:" + String(format: "%04X", port)
+    return table.split(separator: "\n").dropFirst().compactMap { line in
+        let columns = line.split(separator: " ")
+        guard columns.count > 9, columns[1] == address, columns[3] == "0A" else { return nil }
+        return String(columns[9])
+    }
+}
+#endif
+
 func canConnect(port: Int) -> Bool {
     guard let fd = connectedLoopbackSocket(port: port) else { return false }
     close(fd)
