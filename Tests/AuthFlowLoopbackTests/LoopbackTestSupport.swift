@@ -87,7 +87,19 @@ func blockingGet(_ url: URL) -> Int? {
 /// /proc/net/tcp (local address as little-endian hex, state 0A is LISTEN,
 /// the inode in the tenth column).
 func listeningSocketInodes(port: Int) -> [String] {
-    guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return [] }
+    // Read to the end with read(2): the file reports a size of 0, and it spans
+    // many pages while other suites hold sockets.
+    let fd = open("/proc/net/tcp", O_RDONLY)
+    guard fd >= 0 else { return [] }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard count > 0 else { break }
+        bytes += chunk[..<count]
+    }
+    let table = String(decoding: bytes, as: UTF8.self)
     let address = "0100007F:" + String(format: "%04X", port)
     return table.split(separator: "\n").dropFirst().compactMap { line in
         let columns = line.split(separator: " ")
