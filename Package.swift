@@ -68,8 +68,10 @@ let package = Package(
         // The rest is used only behind traits, so an app's graph never holds it.
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
-        // The swift-configuration trait is not needed.
-        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.0.0", traits: ["FullFoundation"]),
+        // Neither of Hummingbird's default traits is needed: swift-configuration,
+        // and FullFoundation (a DateFormatter strategy for URL-encoded forms),
+        // which links swift-corelibs-foundation (docs/performance.md, "Size").
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.0.0", traits: []),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.0"),
