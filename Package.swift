@@ -85,12 +85,28 @@ let package = Package(
 
 // MARK: - AuthFlow: the engine
 
+// The engine's privacy manifest is for Apple platforms. A target with resources
+// gets a `Bundle.module` accessor, and on Linux `Bundle` is
+// swift-corelibs-foundation's: it would link all of that library and ICU's data
+// into every server built on the engine, which otherwise needs
+// FoundationEssentials alone (docs/performance.md, "Size";
+// scripts/check-foundation-roots). The manifest is evaluated on the build host,
+// which for an Apple platform is a Mac.
+#if os(Linux)
+let engineResources: [Resource] = []
+let engineResourcesExcluded = ["PrivacyInfo.xcprivacy"]
+#else
+let engineResources: [Resource] = [.copy("PrivacyInfo.xcprivacy")]
+let engineResourcesExcluded: [String] = []
+#endif
+
 package.targets += [
     .target(
         name: "AuthFlow",
         dependencies: ["AuthFlowStoredDate", crypto, cryptoExtras, logging] + linuxHTTPClient,
+        exclude: engineResourcesExcluded,
         // The privacy manifest App Store review reads (docs/privacy-manifest.md).
-        resources: [.copy("PrivacyInfo.xcprivacy")],
+        resources: engineResources,
         swiftSettings: strict
     ),
     // The stored-date form, read and written in one place (FoundationEssentials

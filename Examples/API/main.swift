@@ -17,10 +17,25 @@
 // EXAMPLE_API_INTROSPECTION_ENDPOINT may stand for the two flags. Prints
 // `resource: URL` then `ready` on stdout, and `logout: sub=… sid=…` for each
 // back-channel logout it accepts.
+//
+// On Linux it uses FoundationEssentials alone, as the engine and the middleware
+// do: built with the AsyncHTTPClient trait it links neither FoundationNetworking
+// nor the rest of swift-corelibs-foundation (docs/performance.md, "Size").
 #if Hummingbird // the Hummingbird package trait
 import AuthFlow
 import AuthFlowHummingbird
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Hummingbird
 import Logging
 import NIOCore
@@ -116,7 +131,8 @@ func describe(_ token: VerifiedAccessToken?) -> String {
 
 /// One line on stdout, at once (a test reads it while the API runs).
 func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    print(line)
+    fflush(nil)
 }
 
 func run() async throws {
@@ -176,29 +192,29 @@ func run() async throws {
             say("logout: sub=\(logout.subject ?? "-") sid=\(logout.sessionID ?? "-")")
         }
     }
-    box.set(resource, late.buildResponder())
+    await box.set(resource, late.buildResponder())
     say("resource: \(resourceURL.absoluteString)\nready")
     try await running
 }
 
 /// The resource, and the routes made with it, once discovery (which needs the port) has made it.
-final class ResourceBox: @unchecked Sendable {
-    private let lock = NSLock()
+actor ResourceBox {
     private var resource: ProtectedResource?
     private var responder: RouterResponder<ProtectedRequestContext>?
 
     func set(_ resource: ProtectedResource, _ responder: RouterResponder<ProtectedRequestContext>) {
-        lock.withLock {
-            self.resource = resource
-            self.responder = responder
-        }
+        self.resource = resource
+        self.responder = responder
     }
 
-    func get() -> ProtectedResource? { lock.withLock { resource } }
+    func get() -> ProtectedResource? { resource }
 
-    /// Answers with the routes made after discovery; 503 before.
-    func forward(_ request: Request, _ context: ProtectedRequestContext) async throws -> Response {
-        guard let responder = lock.withLock({ responder }) else { return Response(status: .serviceUnavailable) }
+    private func currentResponder() -> RouterResponder<ProtectedRequestContext>? { responder }
+
+    /// Answers with the routes made after discovery; 503 before. The routes run
+    /// outside the actor, so requests are not serialised.
+    nonisolated func forward(_ request: Request, _ context: ProtectedRequestContext) async throws -> Response {
+        guard let responder = await currentResponder() else { return Response(status: .serviceUnavailable) }
         return try await responder.respond(to: request, context: context)
     }
 }
@@ -209,7 +225,7 @@ struct LateMiddleware: RouterMiddleware {
     let scopes: [String]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let resource = box.get() else { return Response(status: .serviceUnavailable) }
+        guard let resource = await box.get() else { return Response(status: .serviceUnavailable) }
         return try await AccessTokenMiddleware<Context>(resource, requiredScopes: scopes).handle(request, context: context, next: next)
     }
 }
@@ -217,7 +233,8 @@ struct LateMiddleware: RouterMiddleware {
 do {
     try await run()
 } catch {
-    FileHandle.standardError.write(Data("example-api: \(error)\n".utf8))
+    var message = "example-api: \(error)\n"
+    message.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
     exit(1)
 }
 #else

@@ -1,6 +1,10 @@
 #if Hummingbird // the Hummingbird package trait
 public import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The claims of a verified access token (a JWT's payload, or an
 /// introspection answer), read by name or decoded into the app's own type.

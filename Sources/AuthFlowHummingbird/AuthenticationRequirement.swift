@@ -1,6 +1,10 @@
 #if Hummingbird // the Hummingbird package trait
 import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How the user must have authenticated for a route (RFC 9470): with one of
 /// the listed authentication context classes (the token's `acr`), and at

@@ -1,6 +1,10 @@
 #if Hummingbird // the Hummingbird package trait
 public import AuthFlow
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// A verified back-channel logout (OpenID Connect Back-Channel Logout 1.0):
 /// the provider ended a user's session, and the API ends what it holds for

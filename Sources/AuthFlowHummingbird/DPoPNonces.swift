@@ -1,6 +1,10 @@
 #if Hummingbird // the Hummingbird package trait
 import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Server nonces for DPoP proofs (RFC 9449 §9): a random value that
 /// changes every ``lifetime``; a proof must carry the current one or the one

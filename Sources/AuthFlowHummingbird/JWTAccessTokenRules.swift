@@ -1,6 +1,10 @@
 #if Hummingbird // the Hummingbird package trait
 import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// RFC 9068 §4: a JWT access token's signature with the issuer's JWK Set
 /// (the engine's ``JWTVerifier`` and ``KeySetCache``: unknown `kid` → one

@@ -1,6 +1,10 @@
 #if Hummingbird // the Hummingbird package trait
 import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// OpenID Connect Back-Channel Logout 1.0 §2.6: the logout token's
 /// signature with the issuer's JWK Set, `iss`, `aud` = the client ID, `exp`,

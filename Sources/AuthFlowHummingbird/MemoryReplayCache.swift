@@ -1,6 +1,10 @@
 #if Hummingbird // the Hummingbird package trait
 public import AuthFlow
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// A `ReplayCache` in memory, for one instance, bounded twice so that one
 /// client cannot deny the others:

@@ -1,7 +1,11 @@
 #if Hummingbird // the Hummingbird package trait
 import AuthFlow
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension ProtectedResource {
     /// Checks a request's credentials: the access token (a JWT by its

@@ -1,6 +1,10 @@
 #if Hummingbird // the Hummingbird package trait
 public import AuthFlow
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 public import Logging
 
 /// An API that accepts access tokens from one authorization server: what

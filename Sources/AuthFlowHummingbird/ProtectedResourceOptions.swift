@@ -1,6 +1,10 @@
 #if Hummingbird // the Hummingbird package trait
 public import AuthFlow
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// How a ``ProtectedResource`` checks requests, beyond its issuer and
 /// resource identifier. The defaults accept Bearer and DPoP-bound JWT

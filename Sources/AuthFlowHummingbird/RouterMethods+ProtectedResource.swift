@@ -1,6 +1,10 @@
 #if Hummingbird // the Hummingbird package trait
 public import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPTypes
 import Logging
 public import Hummingbird
@@ -47,7 +51,7 @@ extension RouterMethods {
             var request = request
             let body = try? await request.collectBody(upTo: 64 * 1024)
             guard
-                request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+                request.headers[.contentType]?.split(separator: ";").first?.trimmingWhitespace().lowercased()
                     == "application/x-www-form-urlencoded",
                 let body, let form = FormEncoding.decode(utf8: Array(buffer: body))
             else { return BackChannelLogoutResponse.failure("the request is not a form POST") }

@@ -1,7 +1,11 @@
 #if Hummingbird // the Hummingbird package trait
 import AuthFlow
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// RFC 7662: an opaque token's state, asked of the authorization server's
 /// introspection endpoint with the API's client credentials

@@ -1,5 +1,9 @@
 #if Hummingbird // the Hummingbird package trait
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// Who a request's access token stands for, once the middleware verified
 /// it: what a route handler reads from its context

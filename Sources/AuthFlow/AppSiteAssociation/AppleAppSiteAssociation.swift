@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+package import FoundationEssentials
+#else
 package import Foundation
+#endif
 
 /// The `apple-app-site-association` file that lets an app receive https
 /// (universal link) redirects in a web-authentication session.

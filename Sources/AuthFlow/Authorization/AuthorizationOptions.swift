@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Optional parameters of an authorization request (OAuth 2.0 and OIDC Core §3.1.2.1).
 public struct AuthorizationOptions: Sendable, Equatable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// One authorization request (RFC 6749 §4.1.1 with PKCE and OIDC), with the
 /// secrets needed to check its callback and redeem its code.

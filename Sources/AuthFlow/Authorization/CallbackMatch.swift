@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// How a platform web-authentication session recognises the redirect that
 /// ends it. Derived from the redirect URI so that the Apple layer makes no

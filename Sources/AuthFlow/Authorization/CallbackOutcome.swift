@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// The parameters of an authorization response, after AuthFlow checked the
 /// redirect URI, `state` and `iss`: what a provider-specific callback

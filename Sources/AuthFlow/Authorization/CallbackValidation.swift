@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 extension AuthorizationRequest {
     /// Checks an authorization response delivered to the redirect URI

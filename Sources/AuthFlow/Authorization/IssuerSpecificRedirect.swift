@@ -1,5 +1,10 @@
 import Crypto
+
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// Redirect URIs that name the authorization server they are for: the
 /// mix-up defence of RFC 9700 §4.4.2.2 for a client that signs in to servers

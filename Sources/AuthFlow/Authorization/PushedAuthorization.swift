@@ -1,5 +1,10 @@
-public import Foundation
 import Logging
+
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
 
 /// The answer of a pushed authorization request endpoint (RFC 9126 §2.2).
 struct PushedAuthorizationResponse: Sendable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// The provider's acknowledgement of a backchannel authentication request
 /// (OpenID CIBA Core 1.0 §7.3).

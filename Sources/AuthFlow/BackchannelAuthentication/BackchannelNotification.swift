@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// A ping-mode notification from the provider to the client's notification
 /// endpoint (OpenID CIBA Core 1.0 §10.2): `POST` with
@@ -30,7 +34,7 @@ public struct BackchannelNotification: Sendable, CustomStringConvertible, Custom
         guard let authorization, authorization.count > 7, authorization.prefix(7).lowercased() == "bearer " else {
             throw AuthFlowError.invalidResponse("\(context): the Authorization header is not a Bearer token")
         }
-        let token = authorization.dropFirst(7).trimmingCharacters(in: .whitespaces)
+        let token = authorization.dropFirst(7).trimmingWhitespace()
         guard !token.isEmpty, token.utf8.count <= 4096, !token.contains(" ") else {
             throw AuthFlowError.invalidResponse("\(context): the bearer token is empty, too long or has spaces")
         }

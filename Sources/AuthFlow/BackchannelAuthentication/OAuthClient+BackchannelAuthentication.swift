@@ -1,5 +1,10 @@
-public import Foundation
 import Logging
+
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
 
 extension OAuthClient {
     /// Starts a Client-Initiated Backchannel Authentication (OpenID CIBA

@@ -1,5 +1,10 @@
-public import Foundation
 import Logging
+
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
 
 /// A started backchannel authentication (OpenID CIBA Core 1.0): show the
 /// ``bindingMessage`` and wait for ``credentials(onPoll:)`` while the

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// A carrier's statement that a user moved to another carrier: a JWT the
 /// carrier the user left signs with its slow-rotating key, carrying the

@@ -1,5 +1,10 @@
-public import Foundation
 public import Logging
+
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
 
 /// Verifies port tokens (``PortToken``): the issuer against a trusted set
 /// first, then the signature with that issuer's discovered keys, the

@@ -1,5 +1,10 @@
-public import Foundation
 public import Logging
+
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
 
 /// Everything an app needs to sign in, built in code or read from an
 /// Info.plist-style dictionary.
@@ -49,12 +54,12 @@ public struct ClientConfiguration: Sendable, Equatable {
     public init(dictionary: [String: Any]) throws {
         func string(_ key: String) throws -> String? {
             guard let value = dictionary[key] else { return nil }
-            guard let text = value as? String, !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+            guard let text = value as? String, !text.trimmingWhitespace().isEmpty else {
                 throw AuthFlowError(
                     .configuration, "\(key) must be a non-empty string",
                     recovery: "Set the \(key) key of the AuthFlow Info.plist dictionary to a non-empty string.")
             }
-            return text.trimmingCharacters(in: .whitespaces)
+            return text.trimmingWhitespace()
         }
         func url(_ key: String) throws -> URL? {
             guard let text = try string(key) else { return nil }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// What a sign-in produces: tokens, with the ID token verified.
 public struct OAuthCredentials: Sendable, Equatable, Codable {

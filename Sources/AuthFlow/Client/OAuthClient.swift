@@ -1,5 +1,10 @@
-public import Foundation
 public import Logging
+
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
 
 /// An OAuth 2.0 / OpenID Connect client for one provider: builds
 /// authorization requests, validates callbacks, redeems codes and verifies

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+package import FoundationEssentials
+#else
 package import Foundation
+#endif
 
 /// DPoP for one client or session (RFC 9449): the key, the nonces servers
 /// gave (remembered per origin), and whether a `Bearer` answer to a DPoP

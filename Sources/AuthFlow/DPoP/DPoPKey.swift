@@ -1,5 +1,10 @@
 import Crypto
+
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// The key a DPoP-bound session proves possession of (RFC 9449): a P-256
 /// software key, ES256 proofs.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Builds DPoP proofs (RFC 9449 §4.2) for any ``DPoPSigningKey``.
 enum DPoPProof {

@@ -1,5 +1,10 @@
 import Crypto
+
+#if canImport(FoundationEssentials)
+package import FoundationEssentials
+#else
 package import Foundation
+#endif
 
 extension DPoPProofVerifier.Proof {
     /// How a ``ReplayCache`` records the proof (RFC 9449 §11.1), for every

@@ -1,5 +1,10 @@
 import Crypto
+
+#if canImport(FoundationEssentials)
+package import FoundationEssentials
+#else
 package import Foundation
+#endif
 
 /// The rules of a DPoP proof a server receives (RFC 9449 §4.3, §7.1, §8), in
 /// one place for every server in this repository: the embedded provider's

@@ -1,5 +1,10 @@
 import Crypto
+
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// A P-256 key that signs DPoP proofs (RFC 9449, ES256) without giving out
 /// its private key: the seam for keys kept in hardware, such as a Secure

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+package import FoundationEssentials
+#else
 package import Foundation
+#endif
 
 /// The `htu` of a DPoP proof (RFC 9449 §4.2, §4.3): what the client writes,
 /// and the normalised form a server compares.
@@ -30,7 +34,7 @@ package enum DPoPTarget {
         let absolute = htu(of: text)
         // htu(of:) drops userinfo; a value that had some is refused, not silently matched.
         guard absolute == text.prefix(while: { $0 != "?" && $0 != "#" }) else { return nil }
-        guard let schemeEnd = absolute.range(of: "://") else { return nil }
+        guard let schemeEnd = absolute.firstRange(of: "://") else { return nil }
         let scheme = absolute[..<schemeEnd.lowerBound].lowercased()
         guard scheme == "http" || scheme == "https" else { return nil }
         let rest = absolute[schemeEnd.upperBound...]

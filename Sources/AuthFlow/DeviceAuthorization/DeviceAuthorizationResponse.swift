@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// A device authorization response (RFC 8628 §3.2): what to show the user,
 /// and the device code to poll with.

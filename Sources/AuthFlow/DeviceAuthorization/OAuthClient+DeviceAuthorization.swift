@@ -1,5 +1,10 @@
-public import Foundation
 import Logging
+
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
 
 extension OAuthClient {
     /// Starts the device authorization grant (RFC 8628 §3.1): asks the

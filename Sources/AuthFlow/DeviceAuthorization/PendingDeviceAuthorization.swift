@@ -1,5 +1,10 @@
-public import Foundation
 import Logging
+
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
 
 /// A started device authorization (RFC 8628): show ``userCode`` and
 /// ``verificationURI`` (or a QR code of ``verificationURIComplete``) to the

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The time source of device-flow polling: a monotonic "now" and a
 /// cancellable sleep.

@@ -1,5 +1,10 @@
-public import Foundation
 public import Logging
+
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
 
 extension ProviderMetadata {
     /// The places an authorization server's metadata may live when it was

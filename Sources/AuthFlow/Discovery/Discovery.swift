@@ -1,5 +1,10 @@
-public import Foundation
 public import Logging
+
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
 
 extension ProviderMetadata {
     /// The places a provider's metadata may live, in the order AuthFlow asks:

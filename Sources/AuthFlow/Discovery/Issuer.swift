@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// An authorization server's issuer identifier (RFC 8414 §2, OpenID Connect
 /// Discovery 1.0 §3), validated once when it is made.
@@ -98,7 +102,7 @@ public struct Issuer: Sendable, Hashable, Codable, CustomStringConvertible {
                 .configuration, "\"\(tid.prefix(130))\" is not a tenant ID",
                 recovery: "A tenant ID is one path segment of letters, digits, '-', '.' and '_'.", remedy: .fixTheTenantList)
         }
-        return try Issuer(identifier.replacingOccurrences(of: Self.tenantPlaceholder, with: tid))
+        return try Issuer(identifier.replacing(Self.tenantPlaceholder, with: tid))
     }
 
     /// The tenant ID `iss` names when it is this template with a tenant ID in

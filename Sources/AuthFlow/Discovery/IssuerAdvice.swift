@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What to tell a user whose issuer does not match the provider's metadata:
 /// why, the fix in API terms, and the fix as a remedy naming the issuer the

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Which tenants a multi-tenant issuer may sign in, for providers whose
 /// metadata names an issuer template (``Issuer/isTemplate``) such as Microsoft Entra ID's
@@ -19,13 +23,13 @@ public enum IssuerTenants: Sendable, Equatable, Codable, CustomStringConvertible
     /// Parses the text form of ``description``: `any`, or tenant IDs separated
     /// by commas (what the command-line tool's tenant option takes).
     public init(parsing text: String) throws {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         if trimmed.lowercased() == "any" {
             self = .any
             return
         }
         let ids = trimmed.split(separator: ",", omittingEmptySubsequences: false)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .map { $0.trimmingWhitespace() }
         guard !ids.isEmpty, ids.allSatisfy(Issuer.isTenantID) else {
             throw AuthFlowError(
                 .configuration, "tenant list \"\(text.prefix(200))\" is not valid",

@@ -1,5 +1,10 @@
-import Foundation
 import Logging
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The fetch loop that provider discovery (OpenID Connect Discovery, RFC
 /// 8414) and protected-resource discovery (RFC 9728) share: ask each

@@ -1,5 +1,10 @@
-public import Foundation
 public import Logging
+
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
 
 extension ProtectedResourceMetadata {
     /// The well-known places of a resource's metadata (RFC 9728 §3.1), in

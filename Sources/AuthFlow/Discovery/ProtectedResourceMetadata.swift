@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// What a protected resource (an API) says about itself: OAuth 2.0 Protected
 /// Resource Metadata, RFC 9728 §2.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// Authorization server metadata: OpenID Connect Discovery 1.0 §3 and RFC 8414 §2.
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// What a protected resource's `WWW-Authenticate` challenge asks of the
 /// client: a Bearer challenge (RFC 6750 §3), or a DPoP one (RFC 9449 §7.1)

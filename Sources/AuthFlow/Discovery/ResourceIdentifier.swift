@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// The identifier of a protected resource (an API): the URL a token is for.
 ///
@@ -78,7 +82,7 @@ public struct ResourceIdentifier: Sendable, Hashable, Codable, CustomStringConve
     /// Whether `path` has a `.` or `..` segment, plain or percent-encoded (RFC 3986 §5.2.4).
     static func hasDotSegment(_ path: String) -> Bool {
         path.split(separator: "/", omittingEmptySubsequences: false).contains { segment in
-            let decoded = segment.removingPercentEncoding ?? String(segment)
+            let decoded = FormEncoding.percentDecoded(segment) ?? String(segment)
             return decoded == "." || decoded == ".."
         }
     }

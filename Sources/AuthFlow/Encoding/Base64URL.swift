@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Base64url without padding (RFC 4648 §5), as used by PKCE and JOSE: the one
 /// implementation the engine and the embedded provider share.

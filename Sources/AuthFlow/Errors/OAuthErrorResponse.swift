@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An OAuth 2.0 error response (RFC 6749 §4.1.2.1 and §5.2).
 public struct OAuthErrorResponse: Sendable, Equatable, Codable {
@@ -21,7 +25,7 @@ public struct OAuthErrorResponse: Sendable, Equatable, Codable {
     func redacting(_ secrets: [String]) -> OAuthErrorResponse {
         func scrub(_ text: String?) -> String? {
             guard var text else { return nil }
-            for secret in secrets where secret.count >= 4 { text = text.replacingOccurrences(of: secret, with: "<redacted>") }
+            for secret in secrets where secret.count >= 4 { text = text.replacing(secret, with: "<redacted>") }
             return text
         }
         return OAuthErrorResponse(error: scrub(error) ?? error, errorDescription: scrub(errorDescription), errorURI: scrub(errorURI))

@@ -1,6 +1,10 @@
 #if AsyncHTTPClient && os(Linux) // the AsyncHTTPClient package trait, on Linux
 import AsyncHTTPClient
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import NIOCore
 import NIOHTTP1
 import NIOPosix

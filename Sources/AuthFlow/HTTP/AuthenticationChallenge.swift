@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One challenge of a `WWW-Authenticate` field (RFC 9110 §11.6.1, §11.2):
 /// an auth scheme with either a `token68` or auth parameters.
@@ -39,7 +43,7 @@ package struct AuthenticationChallenge: Sendable, Equatable {
     /// Every challenge of `response`'s `WWW-Authenticate` fields; several
     /// fields are read as one list, joined with commas (RFC 9110 §5.3).
     package static func challenges(in response: HTTPTransportResponse) -> [AuthenticationChallenge] {
-        let fields = response.headers.filter { $0.name.caseInsensitiveCompare("WWW-Authenticate") == .orderedSame }.map(\.value)
+        let fields = response.headers.filter { $0.name.equalsIgnoringASCIICase("WWW-Authenticate") }.map(\.value)
         return fields.isEmpty ? [] : parse(fields.joined(separator: ", "))
     }
 

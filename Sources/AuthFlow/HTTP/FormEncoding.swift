@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `application/x-www-form-urlencoded` encoding that encodes every byte
 /// outside the RFC 3986 unreserved set, so `+ & = % /`, spaces and non-ASCII
@@ -80,11 +84,19 @@ package enum FormEncoding {
         unescape(Array(text.utf8)[...])
     }
 
-    /// One name or value: `+` is a space, `%XX` a byte; the result must be UTF-8.
-    /// `bytes` are valid UTF-8 (a piece of a `String`, or ASCII), so without
-    /// `+` or `%` they are the string as they are.
-    private static func unescape(_ bytes: ArraySlice<UInt8>) -> String? {
-        guard bytes.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) else {
+    /// A percent-encoded URL component decoded (RFC 3986 §2.1): `%XX` is a
+    /// byte and `+` stays a plus. Returns nil when an escape is malformed or
+    /// the bytes are not UTF-8, as Foundation's `removingPercentEncoding` does.
+    package static func percentDecoded(_ text: some StringProtocol) -> String? {
+        unescape(Array(text.utf8)[...], plusIsSpace: false)
+    }
+
+    /// One name or value: `+` is a space (unless `plusIsSpace` is false),
+    /// `%XX` a byte; the result must be UTF-8. `bytes` are valid UTF-8 (a
+    /// piece of a `String`, or ASCII), so without `+` or `%` they are the
+    /// string as they are.
+    private static func unescape(_ bytes: ArraySlice<UInt8>, plusIsSpace: Bool = true) -> String? {
+        guard bytes.contains(where: { ($0 == UInt8(ascii: "+") && plusIsSpace) || $0 == UInt8(ascii: "%") }) else {
             return String(decoding: bytes, as: UTF8.self)
         }
         var output = [UInt8]()
@@ -94,7 +106,7 @@ package enum FormEncoding {
             let byte = bytes[index]
             index += 1
             switch byte {
-            case UInt8(ascii: "+"):
+            case UInt8(ascii: "+") where plusIsSpace:
                 output.append(UInt8(ascii: " "))
             case UInt8(ascii: "%"):
                 guard index + 1 < bytes.endIndex, let high = hexValue(bytes[index]), let low = hexValue(bytes[index + 1]) else {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// An HTTP request as AuthFlow sends it: a value, so it can be inspected in
 /// tests and replayed by custom transports.
@@ -37,7 +41,7 @@ public struct HTTPTransportRequest: Sendable {
 
     /// The value of the first header with `name` (case-insensitive).
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.first { $0.name.equalsIgnoringASCIICase(name) }?.value
     }
 }
 
@@ -59,13 +63,13 @@ public struct HTTPTransportResponse: Sendable {
 
     /// The value of the first header with `name` (case-insensitive).
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.first { $0.name.equalsIgnoringASCIICase(name) }?.value
     }
 
     /// The media type of `Content-Type`, lowercased, without parameters.
     public var mediaType: String? {
         header("Content-Type").map {
-            $0.split(separator: ";", maxSplits: 1)[0].trimmingCharacters(in: .whitespaces).lowercased()
+            $0.split(separator: ";", maxSplits: 1)[0].trimmingWhitespace().lowercased()
         }
     }
 }

@@ -1,5 +1,9 @@
 #if AsyncHTTPClient && os(Linux) // the AsyncHTTPClient package trait, on Linux
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The HTTP proxies the environment names, read as curl and Go read them, for
 /// ``AsyncHTTPClientTransport`` (URLSession on Apple platforms follows the
@@ -47,14 +51,14 @@ struct ProxyEnvironment: Sendable, Equatable {
     init(_ environment: [String: String]) {
         func value(_ names: String...) -> (name: String, value: String)? {
             for name in names {
-                if let value = environment[name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty { return (name, value) }
+                if let value = environment[name]?.trimmingWhitespace(), !value.isEmpty { return (name, value) }
             }
             return nil
         }
         http = value("http_proxy", "HTTP_PROXY").map { Self.setting($0.value, variable: $0.name) }
         https = value("https_proxy", "HTTPS_PROXY").map { Self.setting($0.value, variable: $0.name) }
         noProxy = (value("no_proxy", "NO_PROXY")?.value ?? "").split(separator: ",").compactMap { entry in
-            var host = entry.trimmingCharacters(in: .whitespaces).lowercased()
+            var host = entry.trimmingWhitespace().lowercased()
             while host.hasPrefix(".") { host.removeFirst() }
             if host.hasPrefix("["), let end = host.firstIndex(of: "]") {
                 host = String(host[host.index(after: host.startIndex)..<end])
@@ -68,7 +72,7 @@ struct ProxyEnvironment: Sendable, Equatable {
 
     /// The setting that serves `url`: nil to connect directly.
     func setting(for url: URL) -> Setting? {
-        guard let host = url.host?.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]")), !host.isEmpty,
+        guard let host = url.host?.lowercased().trimmingScalars(where: { $0 == "[" || $0 == "]" }), !host.isEmpty,
             !URLPolicy.isLoopback(url), !bypasses(host)
         else { return nil }
         switch url.scheme?.lowercased() {
@@ -95,10 +99,10 @@ struct ProxyEnvironment: Sendable, Equatable {
         guard (1...65_535).contains(port) else { return .unusable(variable: variable) }
         return .proxy(
             Proxy(
-                host: host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port: port,
+                host: host.trimmingScalars(where: { $0 == "[" || $0 == "]" }), port: port,
                 // Decoded once: `user` and `password` of URLComponents are decoded already.
-                user: components.percentEncodedUser.map { $0.removingPercentEncoding ?? $0 },
-                password: components.percentEncodedPassword.map { $0.removingPercentEncoding ?? $0 }))
+                user: components.percentEncodedUser.map { FormEncoding.percentDecoded($0) ?? $0 },
+                password: components.percentEncodedPassword.map { FormEncoding.percentDecoded($0) ?? $0 }))
     }
 
     /// The error of a request that an unusable variable would serve (the

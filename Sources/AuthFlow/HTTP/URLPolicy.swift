@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+package import FoundationEssentials
+#else
 package import Foundation
+#endif
 
 /// Rules for the URLs AuthFlow talks to.
 package enum URLPolicy {

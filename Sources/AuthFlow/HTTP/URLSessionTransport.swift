@@ -1,8 +1,15 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 // On Linux with the AsyncHTTPClient package trait, `URLSessionTransport` names
-// AsyncHTTPClientTransport instead, and FoundationNetworking is not linked.
+// AsyncHTTPClientTransport instead, and neither FoundationNetworking nor the
+// rest of swift-corelibs-foundation is linked: the engine's other files import
+// FoundationEssentials alone on Linux.
 #if !(AsyncHTTPClient && os(Linux))
+import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

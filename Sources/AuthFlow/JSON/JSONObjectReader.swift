@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// A JSON object read in place: the one reader of every signed token's header
 /// and payload (ID tokens, JWT access tokens, logout and port tokens, DPoP

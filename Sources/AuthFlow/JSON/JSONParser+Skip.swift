@@ -1,7 +1,16 @@
 /// Checking JSON values without building them: what ``JSONObjectReader``
 /// uses to step over the values of a token's members, with the parser's own
 /// string, number and nesting rules.
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 extension JSONParser {
     /// Steps over the value at `index`, checking it exactly as

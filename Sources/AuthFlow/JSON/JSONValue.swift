@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+package import FoundationEssentials
+#else
 package import Foundation
+#endif
 
 /// A JSON value, for members AuthFlow keeps without knowing their meaning
 /// (unknown token-response members, extra claims, extra metadata).

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// A JWS in compact serialization (RFC 7515 §7.1), read but not verified:
 /// the one shape every signed token takes before its signature is checked

@@ -1,5 +1,10 @@
 import AuthFlowStoredDate
+
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// The claims of a verified ID token (OIDC Core §2), typed: a view over the
 /// token's payload, read in place (`CompactJWS`).

@@ -1,5 +1,10 @@
 import Crypto
+
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// The claim rules of OIDC Core §3.1.3.7 that follow signature verification.
 public struct IDTokenRules: Sendable {

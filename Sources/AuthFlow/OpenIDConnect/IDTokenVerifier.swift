@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// Verifies ID tokens: signature (JWKS or, for confidential clients, HMAC
 /// with the client secret), then every claim rule of OIDC Core §3.1.3.7.

@@ -1,6 +1,11 @@
 import Crypto
-public import Foundation
 import _CryptoExtras
+
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
 
 /// A public key from a JWK Set (RFC 7517), reduced to what verification needs.
 public struct JSONWebKey: Sendable {

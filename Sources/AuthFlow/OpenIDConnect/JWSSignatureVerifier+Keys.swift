@@ -1,6 +1,11 @@
 import Crypto
-import Foundation
 import _CryptoExtras
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The signature checks themselves, with swift-crypto: one key, one algorithm.
 extension JWSSignatureVerifier {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Checks the signature of a compact JWS from one issuer: the algorithm
 /// against the accepted set (never widened by the token's header), then the

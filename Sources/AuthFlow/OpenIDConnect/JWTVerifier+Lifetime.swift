@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 extension JWTVerifier {
     /// How long ``JWTVerifier`` accepts a token.

@@ -1,5 +1,10 @@
-public import Foundation
 public import Logging
+
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
 
 /// Verifies any JWT from a trusted issuer against the issuer's discovered
 /// JWK Set: access tokens that are JWTs, or other signed statements (a

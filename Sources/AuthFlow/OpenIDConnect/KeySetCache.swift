@@ -1,5 +1,10 @@
-public import Foundation
 public import Logging
+
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
 
 /// The JWK Set of one issuer, cached, refetched when it expires or when a
 /// token names a key it does not hold (key rotation): an unknown key always
@@ -83,9 +88,9 @@ public actor KeySetCache {
     static func maxAge(_ header: String?) -> TimeInterval {
         guard let header else { return 3600 }
         for directive in header.split(separator: ",") {
-            let parts = directive.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
+            let parts = directive.trimmingWhitespace().split(separator: "=", maxSplits: 1)
             if parts.count == 2, parts[0].lowercased() == "max-age",
-                let seconds = Double(parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")))
+                let seconds = Double(parts[1].trimmingScalars(where: { $0 == "\"" }))
             {
                 return min(max(seconds, 60), 86_400)
             }

@@ -1,5 +1,10 @@
 import Crypto
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The one writer of public keys as JWKs (RFC 7517; RSA and EC members per
 /// RFC 7518 §6, OKP per RFC 8037) and of their SHA-256 thumbprints

@@ -1,5 +1,10 @@
-import Foundation
 import Logging
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Claims from the userinfo endpoint (OIDC Core §5.3), typed.
 public struct OpenIDUserInfo: Sendable, Equatable, Codable {
@@ -72,7 +77,7 @@ extension OAuthClient {
         let body = try TokenEndpoint.requireSuccess(response, what: "userinfo request", secrets: [accessToken]).body
         let claims: [String: JSONMemberValue]
         if response.mediaType == "application/jwt" {
-            let text = String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let text = String(decoding: body, as: UTF8.self).trimmingWhitespaceAndNewlines()
             if text.split(separator: ".", omittingEmptySubsequences: false).count == 5 {
                 throw AuthFlowError.invalidResponse("encrypted userinfo responses are not supported")
             }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// A JWT whose signature and registered claims ``JWTVerifier`` verified.
 ///

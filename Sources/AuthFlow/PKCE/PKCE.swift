@@ -1,5 +1,10 @@
 import Crypto
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension AuthorizationRequest {
     /// Proof Key for Code Exchange (RFC 7636), S256 only: the code verifier of an

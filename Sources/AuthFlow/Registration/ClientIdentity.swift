@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// The ways a client may identify itself to an authorization server it did
 /// not know in advance, in the order the Model Context Protocol's

@@ -1,5 +1,10 @@
-public import Foundation
 public import Logging
+
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
 
 /// A client registered with an authorization server: the answer of OAuth 2.0
 /// Dynamic Client Registration, RFC 7591 §3.2.1.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// The metadata a client registers itself with: OAuth 2.0 Dynamic Client
 /// Registration, RFC 7591 §2, with OpenID Connect Dynamic Client

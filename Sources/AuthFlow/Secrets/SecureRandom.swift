@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Cryptographically secure random values for state, nonce and PKCE verifiers
 /// (and, in the loopback listener, one-time page paths and CSP nonces).

@@ -1,5 +1,10 @@
-import Foundation
 import Logging
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 extension AuthSession {
     /// Refreshes now, whatever the expiry says (unless a refresh is already

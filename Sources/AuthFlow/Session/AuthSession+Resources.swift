@@ -1,5 +1,10 @@
-public import Foundation
 import Logging
+
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
 
 extension AuthSession {
     /// A valid access token for `resource`, another API than the session's

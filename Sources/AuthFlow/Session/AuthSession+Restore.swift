@@ -1,5 +1,10 @@
-public import Foundation
 public import Logging
+
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
 
 extension AuthSession {
     /// Restores the session kept in `store`, without the network: the client

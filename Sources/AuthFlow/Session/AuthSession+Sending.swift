@@ -1,5 +1,10 @@
-import Foundation
 import Logging
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 extension AuthSession {
     /// Sends `request` with the session's access token, in the header only
@@ -59,8 +64,8 @@ extension AuthSession {
     {
         var authorized = request
         authorized.headers.removeAll { header in
-            header.name.caseInsensitiveCompare("Authorization") == .orderedSame
-                || (client.dpop != nil && header.name.caseInsensitiveCompare("DPoP") == .orderedSame)
+            header.name.equalsIgnoringASCIICase("Authorization")
+                || (client.dpop != nil && header.name.equalsIgnoringASCIICase("DPoP"))
         }
         let tokenType = credentials.token.tokenType
         authorized.headers.append(AccessTokenAuthorization.field(credentials.accessToken, tokenType: tokenType))

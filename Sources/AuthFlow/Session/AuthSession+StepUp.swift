@@ -1,5 +1,10 @@
-import Foundation
 import Logging
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 extension AuthSession {
     /// Signs the user in again: what ``send(_:stepUp:)`` calls when a

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension AuthSession {
     /// What a resource asked for when it refused a token, and what a step-up

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// A signed-in session: owns the credentials, hands out fresh access tokens,
 /// and refreshes them exactly once no matter how many callers ask at the

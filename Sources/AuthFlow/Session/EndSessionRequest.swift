@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// An RP-initiated logout request (OpenID Connect RP-Initiated Logout 1.0
 /// §2–3): the provider's `end_session_endpoint` and the parameters to send

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// An access token a session holds for one protected resource (RFC 8707)
 /// beside its own: what ``AuthSession/resourceToken(for:using:minimumValidity:rejecting:)``

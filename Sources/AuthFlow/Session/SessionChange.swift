@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// A change in an ``AuthSession``, as ``AuthSession/changes`` reports it.
 public enum SessionChange: Sendable, Equatable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+package import FoundationEssentials
+#else
 package import Foundation
+#endif
 
 /// When an access token must be refreshed before use: the one rule that
 /// ``AuthSession`` and the `authflow token` command apply.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+package import FoundationEssentials
+#else
 package import Foundation
+#endif
 
 /// The stored form of a session, shared by every persistent store (file,
 /// Keychain): versioned JSON, so a newer or corrupt item is a clear

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where a session keeps its ``SessionRecord``. Implementations: memory, a
 /// file (this module), the Keychain (AuthFlowApple).

@@ -1,5 +1,10 @@
 import AuthFlowStoredDate
+
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc

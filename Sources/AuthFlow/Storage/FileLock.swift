@@ -1,4 +1,10 @@
+import Dispatch
+
+#if canImport(FoundationEssentials)
+package import FoundationEssentials
+#else
 package import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc

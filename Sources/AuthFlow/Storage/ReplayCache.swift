@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// Remembers identifiers that may be used once — a DPoP proof's `jti`
 /// (RFC 9449 §11.1), a logout token's `jti` — until they could no longer be

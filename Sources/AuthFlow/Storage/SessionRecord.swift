@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How a client authenticates at the token endpoint, without the secret:
 /// what a ``SessionRecord`` remembers so that a restored session can tell

@@ -1,5 +1,10 @@
 import Crypto
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The `aud` of a client assertion (RFC 7523 §3 item 3): who the provider
 /// expects to find there.

@@ -1,6 +1,11 @@
 import Crypto
-public import Foundation
 import _CryptoExtras
+
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
 
 /// The private key a client signs its `private_key_jwt` assertions with
 /// (RFC 7523 §2.2, OpenID Connect Core §9): RSA (RS256 or PS256, at least

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+package import FoundationEssentials
+#else
 package import Foundation
+#endif
 
 /// Signature checks of client assertions, for the embedded provider: the
 /// same JWS verification the client uses for ID tokens, exposed inside the

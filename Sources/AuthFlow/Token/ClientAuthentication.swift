@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How the client authenticates at the token endpoint and every other
 /// endpoint that authenticates it — pushed authorization, revocation,

@@ -1,5 +1,10 @@
-import Foundation
 import Logging
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 extension OAuthClient {
     /// The client-credentials grant (RFC 6749 §4.4): an access token for the

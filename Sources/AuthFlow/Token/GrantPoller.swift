@@ -1,5 +1,10 @@
-import Foundation
 import Logging
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The polling loop of RFC 8628 §3.4–3.5, which OpenID CIBA Core 1.0 §10.1
 /// and §11 reuse for its poll and ping modes.

@@ -1,5 +1,10 @@
-import Foundation
 import Logging
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 extension OAuthClient {
     /// Redeems the refresh token of `credentials` (RFC 6749 §6).

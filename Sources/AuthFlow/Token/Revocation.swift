@@ -1,5 +1,10 @@
-import Foundation
 import Logging
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The `token_type_hint` of a revocation request (RFC 7009 §2.1).
 public enum TokenTypeHint: String, Sendable {
@@ -20,7 +25,7 @@ extension OAuthClient {
         guard let endpoint = metadata.revocationEndpoint else {
             throw AuthFlowError.configuration("the provider has no revocation endpoint")
         }
-        let bound = tokenType.map { $0.caseInsensitiveCompare("DPoP") == .orderedSame } ?? true
+        let bound = tokenType.map { $0.equalsIgnoringASCIICase("DPoP") } ?? true
         let revocation = authenticatedEndpoint(endpoint, purpose: .revocation, dpop: bound ? dpop : nil)
         _ = try await revocation.post([("token", token), ("token_type_hint", hint.rawValue)], what: "revocation (\(hint.rawValue))")
     }

@@ -1,5 +1,10 @@
-import Foundation
 import Logging
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Sends grants to a token endpoint and interprets the answer (RFC 6749 §5).
 struct TokenEndpoint: Sendable {
@@ -103,7 +108,7 @@ struct TokenEndpoint: Sendable {
         }
         if response.status == 429 {
             let retryAfter =
-                response.header("Retry-After").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map { "; retry after \($0) s" }
+                response.header("Retry-After").flatMap { Int($0.trimmingWhitespace()) }.map { "; retry after \($0) s" }
                 ?? ""
             throw AuthFlowError(
                 .oauthError, "temporarily_unavailable",

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// A successful token response (RFC 6749 §5.1).
 public struct TokenResponse: Sendable, Equatable, Codable {

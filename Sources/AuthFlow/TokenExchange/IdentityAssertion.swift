@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// An Identity Assertion JWT Authorization Grant (ID-JAG,
 /// draft-ietf-oauth-identity-assertion-authz-grant; the grant of MCP's

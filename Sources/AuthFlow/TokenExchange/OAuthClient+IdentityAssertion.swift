@@ -1,5 +1,10 @@
-public import Foundation
 import Logging
+
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
 
 extension OAuthClient {
     /// At the identity provider this client signs users in with: trades the

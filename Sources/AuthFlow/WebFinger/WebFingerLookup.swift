@@ -1,5 +1,10 @@
-import Foundation
 import Logging
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The WebFinger question OpenID Connect Discovery 1.0 §2 asks: which issuer
 /// signs in this resource? One `GET` through the ``HTTPTransport`` (its

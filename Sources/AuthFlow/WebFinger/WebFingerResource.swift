@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// What a person types to name their account, normalised into the resource of a
 /// WebFinger query (OpenID Connect Discovery 1.0 §2.1, RFC 7033).
@@ -37,7 +41,7 @@ public struct WebFingerResource: Sendable, Hashable, CustomStringConvertible {
     ///   characters than ASCII, has a scheme
     ///   other than `acct`, `https` and `http`, or names no host.
     public init(_ identifier: String) throws {
-        var text = identifier.trimmingCharacters(in: .whitespaces)
+        var text = identifier.trimmingWhitespace()
         guard !text.isEmpty, text.utf8.count <= 2048 else { throw Self.invalid("the account is empty or too long") }
         guard !text.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control }) else {
             throw Self.invalid("the account must not hold spaces or control characters")
