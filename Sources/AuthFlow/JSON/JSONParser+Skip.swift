@@ -1,12 +1,9 @@
 /// Checking JSON values without building them: what ``JSONObjectReader``
 /// uses to step over the values of a token's members, with the parser's own
 /// string, number and nesting rules.
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
