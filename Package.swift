@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "AuthFlowHummingbird", targets: ["AuthFlowHummingbird"]),
         .library(name: "AuthFlowMCP", targets: ["AuthFlowMCP"]),
         .executable(name: "authflow", targets: ["authflow"]),
+        .executable(name: "authflow-postgresql", targets: ["authflow-postgresql"]),
     ],
     // A product behind a trait, used without it, builds but names the trait:
     // its main types are unavailable with a message saying how to enable it
@@ -251,11 +252,23 @@ package.targets += [
     .executableTarget(
         name: "authflow",
         dependencies: [
-            "AuthFlow", "AuthFlowLoopback", "AuthFlowSecretService", "AuthFlowProvider", "AuthFlowPostgres", "TerminalQR",
-            .target(name: "AuthFlowICUData", condition: .when(platforms: [.linux])), argumentParser, postgres, logging,
+            "AuthFlow", "AuthFlowLoopback", "AuthFlowSecretService", "AuthFlowProvider", "AuthFlowStoreHelper", "TerminalQR",
+            argumentParser, logging,
         ],
         swiftSettings: strict
     ),
+    // The PostgreSQL store, in a program of its own that `authflow` starts:
+    // PostgresNIO links swift-corelibs-foundation and ICU (docs/performance.md, "Size").
+    .executableTarget(
+        name: "authflow-postgresql",
+        dependencies: [
+            "AuthFlow", "AuthFlowPostgres", "AuthFlowStoreHelper",
+            .target(name: "AuthFlowICUData", condition: .when(platforms: [.linux])), postgres, logging,
+        ],
+        swiftSettings: strict
+    ),
+    // What `authflow` and its store helper say to each other, and both ends.
+    .target(name: "AuthFlowStoreHelper", dependencies: ["AuthFlow", "AuthFlowLoopback"], swiftSettings: strict),
     .target(name: "TerminalQR", swiftSettings: strict),
     // The release build's reduced ICU data (packaging/build-linux); an empty object otherwise.
     .target(name: "AuthFlowICUData"),

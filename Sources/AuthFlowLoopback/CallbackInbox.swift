@@ -1,5 +1,10 @@
 import AuthFlow
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Hands the first matching callback from the listener's thread to the waiting task.
 final class CallbackInbox: Sendable {

@@ -1,6 +1,11 @@
 import AuthFlow
-import Foundation
 import Logging
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Decides the answer to each request on the loopback listener.
 ///
@@ -75,7 +80,7 @@ struct CallbackResponder: Sendable {
     static func isFormEncoded(_ contentType: String?) -> Bool {
         guard let contentType else { return false }
         let type = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0]
-            .trimmingCharacters(in: .whitespaces)
+            .trimmingWhitespace()
         return type.lowercased() == "application/x-www-form-urlencoded"
     }
 
@@ -88,7 +93,7 @@ struct CallbackResponder: Sendable {
             logger.debug("loopback listener: form_post body is not a valid form")
             return Response(.badRequest, page: Pages.unexpected)
         }
-        let query = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let query = text.trimmingWhitespaceAndNewlines()
         return deliver(target: path + "?" + query, query: query)
     }
 

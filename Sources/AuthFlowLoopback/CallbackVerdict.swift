@@ -1,5 +1,10 @@
 import AuthFlow
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What the listener makes of a callback request, and so which page the
 /// browser shows.

@@ -1,5 +1,10 @@
 import AuthFlow
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The one-time page that sends the browser to the provider's
 /// `end_session_endpoint` by POST (RP-Initiated Logout 1.0 §2 allows it).

@@ -1,6 +1,16 @@
 public import AuthFlow
-public import Foundation
 public import Logging
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
 
 /// The RFC 8252 §7.3 loopback redirect listener: an HTTP server on
 /// 127.0.0.1 that waits for the one authorization response a native app

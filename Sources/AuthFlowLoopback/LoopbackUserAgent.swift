@@ -1,5 +1,10 @@
 public import AuthFlow
+
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// An `AuthorizationUserAgent` for desktops and terminals: opens the
 /// authorization URL in a browser and waits for the redirect on a

@@ -1,5 +1,14 @@
 import AuthFlow
+
+#if canImport(Glibc) || canImport(Musl)
+public import FoundationEssentials
+#else
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
+#endif
 
 /// Opens URLs in the user's browser: `$BROWSER` when set, else the
 /// platform's opener (`open` on macOS, `xdg-open` elsewhere).
@@ -9,10 +18,10 @@ public enum SystemBrowser {
     /// is always one argument of its own; no shell ever sees it.
     public static func command(for url: URL, browser: String?) -> [String] {
         let link = url.absoluteString
-        if let browser, !browser.trimmingCharacters(in: .whitespaces).isEmpty {
+        if let browser, !browser.trimmingWhitespace().isEmpty {
             let words = splitWords(browser)
             if words.contains(where: { $0.contains("%s") }) {
-                return words.map { $0.replacingOccurrences(of: "%s", with: link) }
+                return words.map { $0.replacing("%s", with: link) }
             }
             return words + [link]
         }
@@ -50,8 +59,24 @@ public enum SystemBrowser {
     }
 
     private static func open(_ url: URL, browser: String?, quietly: Bool, exited: (@Sendable (Int32) -> Void)?) throws {
-        #if os(macOS) || os(Linux) || os(Windows) || os(FreeBSD) || os(OpenBSD)
         let arguments = command(for: url, browser: browser)
+        #if canImport(Glibc) || canImport(Musl)
+        let child: ChildProcess
+        do {
+            child = try ChildProcess.spawn(
+                arguments, input: .null, output: quietly ? .null : .standardError, error: quietly ? .null : .inherit)
+        } catch {
+            throw AuthFlowError(.configuration, "could not start the browser \(arguments.first ?? "")")
+        }
+        if let exited {
+            child.whenExited { status in
+                if status != 0 { exited(status) }
+            }
+        } else {
+            // Reaped all the same, so that no zombie outlives the browser.
+            child.whenExited { _ in }
+        }
+        #elseif os(macOS) || os(Windows) || os(FreeBSD) || os(OpenBSD)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments

@@ -1,5 +1,10 @@
 public import AuthFlow
+
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// Session storage in the desktop keyring of Linux (GNOME Keyring, KWallet,
 /// KeePassXC): the freedesktop.org Secret Service API on the session bus.
@@ -120,8 +125,6 @@ public struct SecretServiceCredentialStore: CredentialStore {
 
     /// `body` on a thread of its own: the D-Bus calls block (bounded by ``timeout``).
     private static func offloaded<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: body()) }
-        }
+        await DetachedThread.run(body)
     }
 }

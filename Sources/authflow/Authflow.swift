@@ -1,6 +1,19 @@
 #if CLI // the CLI package trait
 import ArgumentParser
+import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The `authflow` command: sign in from a terminal, print tokens for scripts.
 @main
@@ -39,18 +52,18 @@ struct Authflow: AsyncParsableCommand {
                 try command.run()
             }
         } catch let code as ExitCode {
-            Foundation.exit(code.rawValue)
+            terminate(code.rawValue)
         } catch {
             let code = exitCode(for: error)
             let message = fullMessage(for: error)
             if code == .success {
                 print(message)
-                Foundation.exit(0)
+                terminate(0)
             }
             // A script that asked for JSON reads stdout: a usage error is an error object there too.
             if Output.asksForJSON(arguments) { Output.json(Output.ErrorEnvelope(usage: self.message(for: error))) }
-            FileHandle.standardError.write(Data((message + "\n").utf8))
-            Foundation.exit(2)
+            try? StandardStream.error.write(message + "\n")
+            terminate(2)
         }
     }
 
@@ -67,5 +80,11 @@ struct Authflow: AsyncParsableCommand {
         }
         return try parseAsRoot(arguments)
     }
+}
+
+/// Ends the process with `status`: the C library's `exit`, which
+/// `ParsableCommand.exit(withError:)` hides inside ``Authflow``.
+private func terminate(_ status: Int32) -> Never {
+    exit(status)
 }
 #endif

@@ -26,6 +26,8 @@ class Authflow < Formula
   def install
     bin.install "bin/authflow"
     bin.install_symlink "authflow" => "docker-credential-authflow"
+    # The PostgreSQL store's helper, which authflow finds at ../libexec/authflow.
+    (libexec/"authflow").install "libexec/authflow/authflow-postgresql"
     bash_completion.install "share/bash-completion/completions/authflow"
     zsh_completion.install "share/zsh/site-functions/_authflow"
     fish_completion.install "share/fish/vendor_completions.d/authflow.fish"
@@ -39,6 +41,8 @@ class Authflow < Formula
     # The whole sign-in against the embedded provider, on 127.0.0.1 only.
     assert_match(/^total [0-9.]+ ms$/, shell_output("#{bin}/authflow demo"))
     assert_path_exists man1/"authflow-login.1"
+    assert_match "keeps authflow's sessions in PostgreSQL",
+                 shell_output("#{libexec}/authflow/authflow-postgresql --help 2>&1")
     assert_match "authflow", shell_output("#{bin}/authflow --generate-completion-script bash")
   end
 end

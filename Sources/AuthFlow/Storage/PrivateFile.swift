@@ -128,29 +128,14 @@ package enum PrivateFile {
 
     private static func readAll(_ fd: Int32, path: String, maximumSize: Int, wording: Wording) throws -> Data {
         var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 16_384)
+        let stream = DescriptorStream(descriptor: fd)
         while true {
-            // read(2) writes through a raw pointer, bounded by the count; the callers decode the bytes (fuzzed: Fuzz/profile.swift, Fuzz/credentials.swift).
-            let count = buffer.withUnsafeMutableBytes { readBytes(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw failure("cannot read \(path)")
-            }
-            if count == 0 { return data }
-            data.append(contentsOf: buffer[0..<count])
+            let chunk: [UInt8]
+            do { chunk = try stream.read(upToCount: 16_384) } catch { throw StorageError.posix("cannot read \(path)", code: error.errno) }
+            if chunk.isEmpty { return data }
+            data.append(contentsOf: chunk)
             guard data.count <= maximumSize else { throw AuthFlowError(.storage, "\(path) is larger than a \(wording.noun) can be") }
         }
-    }
-
-    // The libc read(2) signature, raw pointer and all (a syscall boundary).
-    private static func readBytes(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-        #if canImport(Glibc)
-        Glibc.read(fd, buffer, count)
-        #elseif canImport(Musl)
-        Musl.read(fd, buffer, count)
-        #else
-        Darwin.read(fd, buffer, count)
-        #endif
     }
 
     /// A storage error with the reason `errno` gives, which it keeps as its underlying error.

@@ -1,6 +1,16 @@
 import AuthFlow
-import Foundation
 import Logging
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Owns the listener's thread and lets async code stop it.
 ///
@@ -43,7 +53,7 @@ final class LoopbackServer: Sendable {
             throw error
         }
         let server = LoopbackServer(port: bound, descriptors: [listener, pipe.read, pipe.write], wake: pipe.write)
-        let thread = Thread {
+        let started = DetachedThread.start {
             ThreadName.set("authflow-\(bound)")
             let loop = ServerLoop(
                 listener: listener, wake: pipe.read, responder: responder, settings: settings,
@@ -56,7 +66,10 @@ final class LoopbackServer: Sendable {
             }
             server.finished()
         }
-        thread.start()
+        guard started else {
+            for descriptor in server.descriptors { Socket.close(descriptor) }
+            throw Socket.Failure(call: "pthread_create", code: POSIXErrorCode.EAGAIN.rawValue)
+        }
         return server
     }
 

@@ -1,6 +1,10 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 public import AuthFlow
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// Plays the browser for tests and `authflow demo`: requests a URL without
 /// following redirects, as a user agent would before it navigates.

@@ -1,6 +1,10 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// Which clients may get Identity Assertion JWT Authorization Grants
 /// (ID-JAG, draft-ietf-oauth-identity-assertion-authz-grant §4) from an

@@ -1,6 +1,10 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 public import Logging
 
 /// Everything an ``EmbeddedProvider`` starts from: where it listens, its

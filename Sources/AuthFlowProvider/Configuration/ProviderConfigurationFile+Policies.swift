@@ -1,5 +1,9 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The grant policies of a configuration file:
 ///

@@ -1,7 +1,11 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 import AuthFlowHummingbird
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// The JSON file `authflow provider serve --config FILE` reads. Member names
 /// follow OAuth dynamic client registration (RFC 7591) where one exists;

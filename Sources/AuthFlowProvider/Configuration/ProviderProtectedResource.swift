@@ -1,5 +1,9 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// A demo protected resource (an API) that the ``EmbeddedProvider`` serves
 /// at `path` on its own listener, so that a client can be tried against the

@@ -1,5 +1,9 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// How long what the provider issues stays valid, in seconds.
 public struct TokenLifetimes: Sendable, Equatable {

@@ -1,6 +1,10 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The authorization endpoint (RFC 6749 §4.1.1, OIDC Core §3.1.2, RFC 7636, RFC 9207).
 ///

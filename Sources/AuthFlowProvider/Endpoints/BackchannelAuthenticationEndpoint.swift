@@ -1,6 +1,10 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The backchannel authentication endpoint (OpenID CIBA Core 1.0 §7):
 /// an authenticated, confidential client names a user by exactly one hint;

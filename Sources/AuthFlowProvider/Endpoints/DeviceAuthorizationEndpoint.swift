@@ -1,6 +1,10 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The device authorization endpoint (RFC 8628 §3.1–3.2). A `dpop_jkt`
 /// parameter binds the device code to that DPoP key: each poll must carry a

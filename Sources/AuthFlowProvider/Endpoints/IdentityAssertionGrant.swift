@@ -1,6 +1,10 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Identity Assertion JWT Authorization Grants (ID-JAG,
 /// draft-ietf-oauth-identity-assertion-authz-grant) at the token endpoint,

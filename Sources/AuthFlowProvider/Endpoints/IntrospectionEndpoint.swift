@@ -1,6 +1,10 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Token introspection (RFC 7662). Confidential clients may introspect any
 /// token; a public client only its own. Anything else is `active: false`.

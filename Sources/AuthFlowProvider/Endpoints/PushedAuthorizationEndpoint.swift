@@ -1,6 +1,10 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The pushed authorization request endpoint (RFC 9126 §2): the client posts
 /// every authorization parameter, authenticated like a token request, and

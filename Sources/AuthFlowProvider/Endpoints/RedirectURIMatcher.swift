@@ -1,5 +1,9 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Redirect URI matching: exact string comparison, except that a registered
 /// `http://127.0.0.1/…` or `http://[::1]/…` URI without a port accepts any

@@ -1,6 +1,10 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The userinfo endpoint (OIDC Core §5.3) with bearer tokens in the
 /// Authorization header (RFC 6750 §2.1).
@@ -14,7 +18,7 @@ struct UserInfoEndpoint: Sendable {
             return challenge(nil, "an access token is required", status: 401)
         }
         let usesDPoP = header[..<space].lowercased() == "dpop"
-        let token = String(header[space...]).trimmingCharacters(in: .whitespaces)
+        let token = header[space...].trimmingWhitespace()
         guard let info = await state.lookup(token, includeRefresh: false), let subject = info.subject else {
             return challenge("invalid_token", "the access token is invalid, expired or revoked", status: 401, dpop: usesDPoP)
         }

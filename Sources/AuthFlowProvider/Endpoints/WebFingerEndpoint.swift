@@ -1,6 +1,10 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// WebFinger (RFC 7033) for the provider's users, so that a client finds the
 /// issuer from an account (OpenID Connect Discovery 1.0 §2).
@@ -47,7 +51,7 @@ struct WebFingerEndpoint: Sendable {
         else { return nil }
         if resource.hasPrefix("acct:") {
             guard let at = resource.lastIndex(of: "@") else { return nil }
-            return String(resource[resource.index(resource.startIndex, offsetBy: 5)..<at]).removingPercentEncoding
+            return FormEncoding.percentDecoded(resource[resource.index(resource.startIndex, offsetBy: 5)..<at])
         }
         guard let components = URLComponents(string: resource), ["https", "http"].contains(components.scheme?.lowercased() ?? ""),
             components.path.isEmpty || components.path == "/", components.query == nil, let user = components.user, !user.isEmpty

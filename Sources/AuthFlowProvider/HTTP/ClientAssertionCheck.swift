@@ -1,6 +1,10 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Checks a JWT client assertion (`private_key_jwt`, `client_secret_jwt`;
 /// RFC 7523 §3, OpenID Connect Core §9). Every failure is `invalid_client`

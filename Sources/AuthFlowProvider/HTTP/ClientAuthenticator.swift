@@ -1,6 +1,10 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Client authentication at the token, revocation, introspection and device
 /// authorization endpoints (RFC 6749 §2.3): each client by exactly the
@@ -77,7 +81,7 @@ struct ClientAuthenticator: Sendable {
 
     /// Decodes `base64(urlencode(id):urlencode(secret))`.
     static func decodeBasic(_ credentials: String) throws(OAuthFailure) -> (String, String) {
-        guard let data = Data(base64Encoded: credentials.trimmingCharacters(in: .whitespaces)),
+        guard let data = Data(base64Encoded: credentials.trimmingWhitespace()),
             let text = String(data: data, encoding: .utf8),
             let colon = text.firstIndex(of: ":"),
             let id = FormEncoding.decodeComponent(text[..<colon]),

@@ -1,6 +1,10 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An OAuth error the provider answers with (RFC 6749 §5.2, RFC 7009, RFC 8628 §3.5).
 struct OAuthFailure: Error, Sendable {

@@ -1,5 +1,10 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
+import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An HTTP request as the provider's endpoints see it, independent of the server framework.
 struct ProviderRequest: Sendable {
@@ -26,27 +31,14 @@ struct ProviderRequest: Sendable {
         }
     }
 
-    /// Field names are ASCII tokens (RFC 9110 §5.1): compared ASCII
-    /// case-insensitively without going through NSString; anything else
-    /// still by `caseInsensitiveCompare`.
+    /// Field names are ASCII tokens (RFC 9110 §5.1), compared ASCII case-insensitively.
     static func sameFieldName(_ a: String, _ b: String) -> Bool {
-        let x = a.utf8
-        let y = b.utf8
-        guard x.allSatisfy({ $0 < 0x80 }), y.allSatisfy({ $0 < 0x80 }) else { return a.caseInsensitiveCompare(b) == .orderedSame }
-        return x.count == y.count && zip(x, y).allSatisfy { asciiLowercase($0) == asciiLowercase($1) }
+        a.equalsIgnoringASCIICase(b)
     }
 
-    /// `trimmingCharacters(in: .whitespaces).lowercased()`, by hand for ASCII text.
+    /// The text without the spaces and tabs around it, lowercased.
     static func trimmedLowercase(_ text: Substring) -> String {
-        let bytes = text.utf8
-        guard bytes.allSatisfy({ $0 < 0x80 }) else { return text.trimmingCharacters(in: .whitespaces).lowercased() }
-        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        guard let first = bytes.firstIndex(where: { !isBlank($0) }), let last = bytes.lastIndex(where: { !isBlank($0) }) else { return "" }
-        return String(decoding: bytes[first...last].map(asciiLowercase), as: UTF8.self)
-    }
-
-    private static func asciiLowercase(_ byte: UInt8) -> UInt8 {
-        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+        text.trimmingWhitespace().lowercased()
     }
 }
 #endif

@@ -1,5 +1,9 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Resource indicators (RFC 8707): the `resource` parameter of
 /// authorization, device authorization, pushed and token requests.

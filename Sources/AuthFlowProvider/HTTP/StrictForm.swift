@@ -1,6 +1,10 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Form parameters parsed strictly: RFC 6749 §3.1 and §3.2 forbid repeating
 /// a parameter, so any repetition is `invalid_request`; so is a malformed

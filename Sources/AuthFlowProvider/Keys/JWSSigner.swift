@@ -1,6 +1,10 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Builds compact JWS tokens (RFC 7515) from claims.
 enum JWSSigner {

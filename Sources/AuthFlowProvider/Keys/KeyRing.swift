@@ -1,6 +1,10 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The provider's signing keys: one active key per algorithm signs; keys
 /// replaced by a rotation stay published (so tokens they signed still

@@ -2,7 +2,11 @@
 import AuthFlow
 import Crypto
 import _CryptoExtras
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A private signing key of the provider, with its key id.
 public struct SigningKey: Sendable {

@@ -1,6 +1,10 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The approval page of backchannel authentication (OpenID CIBA Core 1.0
 /// §7.3: the provider "authenticates the user and obtains consent" on the

@@ -1,6 +1,10 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The rules client metadata must follow to become a ``ProviderClient``:
 /// RFC 7591 §2 with OpenID Connect Dynamic Client Registration's

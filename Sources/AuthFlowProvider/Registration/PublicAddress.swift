@@ -1,5 +1,10 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
+import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -15,9 +20,7 @@ package enum PublicAddress {
     /// Resolves `host` (on a thread of its own: the lookup blocks) and checks every address.
     static func isPublic(host: String) async -> Bool {
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        return await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: addresses(of: bare).map { !$0.isEmpty && $0.allSatisfy(isPublic) } ?? false) }.start()
-        }
+        return await DetachedThread.run { addresses(of: bare).map { !$0.isEmpty && $0.allSatisfy(isPublic) } ?? false }
     }
 
     /// The addresses `host` resolves to, as bytes (4 for IPv4, 16 for IPv6); nil when it does not resolve.

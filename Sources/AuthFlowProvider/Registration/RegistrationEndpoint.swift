@@ -1,6 +1,10 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Dynamic client registration (RFC 7591 §3), open to anyone: a POST of
 /// JSON client metadata (at most the server's 64 KiB request limit) is

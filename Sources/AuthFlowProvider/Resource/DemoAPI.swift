@@ -1,7 +1,11 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 import AuthFlowHummingbird
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPTypes
 import Hummingbird
 import NIOCore

@@ -1,7 +1,11 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 import AuthFlowHummingbird
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A DPoP failure: `invalid_dpop_proof` or `use_dpop_nonce` (RFC 9449 §5,
 /// §7.1, §8), answered with the provider's current `DPoP-Nonce`.

@@ -1,7 +1,11 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension ProviderState {
     /// Issues an access token (and a refresh token when the client may

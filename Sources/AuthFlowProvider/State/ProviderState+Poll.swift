@@ -1,6 +1,10 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A grant its client polls the token endpoint for until the user decides:
 /// a device code (RFC 8628) or a backchannel authentication request (OpenID

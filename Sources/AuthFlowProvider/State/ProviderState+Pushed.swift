@@ -1,6 +1,10 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A pushed authorization request (RFC 9126): its parameters, until used once or expired.
 struct PushedRequestRecord: Sendable {

@@ -1,6 +1,10 @@
 #if EmbeddedProvider // the EmbeddedProvider package trait
 import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One authorization a user (or a client, for `client_credentials`) gave:
 /// every token issued from it belongs to it, and revoking it revokes them all

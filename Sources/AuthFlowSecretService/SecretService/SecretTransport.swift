@@ -1,6 +1,11 @@
 import Crypto
-import Foundation
 import _CryptoExtras
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// How secrets travel in a Secret Service session: `plain`, or
 /// `dh-ietf1024-sha256-aes128-cbc-pkcs7` (the Secret Service API's

@@ -1,7 +1,11 @@
 #if CLI // the CLI package trait
 import AuthFlow
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `authflow aasa --app-id TEAMID.BUNDLE --path PATH`: the
 /// apple-app-site-association file for https (universal link) callbacks.

@@ -1,7 +1,11 @@
 #if CLI // the CLI package trait
 import AuthFlow
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `authflow login --ciba`: Client-Initiated Backchannel Authentication
 /// (OpenID CIBA Core 1.0, poll mode). The provider asks the user named by
@@ -57,7 +61,7 @@ extension Login {
     /// A short code for both screens when `--binding-message` is not given:
     /// "AF-" and four digits, enough to tell two requests apart at a glance.
     static func bindingCode() -> String {
-        "AF-" + String(format: "%04d", Int.random(in: 0..<10_000))
+        "AF-" + TextColumns.zeroPadded(Int.random(in: 0..<10_000), width: 4)
     }
 }
 

@@ -1,7 +1,11 @@
 #if CLI // the CLI package trait
 import AuthFlow
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `authflow decode JWT`: header and claims, clearly unverified.
 struct Decode: AsyncParsableCommand {
@@ -19,7 +23,7 @@ struct Decode: AsyncParsableCommand {
 
     func run() async throws {
         do {
-            let jws = try CompactJWS(jwt.trimmingCharacters(in: .whitespacesAndNewlines))
+            let jws = try CompactJWS(jwt.trimmingWhitespaceAndNewlines())
             Output.json(Decoded(header: jws.header, claims: jws.claims))
         } catch {
             throw Output.fail(error, json: true)

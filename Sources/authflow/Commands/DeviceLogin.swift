@@ -1,7 +1,11 @@
 #if CLI // the CLI package trait
 import AuthFlow
 import AuthFlowLoopback
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TerminalQR
 
 /// `authflow login --device`: the device authorization grant (RFC 8628).

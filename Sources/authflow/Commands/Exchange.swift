@@ -1,7 +1,11 @@
 #if CLI // the CLI package trait
 import AuthFlow
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `authflow exchange`: an OAuth 2.0 token exchange (RFC 8693) of the
 /// profile's access token (refreshed first when it is about to expire) for a

@@ -1,7 +1,11 @@
 #if CLI // the CLI package trait
 import AuthFlow
 import AuthFlowLoopback
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -35,7 +39,7 @@ enum HeadlessSignIn {
     /// one will; an SSH session (`SSH_CONNECTION`, `SSH_TTY`) or, on Linux,
     /// no `DISPLAY` and no `WAYLAND_DISPLAY` means none will.
     static func reason(_ environment: (String) -> String? = ProfileLocation.environment) -> String? {
-        func set(_ name: String) -> Bool { !(environment(name) ?? "").trimmingCharacters(in: .whitespaces).isEmpty }
+        func set(_ name: String) -> Bool { !(environment(name) ?? "").trimmingWhitespace().isEmpty }
         if set("BROWSER") { return nil }
         if set("SSH_CONNECTION") || set("SSH_TTY") { return "this is an SSH session" }
         #if os(Linux)
@@ -47,7 +51,7 @@ enum HeadlessSignIn {
     /// The pasted `line` as the callback of `request`: a URL that carries its
     /// `state` (the same test the listener applies to a request), else nil.
     static func pasted(_ line: String, for request: AuthorizationRequest) -> URL? {
-        let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = line.trimmingWhitespaceAndNewlines()
         guard text.utf8.count <= 16_384, let url = URL(string: text), url.scheme != nil,
             let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems,
             let state = items.first(where: { $0.name == "state" })?.value, request.matchesState(state)
@@ -89,7 +93,7 @@ struct TerminalUserAgent: AuthorizationUserAgent {
                         + "which fails to load. Paste that whole address here.")
                 for await line in lines {
                     if let url = HeadlessSignIn.pasted(line, for: request) { return url }
-                    if !line.trimmingCharacters(in: .whitespaces).isEmpty {
+                    if !line.trimmingWhitespace().isEmpty {
                         Output.stderr("That is not the address this sign-in was sent back to; paste the whole address from the browser.")
                     }
                 }
@@ -111,7 +115,7 @@ struct TerminalUserAgent: AuthorizationUserAgent {
 enum PastedLines {
     static func start(fromTerminal: Bool) -> AsyncStream<String> {
         let (stream, continuation) = AsyncStream.makeStream(of: String.self)
-        let thread = Thread {
+        let started = DetachedThread.start {
             let fd = fromTerminal ? open("/dev/tty", O_RDONLY | O_CLOEXEC) : STDIN_FILENO
             guard fd >= 0 else {
                 continuation.finish()
@@ -134,7 +138,8 @@ enum PastedLines {
             continuation.finish()
             if fromTerminal { close(fd) }
         }
-        thread.start()
+        // No thread to read on (the process is at its thread limit): no lines.
+        if !started { continuation.finish() }
         return stream
     }
 }

@@ -2,7 +2,11 @@
 import AuthFlow
 import AuthFlowLoopback
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 
 /// `authflow login`: the authorization code flow with PKCE through the

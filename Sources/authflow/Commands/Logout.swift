@@ -2,7 +2,11 @@
 import AuthFlow
 import ArgumentParser
 import AuthFlowLoopback
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 
 /// `authflow logout`: revoke (refresh token, then access token), end the

@@ -2,7 +2,11 @@
 import AuthFlow
 import AuthFlowProvider
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension ProviderCommand {
     /// `authflow provider serve`.

@@ -1,7 +1,11 @@
 #if CLI // the CLI package trait
 import AuthFlow
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 
 /// `authflow request`: an authorized HTTP request with the profile's access
@@ -45,7 +49,7 @@ struct Request: AsyncParsableCommand {
             guard let colon = header.firstIndex(of: ":"), colon != header.startIndex else {
                 throw ValidationError("-H takes 'Name: value'")
             }
-            let name = header[..<colon].trimmingCharacters(in: .whitespaces)
+            let name = header[..<colon].trimmingWhitespace()
             if ["authorization", "dpop"].contains(name.lowercased()) {
                 throw ValidationError("-H \(name) is set by authflow from the profile")
             }
@@ -74,8 +78,8 @@ struct Request: AsyncParsableCommand {
         var fields: [(name: String, value: String)] = headers.map { header in
             let colon = header.firstIndex(of: ":")!
             return (
-                name: header[..<colon].trimmingCharacters(in: .whitespaces),
-                value: header[header.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                name: header[..<colon].trimmingWhitespace(),
+                value: header[header.index(after: colon)...].trimmingWhitespace()
             )
         }
         let verb = method ?? (data == nil ? "GET" : "POST")

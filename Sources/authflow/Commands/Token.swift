@@ -2,7 +2,11 @@
 import AuthFlow
 import ArgumentParser
 import AuthFlowLoopback
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `authflow token`: a fresh access token on stdout, for scripts. Refreshes
 /// when the stored one expires within a minute (at most half its lifetime),

@@ -1,7 +1,11 @@
 #if CLI // the CLI package trait
 import AuthFlow
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `authflow userinfo`: the provider's userinfo for the stored profile.
 struct UserInfoCommand: AsyncParsableCommand {

@@ -1,7 +1,11 @@
 #if CLI // the CLI package trait
 import AuthFlow
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `authflow credential hosts`: which URLs a profile's token is for, so that
 /// git and Docker pick the right identity without `--profile`, and the

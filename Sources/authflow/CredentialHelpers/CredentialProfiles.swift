@@ -1,6 +1,10 @@
 #if CLI // the CLI package trait
 import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Which profile a credential helper answers with.
 ///

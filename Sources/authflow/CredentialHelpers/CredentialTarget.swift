@@ -1,5 +1,10 @@
 #if CLI // the CLI package trait
+import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where a client (git, Docker) wants to send a credential: scheme, host,
 /// port and path, compared the way a profile's `credential_urls` name them.
@@ -73,7 +78,7 @@ struct CredentialTarget: Equatable {
             if isUnreserved(value) {
                 result.append(value)
             } else {
-                result.append(contentsOf: Array(String(format: "%%%02X", value).utf8))
+                result.append(contentsOf: Array(("%" + TextColumns.hex(value)).utf8))
             }
         }
         return String(decoding: result, as: UTF8.self)
@@ -99,10 +104,10 @@ struct CredentialTarget: Equatable {
     /// A URL as a profile's `credential_urls` or Docker's `ServerURL` give it:
     /// `https://host[:port][/path]`, or `host[:port][/path]` (https).
     init?(url text: String) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         var rest = Substring(trimmed)
         var scheme = "https"
-        if let range = rest.range(of: "://") {
+        if let range = rest.firstRange(of: "://") {
             scheme = String(rest[..<range.lowerBound])
             rest = rest[range.upperBound...]
         }

@@ -1,7 +1,11 @@
 #if CLI // the CLI package trait
 import AuthFlow
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `authflow credential docker get|store|erase|list|version`, and the same as
 /// `docker-credential-authflow` (``InvokedAs``): Docker's credential helper
@@ -33,7 +37,7 @@ struct DockerCredentialCommand: AsyncParsableCommand {
         } catch {
             // Docker shows stdout's line; stderr gets the whole error and its hint.
             let line = (error as? CredentialInputError)?.message ?? (error as? AuthFlowError)?.message ?? "\(error)"
-            try? FileHandle.standardOutput.write(contentsOf: Data((TerminalText.field(line) + "\n").utf8))
+            try? StandardStream.output.write(TerminalText.field(line) + "\n")
             throw HelperFailure.report(error)
         }
     }
@@ -47,7 +51,7 @@ struct DockerCredentialCommand: AsyncParsableCommand {
         case "erase":
             _ = try DockerCredentialMessage.serverURL(
                 try HelperInput.standardInput(limit: DockerCredentialMessage.maximumServerURLLength, what: "docker credential input"))
-        case "list": try FileHandle.standardOutput.write(contentsOf: DockerCredentialMessage.list(try listed()))
+        case "list": try StandardStream.output.write(DockerCredentialMessage.list(try listed()))
         case "version": Output.stdout(Self.versionLine)
         default: throw CredentialInputError("Unknown credential action `\(String(operation.prefix(100)))`; \(Self.usage)")
         }
@@ -59,7 +63,7 @@ struct DockerCredentialCommand: AsyncParsableCommand {
         guard let target = CredentialTarget(url: serverURL), target.scheme == "https" || target.isLoopback,
             let profile = try CredentialProfiles.select(explicit: profile, for: target)
         else {
-            try FileHandle.standardOutput.write(contentsOf: Data((DockerCredentialMessage.notFound + "\n").utf8))
+            try StandardStream.output.write(DockerCredentialMessage.notFound + "\n")
             throw ExitCode(1)
         }
         let source = HelperTokenSource(
@@ -68,7 +72,7 @@ struct DockerCredentialCommand: AsyncParsableCommand {
         let token = try await source.token(.access)
         let answer = DockerCredentialMessage.credentials(
             serverURL: serverURL, username: CredentialProfiles.username(of: profile), secret: token.value)
-        try FileHandle.standardOutput.write(contentsOf: answer + Data("\n".utf8))
+        try StandardStream.output.write(answer + Data("\n".utf8))
     }
 
     /// Every URL a signed-in profile serves, with its username.

@@ -1,6 +1,10 @@
 #if CLI // the CLI package trait
 import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The docker-credential-helpers protocol: `get` and `erase` read a server
 /// URL on stdin, `store` reads `{"ServerURL", "Username", "Secret"}`, `get`
@@ -24,7 +28,7 @@ enum DockerCredentialMessage {
         guard let text = String(validating: data, as: UTF8.self) else {
             throw CredentialInputError("docker credential input: the server URL is not UTF-8")
         }
-        let url = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let url = text.trimmingWhitespaceAndNewlines()
         guard !url.isEmpty else { throw CredentialInputError("docker credential input: no server URL") }
         guard !url.unicodeScalars.contains(where: { $0.value < 0x20 || $0 == "\u{7F}" }) else {
             throw CredentialInputError("docker credential input: the server URL contains a line break or control character")

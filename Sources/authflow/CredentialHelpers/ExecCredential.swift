@@ -1,6 +1,10 @@
 #if CLI // the CLI package trait
 import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Kubernetes' exec credential plugin protocol
 /// (client.authentication.k8s.io, `v1` and `v1beta1`): kubectl names the
@@ -68,9 +72,7 @@ struct ExecCredential: Equatable {
             let spec = Spec()
             let status: Status
         }
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        let status = Status(token: token, expirationTimestamp: expiresAt.map { formatter.string(from: $0) })
+        let status = Status(token: token, expirationTimestamp: expiresAt.map(InternetDateTime.string(from:)))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(Response(apiVersion: apiVersion, status: status))) ?? Data()

@@ -1,7 +1,11 @@
 #if CLI // the CLI package trait
 import AuthFlow
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `authflow credential git get|store|erase`: git's credential helper
 /// protocol (gitcredentials(7)), configured as
@@ -58,7 +62,7 @@ struct GitCredentialCommand: AsyncParsableCommand {
         var answer = [("username", CredentialProfiles.username(of: profile)), ("password", token.value)]
         if let expiry = token.expiresAt { answer.append(("password_expiry_utc", String(Int(expiry.timeIntervalSince1970)))) }
         let text = try GitCredentialMessage(answer.map { (key: $0.0, value: $0.1) }).serialized()
-        try FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
+        try StandardStream.output.write(text)
     }
 
     private func erase(_ message: GitCredentialMessage) async throws {

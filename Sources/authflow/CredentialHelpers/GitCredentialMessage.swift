@@ -1,5 +1,9 @@
 #if CLI // the CLI package trait
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The attributes git sends a credential helper and reads back
 /// (gitcredentials(7), "CUSTOM HELPERS"; git-credential(1), "INPUT/OUTPUT

@@ -1,5 +1,10 @@
 #if CLI // the CLI package trait
+import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What a credential helper reads from its client, bounded.
 enum HelperInput {
@@ -12,36 +17,22 @@ enum HelperInput {
         var data = Data()
         while true {
             if untilBlankLine,
-                data.first == UInt8(ascii: "\n") || data.range(of: Data("\n\n".utf8)) != nil
-                    || data.range(of: Data("\n\r\n".utf8)) != nil || data.starts(with: Data("\r\n".utf8))
+                data.first == UInt8(ascii: "\n") || data.firstRange(of: Array("\n\n".utf8)) != nil
+                    || data.firstRange(of: Array("\n\r\n".utf8)) != nil || data.starts(with: Array("\r\n".utf8))
             {
                 return data
             }
-            let chunk: Data?
-            do { chunk = try FileHandle.standardInput.availableOrBlocking(upToCount: 65_536) } catch {
+            let chunk: [UInt8]
+            do { chunk = try StandardStream.input.read(upToCount: 65_536) } catch {
                 throw CredentialInputError("\(what): cannot read standard input")
             }
-            guard let chunk, !chunk.isEmpty else { return data }
-            data.append(chunk)
+            guard !chunk.isEmpty else { return data }
+            data.append(contentsOf: chunk)
             guard data.count <= limit else { throw CredentialInputError("\(what) is larger than \(limit) bytes") }
         }
     }
 
     /// The environment variable `name`, when set.
     static func environment(_ name: String) -> String? { ProfileLocation.environment(name) }
-}
-
-extension FileHandle {
-    /// What one `read(2)` returns (at most `count` bytes; empty at the end):
-    /// unlike `read(upToCount:)`, it does not wait for `count` bytes.
-    fileprivate func availableOrBlocking(upToCount count: Int) throws -> Data? {
-        var buffer = [UInt8](repeating: 0, count: count)
-        while true {
-            let read = buffer.withUnsafeMutableBytes { Foundation.read(fileDescriptor, $0.baseAddress, count) }
-            if read < 0, errno == EINTR { continue }
-            guard read >= 0 else { throw CocoaError(.fileReadUnknown) }
-            return Data(buffer[0..<read])
-        }
-    }
 }
 #endif

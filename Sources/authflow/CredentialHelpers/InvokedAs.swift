@@ -1,5 +1,9 @@
 #if CLI // the CLI package trait
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The name the executable was started as (`argv[0]`) decides the protocol:
 /// `docker-credential-authflow`, a link to `authflow`, is Docker's

@@ -1,7 +1,11 @@
 #if CLI // the CLI package trait
 import AuthFlow
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -33,8 +37,7 @@ struct KubectlCredentialCommand: AsyncParsableCommand {
                 nonInteractiveReason: "kubectl asked for a non-interactive credential", timeout: options.timeout,
                 logger: options.makeLogger())
             let fresh = try await source.token(token)
-            try FileHandle.standardOutput.write(
-                contentsOf: request.response(token: fresh.value, expiresAt: fresh.expiresAt) + Data("\n".utf8))
+            try StandardStream.output.write(request.response(token: fresh.value, expiresAt: fresh.expiresAt) + Data("\n".utf8))
         } catch {
             throw HelperFailure.report(error)
         }

@@ -3,7 +3,11 @@ import AuthFlow
 import AuthFlowLoopback
 import AuthFlowProvider
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 
 /// `authflow demo`: the whole sign-in against an embedded OpenID Provider.
@@ -67,11 +71,11 @@ struct DemoRun {
                     userInfo: result.info))
             return
         }
-        Output.stdout(String(format: "\ntotal %.1f ms", printer.total))
+        Output.stdout("\ntotal \(TextColumns.fixed(printer.total, decimals: 1)) ms")
         let claims = result.credentials.idToken?.all ?? [:]
         Output.stdout("\nverified ID-token claims:")
         for name in claims.keys.sorted() {
-            Output.stdout("  \(name.padding(toLength: 20, withPad: " ", startingAt: 0)) \(DemoRun.show(claims[name]!, claim: name))")
+            Output.stdout("  \(TextColumns.left(name, width: 20)) \(DemoRun.show(claims[name]!, claim: name))")
         }
         Output.stdout("userinfo: \(result.info.name ?? "-") <\(result.info.email ?? "-")>")
     }
@@ -133,7 +137,7 @@ struct DemoRun {
         case .string(let text) where claim == "at_hash": return String(text.prefix(8)) + "…"
         case .string(let text): return text
         case .number(let number) where ["exp", "iat", "auth_time"].contains(claim):
-            return "\(Int(number)) (\(ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: number))))"
+            return "\(Int(number)) (\(InternetDateTime.string(from: Date(timeIntervalSince1970: number))))"
         case .number(let number): return number.rounded() == number ? String(Int(number)) : String(number)
         case .bool(let flag): return String(flag)
         default: return String(describing: value)

@@ -2,7 +2,11 @@
 import AuthFlow
 import AuthFlowLoopback
 import AuthFlowProvider
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The browser of `authflow demo`: GETs the authorization URL without
 /// following the redirect, then delivers the redirect's `Location` to the

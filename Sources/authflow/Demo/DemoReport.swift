@@ -1,6 +1,10 @@
 #if CLI // the CLI package trait
 import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The success object of `authflow demo --json`: the sign-in's outcome as
 /// `login --json` reports it (no raw token, the nonce not shown) and the

@@ -2,7 +2,11 @@
 import AuthFlow
 import AuthFlowLoopback
 import AuthFlowProvider
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 
 /// `authflow demo --resource`: signing in to an API by its URL alone, step
@@ -48,10 +52,10 @@ struct DemoResourceRun {
                     credentials: outcome.credentials, printer: printer, accessTokenAudience: outcome.audience, apiResponse: outcome.answer))
             return
         }
-        Output.stdout(String(format: "\ntotal %.1f ms", printer.total))
+        Output.stdout("\ntotal \(TextColumns.fixed(printer.total, decimals: 1)) ms")
         Output.stdout("\nthe API answered:")
         for name in outcome.answer.keys.sorted() {
-            Output.stdout("  \(name.padding(toLength: 20, withPad: " ", startingAt: 0)) \(Summary.render(outcome.answer[name]!))")
+            Output.stdout("  \(TextColumns.left(name, width: 20)) \(Summary.render(outcome.answer[name]!))")
         }
     }
 

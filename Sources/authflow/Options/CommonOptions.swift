@@ -1,7 +1,11 @@
 #if CLI // the CLI package trait
 import ArgumentParser
 import Logging
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `--profile`; without it, `AUTHFLOW_PROFILE`; without either, `default`,
 /// or for a command given a URL, the profile whose URLs serve it. Nothing

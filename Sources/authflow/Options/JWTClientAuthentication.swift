@@ -1,6 +1,10 @@
 #if CLI // the CLI package trait
 import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The JWT client authentication a profile or `authflow login` names
 /// (`private_key_jwt` with a key file, `client_secret_jwt` with the secret),

@@ -1,7 +1,11 @@
 #if CLI // the CLI package trait
 import AuthFlow
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `authflow login`'s provider flags beyond `--issuer` and the two required
 /// endpoints: the tenants of a multi-tenant issuer, and the endpoints of a

@@ -1,7 +1,11 @@
 #if CLI // the CLI package trait
 import AuthFlow
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `authflow login` options for JWT client authentication (RFC 7523,
 /// OIDC Core §9: `--private-key`, `--key-id`, `--assertion-audience`) and

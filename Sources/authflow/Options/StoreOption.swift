@@ -1,7 +1,11 @@
 #if CLI // the CLI package trait
 import ArgumentParser
 import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `--store` (or `AUTHFLOW_STORE`): where a profile's credentials live.
 ///
@@ -90,7 +94,7 @@ struct PostgresStoreAddress: CustomStringConvertible {
         guard let components = URLComponents(string: text), let host = components.host, !host.isEmpty else {
             throw ValidationError("\(source) is not a valid postgresql:// URL (postgresql://USER@HOST[:PORT]/DATABASE)")
         }
-        guard let user = components.percentEncodedUser?.removingPercentEncoding, !user.isEmpty else {
+        guard let user = components.percentEncodedUser.flatMap({ FormEncoding.percentDecoded($0) }), !user.isEmpty else {
             throw ValidationError("\(source) names no user (postgresql://USER@HOST[:PORT]/DATABASE)")
         }
         let database = String(components.path.drop { $0 == "/" })
@@ -116,10 +120,10 @@ struct PostgresStoreAddress: CustomStringConvertible {
         self.host = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
         port = components.port ?? 5432
         self.user = user
-        self.database = database.removingPercentEncoding ?? database
+        self.database = FormEncoding.percentDecoded(database) ?? database
         self.table = table
         self.tls = tls ?? Self.defaultTLS(host: self.host)
-        urlPassword = components.percentEncodedPassword?.removingPercentEncoding
+        urlPassword = components.percentEncodedPassword.flatMap { FormEncoding.percentDecoded($0) }
     }
 
     /// TLS when the URL names no `sslmode`: `require`, so that neither the

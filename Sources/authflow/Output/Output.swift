@@ -1,28 +1,32 @@
 #if CLI // the CLI package trait
 import AuthFlow
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Printing and exit codes: the CLI contract of DESIGN.md.
 enum Output {
-    // `write(contentsOf:)` throws where `write(_:)` traps: a closed pipe
-    // (`authflow demo | head`) must not crash the program.
+    // A failed write (a closed pipe: `authflow demo | head`) is ignored:
+    // it must not crash the program.
     // Every line goes through `TerminalText.escaped`: what a server sent
     // (error descriptions, response parameters, userinfo, discovery values)
     // never reaches the terminal as a control sequence. Only `raw` writes
     // bytes unchanged (a response body, as curl does).
     static func stderr(_ text: String) {
-        try? FileHandle.standardError.write(contentsOf: Data((TerminalText.escaped(text) + "\n").utf8))
+        try? StandardStream.error.write(TerminalText.escaped(text) + "\n")
     }
 
     static func stdout(_ text: String) {
-        try? FileHandle.standardOutput.write(contentsOf: Data((TerminalText.escaped(text) + "\n").utf8))
+        try? StandardStream.output.write(TerminalText.escaped(text) + "\n")
     }
 
     /// Bytes on stdout unchanged: the body of `authflow request`, which is
     /// the caller's data, not text for the terminal.
     static func raw(_ data: Data) {
-        try? FileHandle.standardOutput.write(contentsOf: data)
+        try? StandardStream.output.write(data)
     }
 
     /// One JSON value on stdout, keys sorted. JSONEncoder escapes the C0

@@ -1,6 +1,18 @@
 #if CLI // the CLI package trait
 import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One line on stderr rewritten in place while something waits, on a
 /// terminal only: where stderr is a file or a pipe nothing is written, so
@@ -13,13 +25,13 @@ final class ProgressLine: Sendable {
     func show(_ text: String) {
         guard live else { return }
         shown.withLock { $0 = true }
-        try? FileHandle.standardError.write(contentsOf: Data("\r\u{1B}[K\(TerminalText.escaped(text))".utf8))
+        try? StandardStream.error.write("\r\u{1B}[K\(TerminalText.escaped(text))")
     }
 
     /// Ends the line, when one was shown.
     func finish() {
         guard live, shown.withLock({ $0 }) else { return }
-        try? FileHandle.standardError.write(contentsOf: Data("\n".utf8))
+        try? StandardStream.error.write("\n")
     }
 }
 #endif

@@ -1,5 +1,9 @@
 #if CLI // the CLI package trait
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Prints numbered steps with their durations, or, for `--json`, keeps
 /// them for the one JSON object printed at the end.
@@ -38,10 +42,9 @@ struct StepPrinter {
         let text = detail(value)
         steps.append(Step(name: name, milliseconds: (milliseconds * 10).rounded() / 10, detail: text))
         if printsLines {
-            let number = String(count).leftPadded(2)
-            Output.stdout(
-                "\(number). \(name.padding(toLength: 26, withPad: " ", startingAt: 0)) \(String(format: "%7.1f", milliseconds)) ms  \(text)"
-            )
+            let number = TextColumns.right(String(count), width: 2)
+            let duration = TextColumns.right(TextColumns.fixed(milliseconds, decimals: 1), width: 7)
+            Output.stdout("\(number). \(TextColumns.left(name, width: 26)) \(duration) ms  \(text)")
         }
         return value
     }
@@ -49,9 +52,5 @@ struct StepPrinter {
     mutating func step(_ name: String, _ body: () async -> Void, detail: () -> String) async {
         _ = try? await step(name, { await body() }, detail: { _ in detail() })
     }
-}
-
-extension String {
-    func leftPadded(_ width: Int) -> String { String(repeating: " ", count: max(0, width - count)) + self }
 }
 #endif

@@ -1,6 +1,10 @@
 #if CLI // the CLI package trait
 import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The success object of `login --json` and the basis of `status`.
 struct Summary: Encodable {
@@ -140,7 +144,7 @@ struct Summary: Encodable {
         if let resource { lines.append("  resource: \(TerminalText.field(resource))") }
         lines.append("  subject:  \(subject ?? "(no verified ID token)")")
         lines.append("  scope:    \(scope.isEmpty ? "(none)" : scope)")
-        let expiry = expiresAt.map { ISO8601DateFormatter().string(from: $0) } ?? "(not given)"
+        let expiry = expiresAt.map(InternetDateTime.string(from:)) ?? "(not given)"
         lines.append("  expires:  \(expiry)\(expired == true ? " (expired)" : "")")
         lines.append("  refresh:  \(hasRefreshToken ? "yes" : "no")")
         switch store {
@@ -151,7 +155,7 @@ struct Summary: Encodable {
         if !resourceTokens.isEmpty {
             lines.append("  tokens for other resources:")
             for token in resourceTokens {
-                let expiry = token.expiresAt.map { ISO8601DateFormatter().string(from: $0) } ?? "no expiry given"
+                let expiry = token.expiresAt.map(InternetDateTime.string(from:)) ?? "no expiry given"
                 lines.append(
                     "    \(TerminalText.field(token.resource)) (\(TerminalText.field(token.grant)), scope \(token.scope.isEmpty ? "(none)" : TerminalText.field(token.scope)), "
                         + "expires \(expiry)\(token.expired ? ", expired" : ""))")

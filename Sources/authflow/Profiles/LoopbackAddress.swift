@@ -1,5 +1,17 @@
 #if CLI // the CLI package trait
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Which hosts the CLI treats as this machine: an IP *literal* in
 /// 127.0.0.0/8 or `::1`, never a host name. A name is resolved by DNS,

@@ -1,6 +1,10 @@
 #if CLI // the CLI package trait
 import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 
 /// What `authflow login` stores per profile: versioned JSON, mode 0600 in a
@@ -308,7 +312,7 @@ struct ProfileCredentials: Decodable {
     /// Whether the credentials held are DPoP-bound (the token type compared
     /// case-insensitively, as RFC 6749 §5.1 has it).
     var holdsDPoPToken: Bool {
-        credentials.map { $0.token.tokenType.caseInsensitiveCompare("DPoP") == .orderedSame } ?? false
+        credentials.map { $0.token.tokenType.equalsIgnoringASCIICase("DPoP") } ?? false
     }
 
     /// The credentials, or `reauthentication_required` telling how to sign in again.

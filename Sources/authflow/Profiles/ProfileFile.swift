@@ -1,6 +1,10 @@
 #if CLI // the CLI package trait
 import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Reading a profile file safely: the engine's `PrivateFile` rules (a
 /// private regular file, not a link, owned by this user, in a private

@@ -4,7 +4,11 @@ import AuthFlow
 #if canImport(AuthFlowSecretService)
 import AuthFlowSecretService
 #endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A profile's secrets in the desktop keyring (`--store secret-service`):
 /// the credentials and the DPoP key, as one JSON item labelled

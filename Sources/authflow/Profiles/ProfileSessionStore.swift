@@ -1,6 +1,10 @@
 #if CLI // the CLI package trait
 import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 
 /// Where a profile's credentials live, as `login`, `token` and `logout` see
@@ -102,7 +106,7 @@ extension StoreKind {
         case .automatic, .file, .secretService:
             return try await body(try ProfileStore(name: profile, signInChoice: self))
         case .postgresql(let address):
-            return try await SharedStore.with(address, profile: profile, logger: logger()) { try await body($0) }
+            return try await SharedStore.with(address, profile: profile) { try await body($0) }
         }
     }
 }

@@ -1,70 +1,58 @@
 #if CLI // the CLI package trait
 import AuthFlow
-import AuthFlowPostgres
+import AuthFlowStoreHelper
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
-import PostgresNIO
 
 /// A profile's credentials in a shared PostgreSQL table (`--store
-/// postgresql://…`): the client running for the command's lifetime and the
-/// profile's session in it. The session ID is the profile name; the
-/// profile's file keeps the settings, without the credentials.
+/// postgresql://…`), kept by the helper `authflow-postgresql` for the
+/// command's lifetime (``StoreHelperClient``). The session ID is the profile
+/// name; the profile's file keeps the settings, without the credentials.
 struct SharedStore: ProfileSessionStore {
-    let store: PostgresCredentialStore
+    /// The helper's name, found beside `authflow` or in `../libexec/authflow/`.
+    static let helper = "authflow-postgresql"
+
+    let store: StoreHelperClient
     let profile: String
     /// Where, for messages (without the password).
     let address: PostgresStoreAddress
-    private let running: Task<Void, Never>
-    private let logger: Logger
-    private let probeConfiguration: @Sendable () throws -> PostgresConnection.Configuration
 
-    /// Connects (lazily: the first query connects) to `address`.
+    /// Starts the helper for `address`. The helper connects lazily: the first
+    /// query (or ``probe()``) connects.
     ///
     /// - Throws: ``AuthFlowError/Category/configuration`` when no key is
-    ///   given or it is not 32 bytes of base64; the messages never hold the
-    ///   key or the password.
+    ///   given or it is not 32 bytes of base64, or the helper is missing;
+    ///   the messages never hold the key or the password.
     init(
-        _ address: PostgresStoreAddress, profile: String, logger: Logger,
+        _ address: PostgresStoreAddress, profile: String,
         environment: [String: String] = ProcessInfo.processInfo.environment
-    )
-        throws
-    {
+    ) async throws {
         self.profile = profile
         self.address = address
-        let tls = try Self.tls(address.tls)
-        let password = try address.password(environment: environment)
-        var configuration = PostgresClient.Configuration(
-            host: address.host, port: address.port, username: address.user, password: password,
-            database: address.database, tls: tls.pool)
-        configuration.options.connectTimeout = .seconds(5)
-        configuration.options.maximumConnections = 4
-        configuration.options.keepAliveBehavior = nil
-        var quiet = logger
-        quiet.logLevel = .critical
-        let client = PostgresClient(configuration: configuration, backgroundLogger: quiet)
-        running = Task { await client.run() }
-        var options = PostgresSessionTable.Options()
-        options.concurrentLocks = 2
-        // A command waits at most this long for a database that does not answer.
-        options.queryTimeout = 10
-        let table = try PostgresSessionTable(
-            client: client, keys: try Self.keys(environment), name: address.table, options: options, logger: logger)
-        store = try table.store(sessionID: profile)
-        self.logger = quiet
-        let connectionTLS = tls.connection
-        probeConfiguration = { () throws -> PostgresConnection.Configuration in
-            PostgresConnection.Configuration(
-                host: address.host, port: address.port, username: address.user, password: password, database: address.database,
-                tls: try connectionTLS())
+        let (keyID, key) = try Self.key(environment)
+        let configuration = PostgresStoreConfiguration(
+            host: address.host, port: address.port, user: address.user, password: try address.password(environment: environment),
+            database: address.database, table: address.table, tls: address.tls.rawValue, keyID: keyID, key: key, sessionID: profile)
+        guard let executable = HelperExecutable.locate(Self.helper) else {
+            throw AuthFlowError(
+                .configuration, "a PostgreSQL store needs \(Self.helper), which is not installed beside authflow",
+                recovery:
+                    "Install the authflow-postgresql package (the release archive has it in libexec/authflow), or build it: swift build --traits CLI --product authflow-postgresql."
+            )
         }
+        store = try await StoreHelperClient(executable: executable, name: Self.helper, configuration: configuration)
     }
 
     /// One direct connection, before the pool is used: a server that refuses
     /// it, or has no TLS when TLS is required, is an error now, with its
     /// cause, rather than the pool's "no connection" at the end of the query
-    /// timeout (``AuthFlowPostgres`` pools retry a failed connection).
+    /// timeout.
     func probe() async throws {
-        try await DatabaseProbe.connect(try probeConfiguration(), within: 10, logger: logger)
+        try await store.probe()
     }
 
     func checkBeforeSignIn() async throws {
@@ -73,50 +61,36 @@ struct SharedStore: ProfileSessionStore {
         _ = try await store.load()
     }
 
-    /// Stops the client.
+    /// Ends the helper.
     func close() {
-        running.cancel()
+        store.close()
     }
 
     /// Runs `body` with the shared store of `profile`, closing it afterwards.
     static func with<T>(
-        _ address: PostgresStoreAddress, profile: String, logger: Logger, _ body: (SharedStore) async throws -> T
+        _ address: PostgresStoreAddress, profile: String, _ body: (SharedStore) async throws -> T
     ) async throws -> T {
-        let shared = try SharedStore(address, profile: profile, logger: logger)
+        let shared = try await SharedStore(address, profile: profile)
         defer { shared.close() }
         return try await body(shared)
     }
 
-    /// The encryption key: `AUTHFLOW_STORE_KEY_FILE` (the key in base64 on its
-    /// first line), else `AUTHFLOW_STORE_KEY`; its ID `AUTHFLOW_STORE_KEY_ID`.
-    static func keys(_ environment: [String: String]) throws -> CredentialEncryptionKeys {
+    /// The encryption key's ID and its text: `AUTHFLOW_STORE_KEY_FILE` (the
+    /// key in base64 on its first line), else `AUTHFLOW_STORE_KEY`; its ID
+    /// `AUTHFLOW_STORE_KEY_ID`. The helper checks that it is 32 bytes.
+    static func key(_ environment: [String: String]) throws -> (id: String, base64: String) {
         let id = environment["AUTHFLOW_STORE_KEY_ID"].flatMap { $0.isEmpty ? nil : $0 } ?? "default"
-        let text: String
         if let path = environment["AUTHFLOW_STORE_KEY_FILE"], !path.isEmpty {
-            text = try PostgresStoreAddress.firstLine(of: path, what: "the key file AUTHFLOW_STORE_KEY_FILE names")
-        } else if let value = environment["AUTHFLOW_STORE_KEY"], !value.isEmpty {
-            text = value
-        } else {
-            throw AuthFlowError(
-                .configuration, "a PostgreSQL store needs an encryption key",
-                recovery:
-                    "Set AUTHFLOW_STORE_KEY_FILE to a file holding 32 random bytes in base64 (openssl rand -base64 32), or AUTHFLOW_STORE_KEY."
-            )
+            return (id, try PostgresStoreAddress.firstLine(of: path, what: "the key file AUTHFLOW_STORE_KEY_FILE names"))
         }
-        return try CredentialEncryptionKeys(current: try CredentialEncryptionKey(id: id, base64: text))
-    }
-
-    /// The URL's `sslmode` for the pool and for the probe's one connection
-    /// (whose context is made when it connects).
-    private static func tls(
-        _ mode: PostgresStoreAddress.TLSMode
-    ) throws -> (pool: PostgresClient.Configuration.TLS, connection: @Sendable () throws -> PostgresConnection.Configuration.TLS) {
-        let configuration = TLSConfiguration.makeClientConfiguration()
-        return switch mode {
-        case .disable: (.disable, { .disable })
-        case .prefer: (.prefer(configuration), { .prefer(try NIOSSLContext(configuration: configuration)) })
-        case .require: (.require(configuration), { .require(try NIOSSLContext(configuration: configuration)) })
+        if let value = environment["AUTHFLOW_STORE_KEY"], !value.isEmpty {
+            return (id, value)
         }
+        throw AuthFlowError(
+            .configuration, "a PostgreSQL store needs an encryption key",
+            recovery:
+                "Set AUTHFLOW_STORE_KEY_FILE to a file holding 32 random bytes in base64 (openssl rand -base64 32), or AUTHFLOW_STORE_KEY."
+        )
     }
 
     func load() async throws -> SessionRecord? { try await store.load() }
