@@ -1,6 +1,7 @@
 package import AuthFlow
 import AuthFlowLoopback
 
+#if canImport(Glibc) || canImport(Musl) || os(macOS) // ChildProcess's platforms
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -114,3 +115,4 @@ package final class StoreHelperClient: CredentialStore {
 private func closeDescriptor(_ descriptor: Int32) {
     _ = close(descriptor)
 }
+#endif

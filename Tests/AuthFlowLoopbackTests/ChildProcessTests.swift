@@ -14,6 +14,14 @@ import Testing
         #expect(await found.exitStatus() == 0, "a name without a slash is looked up in PATH")
     }
 
+    @Test func theChildHasTheParentsEnvironment() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let path = try #require(environment["PATH"])
+        let home = environment["HOME"] ?? ""
+        let child = try ChildProcess.spawn(["/bin/sh", "-c", #"test "$PATH" = "$1" && test "$HOME" = "$2""#, "sh", path, home])
+        #expect(await child.exitStatus() == 0)
+    }
+
     @Test func aSignalIsReportedAsShellsDo() async throws {
         let child = try ChildProcess.spawn(["/bin/sh", "-c", "kill -9 $$"])
         #expect(await child.exitStatus() == 128 + 9)

@@ -1,4 +1,6 @@
-#if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+// Linux and macOS: posix_spawn is prohibited on tvOS and watchOS, and no iOS
+// app starts programs.
+#if canImport(Glibc) || canImport(Musl) || os(macOS)
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -7,6 +9,11 @@ import Musl
 import Darwin
 #endif
 import AuthFlow
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// A program started with `posix_spawn`: the browser (on Linux), and the
 /// helper that holds `authflow`'s PostgreSQL store.
@@ -114,10 +121,8 @@ package struct ChildProcess: Sendable {
 
         #if canImport(Darwin)
         var attributes: posix_spawnattr_t? = nil
-        let environment = _NSGetEnviron().pointee
         #else
         var attributes = posix_spawnattr_t()
-        let environment = environ
         #endif
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -134,12 +139,17 @@ package struct ChildProcess: Sendable {
 
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
+        // The parent's environment, read through ProcessInfo: the same on
+        // every platform (Darwin has no `environ` to import).
+        var environment: [UnsafeMutablePointer<CChar>?] =
+            ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for variable in environment { free(variable) } }
         var pid = pid_t()
         let status: Int32 =
             if arguments[0].contains("/") {
-                posix_spawn(&pid, argv[0]!, &actions, &attributes, &argv, environment)
+                posix_spawn(&pid, argv[0]!, &actions, &attributes, &argv, &environment)
             } else {
-                posix_spawnp(&pid, argv[0]!, &actions, &attributes, &argv, environment)
+                posix_spawnp(&pid, argv[0]!, &actions, &attributes, &argv, &environment)
             }
         guard status == 0 else {
             closeParentEnds()
