@@ -140,6 +140,32 @@ def test_an_unreachable_postgresql_store_fails_before_the_browser_opens(provider
     assert PASSWORD not in result.stdout + result.stderr and KEY not in result.stdout + result.stderr
 
 
+def test_a_postgresql_store_without_its_helper_says_how_to_install_it(provider, tmp_path):
+    """`authflow` alone, as the Debian package `authflow` without
+    `authflow-postgresql`: the store is a configuration error that names the
+    helper and how to get it, before any browser opens, and the key and the
+    password stay out of it."""
+    alone = tmp_path / "bin" / "authflow"
+    alone.parent.mkdir()
+    alone.write_bytes(open(AUTHFLOW_BIN, "rb").read())
+    alone.chmod(0o755)
+    cli = CLI(tmp_path)
+    result = cli.run("login", "--issuer", provider["issuer"], "--client-id", "cli-public", "--scope", "openid",
+                     "--store", f"postgresql://alice:{PASSWORD}@127.0.0.1:{closed_port()}/db", "--json",
+                     env={"AUTHFLOW_STORE_KEY": KEY}, timeout=90, binary=str(alone))
+    assert result.returncode == 1, describe(result)
+    error = json.loads(result.stdout)["error"]
+    assert error["category"] == "configuration", error
+    assert error["description"] == "a PostgreSQL store needs authflow-postgresql, which is not installed beside authflow", error
+    said = cli.run("token", "--store", f"postgresql://alice:{PASSWORD}@127.0.0.1:{closed_port()}/db",
+                   env={"AUTHFLOW_STORE_KEY": KEY}, timeout=90, binary=str(alone))
+    assert said.returncode == 1, describe(said)
+    assert "hint: Install the authflow-postgresql package" in said.stderr, describe(said)
+    assert browsers_opened(tmp_path) == 0
+    everything = result.stdout + result.stderr + said.stdout + said.stderr
+    assert PASSWORD not in everything and KEY not in everything
+
+
 def test_a_host_name_requires_tls_and_a_server_without_it_never_gets_the_password(provider, fake_postgres, tmp_path):
     """localhost is a name, not a loopback literal: TLS is required. The
     server answers "no TLS"; the CLI stops there (exit 5) with no StartupMessage
