@@ -45,14 +45,7 @@ import Testing
         let text = Array("one line\n".utf8)
         #expect(text.withUnsafeBytes { write(input, $0.baseAddress, $0.count) } == text.count)
         close(input)
-        var received: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
-            guard count > 0 else { break }
-            received += chunk[..<count]
-        }
-        close(output)
+        let received = Self.readToEnd(output)
         #expect(received == text)
         #expect(await child.exitStatus() == 0)
     }
@@ -66,14 +59,7 @@ import Testing
         defer { signal(SIGPIPE, previous) }
         let child = try ChildProcess.spawn(["cat", "/proc/self/status"], output: .pipe)
         let output = try #require(child.output)
-        var received: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
-            guard count > 0 else { break }
-            received += chunk[..<count]
-        }
-        close(output)
+        let received = Self.readToEnd(output)
         _ = await child.exitStatus()
         let status = String(decoding: received, as: UTF8.self)
         let ignored = status.split(separator: "\n").first { $0.hasPrefix("SigIgn:") }
@@ -91,19 +77,25 @@ import Testing
     @Test func noOtherDescriptorIsInherited() async throws {
         let child = try ChildProcess.spawn(["/bin/sh", "-c", "ls /proc/self/fd"], input: .pipe, output: .pipe)
         let output = try #require(child.output)
-        var received: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
-            guard count > 0 else { break }
-            received += chunk[..<count]
-        }
-        close(output)
+        let received = Self.readToEnd(output)
         if let input = child.input { close(input) }
         _ = await child.exitStatus()
         let descriptors = String(decoding: received, as: UTF8.self).split(separator: "\n").compactMap { Int($0) }
         // 0–2, and the one `ls` opens for /proc/self/fd.
         #expect(descriptors.filter { $0 > 2 }.count <= 1, "\(descriptors)")
+    }
+
+    /// Everything the child writes to the pipe, until it closes; closes the pipe.
+    static func readToEnd(_ descriptor: Int32) -> [UInt8] {
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            received += chunk[..<count]
+        }
+        close(descriptor)
+        return received
     }
 }
 #endif
