@@ -17,6 +17,16 @@ import Testing
         #expect(FormEncoding.escape("?#:@") == "%3F%23%3A%40")
     }
 
+    /// The one `%XX` writer (form bodies, DPoP `htu` normalisation, the
+    /// credential helpers' paths) is `%%%02X` for every byte.
+    @Test func everyByteEscapesAsPrintfPercent02X() {
+        for byte in UInt8.min...UInt8.max {
+            var output: [UInt8] = []
+            FormEncoding.appendEscape(of: byte, to: &output)
+            #expect(String(decoding: output, as: UTF8.self) == String(format: "%%%02X", byte))
+        }
+    }
+
     @Test func unreservedCharactersAreKept() {
         let unreserved = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
         #expect(FormEncoding.escape(unreserved) == unreserved)

@@ -90,13 +90,6 @@ struct TextColumnsTests {
         }
     }
 
-    @Test("hex(_:) is %02X for every byte")
-    func hex() {
-        for byte in UInt8.min...UInt8.max {
-            #expect("%" + TextColumns.hex(byte) == String(format: "%%%02X", byte))
-        }
-    }
-
     @Test("left(_:width:) is padding(toLength:withPad:startingAt:): padded, exact or cut, by UTF-16 unit")
     func left() {
         let texts = [

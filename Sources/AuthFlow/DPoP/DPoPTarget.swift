@@ -68,8 +68,10 @@ package enum DPoPTarget {
         guard bytes.isEmpty || bytes.first == UInt8(ascii: "/") else { return false }
         while let byte = bytes.popFirst() {
             if byte == UInt8(ascii: "%") {
-                guard bytes.popFirst().flatMap(hexValue) != nil, bytes.popFirst().flatMap(hexValue) != nil else { return false }
-            } else if !(isUnreserved(byte) || isPathDelimiter(byte)) {
+                guard bytes.popFirst().flatMap(FormEncoding.hexValue) != nil, bytes.popFirst().flatMap(FormEncoding.hexValue) != nil else {
+                    return false
+                }
+            } else if !(FormEncoding.isUnreserved(byte) || isPathDelimiter(byte)) {
                 return false
             }
         }
@@ -111,12 +113,13 @@ package enum DPoPTarget {
                 output.append(byte)
                 continue
             }
-            guard let high = bytes.popFirst().flatMap(hexValue), let low = bytes.popFirst().flatMap(hexValue) else { return nil }
+            guard let high = bytes.popFirst().flatMap(FormEncoding.hexValue), let low = bytes.popFirst().flatMap(FormEncoding.hexValue)
+            else { return nil }
             let value = high << 4 | low
-            if isUnreserved(value) {
+            if FormEncoding.isUnreserved(value) {
                 output.append(value)
             } else {
-                output += [UInt8(ascii: "%"), hexDigit(high), hexDigit(low)]
+                FormEncoding.appendEscape(of: value, to: &output)
             }
         }
         return String(decoding: output, as: UTF8.self)
@@ -147,24 +150,5 @@ package enum DPoPTarget {
             index += 1
         }
         return nil
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
-
-    private static func hexDigit(_ value: UInt8) -> UInt8 { value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10 }
-
-    private static func isUnreserved(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
-        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): true
-        default: false
-        }
     }
 }

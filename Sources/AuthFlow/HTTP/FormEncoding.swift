@@ -10,7 +10,8 @@ import Foundation
 /// of the authorization URL (never Foundation's `URLComponents`, which leaves
 /// `+` alone).
 package enum FormEncoding {
-    static func isUnreserved(_ byte: UInt8) -> Bool {
+    /// RFC 3986 §2.3's unreserved characters: ALPHA, DIGIT, `-`, `.`, `_`, `~`.
+    package static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
             UInt8(ascii: "0")...UInt8(ascii: "9"),
@@ -23,6 +24,11 @@ package enum FormEncoding {
 
     private static let hex = Array("0123456789ABCDEF".utf8)
 
+    /// Appends `%XX` for `byte`, in uppercase hex (RFC 3986 §2.1).
+    package static func appendEscape(of byte: UInt8, to output: inout [UInt8]) {
+        output += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+    }
+
     /// Percent-encodes one name or value.
     public static func escape(_ value: String) -> String {
         var output = [UInt8]()
@@ -31,9 +37,7 @@ package enum FormEncoding {
             if isUnreserved(byte) {
                 output.append(byte)
             } else {
-                output.append(UInt8(ascii: "%"))
-                output.append(hex[Int(byte >> 4)])
-                output.append(hex[Int(byte & 0x0F)])
+                appendEscape(of: byte, to: &output)
             }
         }
         return String(decoding: output, as: UTF8.self)
@@ -121,7 +125,8 @@ package enum FormEncoding {
         return String(validating: output, as: UTF8.self)
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
+    /// The value of one hex digit, either case; nil for anything else.
+    package static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10

@@ -75,22 +75,13 @@ struct CredentialTarget: Equatable {
                 continue
             }
             bytes = bytes.dropFirst(2)
-            if isUnreserved(value) {
+            if FormEncoding.isUnreserved(value) {
                 result.append(value)
             } else {
-                result.append(contentsOf: Array(("%" + TextColumns.hex(value)).utf8))
+                FormEncoding.appendEscape(of: value, to: &result)
             }
         }
         return String(decoding: result, as: UTF8.self)
-    }
-
-    /// RFC 3986 §2.3: ALPHA, DIGIT, `-`, `.`, `_`, `~`.
-    private static func isUnreserved(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
-        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): true
-        default: false
-        }
     }
 
     /// Whether a path holds an escape that a server may read as a separator

@@ -49,12 +49,6 @@ enum TextColumns {
         return sign + zeros(width - sign.count - digits.count) + digits
     }
 
-    /// `%02X`: the byte in two uppercase hexadecimal digits.
-    static func hex(_ byte: UInt8) -> String {
-        let digits = String(byte, radix: 16, uppercase: true)
-        return byte < 0x10 ? "0" + digits : digits
-    }
-
     /// `text` right-aligned in `width` characters: spaces before it when
     /// shorter (`%Ns` for the ASCII text the CLI aligns), unchanged when not.
     static func right(_ text: String, width: Int) -> String {
