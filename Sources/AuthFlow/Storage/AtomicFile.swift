@@ -48,17 +48,8 @@ package enum AtomicFile {
             if !closed { close(fd) }
         }
         do {
-            // write(2) takes a raw pointer; the loop stays within the count (a syscall boundary; the bytes are our own encoding).
-            try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
-                var offset = 0
-                while offset < buffer.count {
-                    let written = Glue.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        throw StorageError.posix("cannot write \(temporary.path)")
-                    }
-                    offset += written
-                }
+            do { try DescriptorStream(descriptor: fd).write(data) } catch {
+                throw StorageError.posix("cannot write \(temporary.path)", code: error.errno)
             }
             guard fsync(fd) == 0 else { throw StorageError.posix("cannot sync \(temporary.path)") }
             close(fd)
@@ -75,20 +66,6 @@ package enum AtomicFile {
             _ = fsync(directoryFD)
             close(directoryFD)
         }
-    }
-}
-
-/// Names the libc `write` unambiguously inside `AtomicFile`.
-private enum Glue {
-    // The libc write(2) signature, raw pointer and all (a syscall boundary).
-    static func write(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
-        #if canImport(Glibc)
-        return Glibc.write(fd, pointer, count)
-        #elseif canImport(Musl)
-        return Musl.write(fd, pointer, count)
-        #else
-        return Darwin.write(fd, pointer, count)
-        #endif
     }
 }
 
