@@ -79,8 +79,12 @@ package struct PostgresStoreConfiguration: Codable, Sendable, Equatable {
     package var password: String?
     package var database: String
     package var table: String
-    /// `disable`, `prefer` or `require`.
-    package var tls: String
+    /// Whether the connection uses TLS: the URL's `sslmode`.
+    package enum TLSMode: String, Codable, Sendable {
+        case disable, prefer, require
+    }
+
+    package var tls: TLSMode
     /// The encryption key's ID and its 32 bytes in base64.
     package var keyID: String
     package var key: String
@@ -88,7 +92,7 @@ package struct PostgresStoreConfiguration: Codable, Sendable, Equatable {
     package var sessionID: String
 
     package init(
-        host: String, port: Int, user: String, password: String?, database: String, table: String, tls: String, keyID: String,
+        host: String, port: Int, user: String, password: String?, database: String, table: String, tls: TLSMode, keyID: String,
         key: String, sessionID: String
     ) {
         self.host = host

@@ -19,7 +19,7 @@ struct OpenedStore: Sendable {
     ///   not 32 bytes of base64 or the table name is not an identifier; the
     ///   messages never hold the key or the password.
     init(_ configuration: PostgresStoreConfiguration) throws {
-        let tls = try Self.tls(configuration.tls)
+        let tls = Self.tls(configuration.tls)
         var options = PostgresClient.Configuration(
             host: configuration.host, port: configuration.port, username: configuration.user, password: configuration.password,
             database: configuration.database, tls: tls.pool)
@@ -62,14 +62,13 @@ struct OpenedStore: Sendable {
     /// The `sslmode` for the pool and for the probe's one connection (whose
     /// context is made when it connects).
     private static func tls(
-        _ mode: String
-    ) throws -> (pool: PostgresClient.Configuration.TLS, connection: @Sendable () throws -> PostgresConnection.Configuration.TLS) {
+        _ mode: PostgresStoreConfiguration.TLSMode
+    ) -> (pool: PostgresClient.Configuration.TLS, connection: @Sendable () throws -> PostgresConnection.Configuration.TLS) {
         let configuration = TLSConfiguration.makeClientConfiguration()
         return switch mode {
-        case "disable": (.disable, { .disable })
-        case "prefer": (.prefer(configuration), { .prefer(try NIOSSLContext(configuration: configuration)) })
-        case "require": (.require(configuration), { .require(try NIOSSLContext(configuration: configuration)) })
-        default: throw AuthFlowError(.configuration, "sslmode takes disable, prefer or require")
+        case .disable: (.disable, { .disable })
+        case .prefer: (.prefer(configuration), { .prefer(try NIOSSLContext(configuration: configuration)) })
+        case .require: (.require(configuration), { .require(try NIOSSLContext(configuration: configuration)) })
         }
     }
 }

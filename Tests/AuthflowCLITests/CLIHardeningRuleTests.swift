@@ -3,6 +3,7 @@ import ArgumentParser
 import AuthFlow
 import AuthFlowTestSupport
 import Foundation
+import AuthFlowStoreHelper
 import Testing
 @testable import authflow
 

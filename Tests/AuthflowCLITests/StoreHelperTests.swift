@@ -153,7 +153,7 @@ import Testing
 
     @Test func theConfigurationsDescriptionHoldsNoSecret() {
         let configuration = PostgresStoreConfiguration(
-            host: "db", port: 5432, user: "u", password: "hunter2", database: "d", table: "t", tls: "require", keyID: "k",
+            host: "db", port: 5432, user: "u", password: "hunter2", database: "d", table: "t", tls: .require, keyID: "k",
             key: "c2VjcmV0LWtleS1ieXRlcw==", sessionID: "p")
         #expect(!"\(configuration)".contains("hunter2"))
         #expect(!"\(configuration)".contains("c2VjcmV0"))
@@ -177,7 +177,7 @@ import Testing
     /// A helper that exits without answering, or is missing.
     @Test func aHelperThatEndsOrIsMissingIsAClearError() async throws {
         let configuration = PostgresStoreConfiguration(
-            host: "db", port: 5432, user: "u", password: nil, database: "d", table: "t", tls: "require", keyID: "k", key: "",
+            host: "db", port: 5432, user: "u", password: nil, database: "d", table: "t", tls: .require, keyID: "k", key: "",
             sessionID: "p")
         await #expect {
             _ = try await StoreHelperClient(executable: "/bin/true", name: "authflow-postgresql", configuration: configuration)

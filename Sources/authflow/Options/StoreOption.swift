@@ -1,6 +1,7 @@
 #if CLI // the CLI package trait
 import ArgumentParser
 import AuthFlow
+import AuthFlowStoreHelper
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -86,7 +87,8 @@ struct PostgresStoreAddress: CustomStringConvertible {
     /// From the URL; nil means the file or the environment (``password(environment:)``).
     var urlPassword: String?
 
-    enum TLSMode: String { case disable, prefer, require }
+    /// The URL's `sslmode`, as the store helper takes it.
+    typealias TLSMode = PostgresStoreConfiguration.TLSMode
 
     /// Parses `text`; `source` names the flag or variable in usage errors,
     /// which never repeat the URL (it may hold a password).

@@ -36,7 +36,7 @@ struct SharedStore: ProfileSessionStore {
         let (keyID, key) = try Self.key(environment)
         let configuration = PostgresStoreConfiguration(
             host: address.host, port: address.port, user: address.user, password: try address.password(environment: environment),
-            database: address.database, table: address.table, tls: address.tls.rawValue, keyID: keyID, key: key, sessionID: profile)
+            database: address.database, table: address.table, tls: address.tls, keyID: keyID, key: key, sessionID: profile)
         guard let executable = HelperExecutable.locate(Self.helper) else {
             throw AuthFlowError(
                 .configuration, "a PostgreSQL store needs \(Self.helper), which is not installed beside authflow",
