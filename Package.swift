@@ -146,7 +146,9 @@ package.targets += [
     // A D-Bus client and the Secret Service calls a credential store needs;
     // its encrypted session (HKDF, AES-CBC) uses swift-crypto, already linked through AuthFlow.
     .target(name: "AuthFlowSecretService", dependencies: ["AuthFlow", crypto, cryptoExtras], swiftSettings: strict),
-    .testTarget(name: "AuthFlowSecretServiceTests", dependencies: ["AuthFlow", "AuthFlowSecretService"], swiftSettings: strict),
+    .testTarget(
+        name: "AuthFlowSecretServiceTests", dependencies: ["AuthFlow", "AuthFlowSecretService", "AuthFlowTestSupport"],
+        swiftSettings: strict),
 ]
 
 // MARK: - AuthFlowProvider (EmbeddedProvider)
@@ -276,7 +278,7 @@ package.targets += [
     // The tool's own rules (profiles, the token command), through `@testable import authflow`.
     .testTarget(
         name: "AuthflowCLITests",
-        dependencies: ["authflow", "AuthFlow", "AuthFlowStoredDate", argumentParser],
+        dependencies: ["authflow", "AuthFlow", "AuthFlowStoredDate", "AuthFlowTestSupport", argumentParser],
         swiftSettings: strict
     ),
 ]

@@ -1,3 +1,4 @@
+import AuthFlowTestSupport
 import Testing
 
 @testable import AuthFlowSecretService
@@ -128,7 +129,7 @@ struct DBusWireTests {
 
     @Test("random bytes behind a valid header end in a typed error or a message, never a crash")
     func randomBodies() {
-        var generator = SplitMix(seed: 0xA17F)
+        var generator = SeededGenerator(state: 0xA17F)
         let (bytes, start) = Self.encoded()
         for _ in 0..<2000 {
             var copy = bytes
@@ -149,18 +150,5 @@ struct DBusWireTests {
         #expect(DBusAddress("tcp:host=127.0.0.1,port=1") == nil)
         #expect(DBusAddress("unix:path=/a%zz") == nil)
         #expect(DBusAddress("") == nil)
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so the random test is the same on every run.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -175,18 +175,6 @@ struct JSONParserTests {
 
     // MARK: Random round trip
 
-    /// SplitMix64: a small generator with a fixed seed, so failures reproduce.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Characters that exercise escaping: quotes, backslash, slash, control
     /// characters, non-ASCII in all UTF-8 lengths, astral-plane scalars.
     static let alphabet: [Unicode.Scalar] = Array(

@@ -1,3 +1,4 @@
+import AuthFlowTestSupport
 import Foundation
 import Testing
 
@@ -215,7 +216,7 @@ struct TokenReaderTests {
 
     /// The word-at-a-time byte tests agree with a byte-by-byte loop.
     @Test func wordAtATimeChecksAgreeWithBytes() {
-        var rng = JSONParserTests.SeededGenerator(state: 0x5357_4152)
+        var rng = SeededGenerator(state: 0x5357_4152)
         let interesting: [UInt8] = [0x00, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7E, 0x7F, 0x80, 0xC3, 0xFF, 0x41, 0x61]
         for round in 0..<20_000 {
             let count = Int.random(in: 0...40, using: &rng)
@@ -248,7 +249,7 @@ struct TokenReaderTests {
     /// Seeded random ID-token-like payloads, then the same with random byte
     /// edits: the reader agrees with the parser on each.
     @Test func randomPayloadsAndMutationsAgree() throws {
-        var rng = JSONParserTests.SeededGenerator(state: 0x5343_414E_4944_544B)
+        var rng = SeededGenerator(state: 0x5343_414E_4944_544B)
         let names = [
             "iss", "sub", "aud", "exp", "iat", "auth_time", "nonce", "azp", "at_hash", "acr", "amr", "name", "email",
             "preferred_username", "custom", "address", "groups", "x",

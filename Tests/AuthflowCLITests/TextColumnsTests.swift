@@ -1,3 +1,5 @@
+import AuthFlowTestSupport
+
 #if CLI
 import AuthFlow
 import Foundation
@@ -10,17 +12,6 @@ import Testing
 /// oracle for every value.
 @Suite("Text columns and dates as Foundation printed them")
 struct TextColumnsTests {
-    /// A fixed sequence of pseudo-random numbers (SplitMix64), so a failure repeats.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     /// Ties and near ties (k/20, k/200, k/2000: .05, .15, .25 …), both signs,
     /// the ends of the range, and random values of every size.
@@ -35,7 +26,7 @@ struct TextColumnsTests {
         for k in -2000...2000 {
             values += [Double(k) / 20, Double(k) / 200, Double(k) / 2000, Double(k) * 0.05, Double(k) * 0.005]
         }
-        var random = Seeded(state: 42)
+        var random = SeededGenerator(state: 42)
         for _ in 0..<4000 {
             values.append(Double.random(in: 0..<10_000, using: &random))
             values.append(Double.random(in: -2..<2, using: &random))
@@ -69,7 +60,7 @@ struct TextColumnsTests {
 
     @Test("the step line's %7.1f and 2-wide step number, the demo's total")
     func stepColumns() {
-        var random = Seeded(state: 7)
+        var random = SeededGenerator(state: 7)
         let samples = (0..<2000).map { _ in Double.random(in: 0..<100_000, using: &random) }
         let values = [0, 0.05, 12.25, 999.95, 99_999.95, 1_234_567.8] + samples
         for value in values {
@@ -116,7 +107,7 @@ struct TextColumnsTests {
             Date(timeIntervalSince1970: 253_402_300_799), Date(timeIntervalSince1970: 2_147_483_647),
             Date(timeIntervalSince1970: -2_208_988_800), Date(timeIntervalSince1970: 1_796_029_199.9996),
         ]
-        var random = Seeded(state: 11)
+        var random = SeededGenerator(state: 11)
         for _ in 0..<5000 {
             // Year 1 to year 11476. Before year 1 the texts differ: the formatter wrote the year
             // of the era (1 BC as 0001), the style writes ISO 8601's (0000); no token is that old.
